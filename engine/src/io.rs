@@ -1,0 +1,169 @@
+//! Line input and output for the protocol loops: one thread reads stdin and sends
+//! lines over a channel; one thread writes and flushes every line it is given.
+
+use std::io::{BufRead, Write};
+use std::thread::JoinHandle;
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+
+/// Longest input line accepted; longer lines are dropped with an error reply.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// What the reader thread hands to a protocol loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// One line, without its line ending (invalid UTF-8 replaced).
+    Line(String),
+    /// A line longer than [`MAX_LINE`] bytes, dropped.
+    TooLong(usize),
+    /// End of input.
+    Eof,
+}
+
+/// Starts a thread reading lines from `reader`. The channel ends with [`Input::Eof`].
+pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> Receiver<Input> {
+    let (tx, rx) = unbounded();
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            loop {
+                let input = read_line(&mut reader);
+                let eof = input == Input::Eof;
+                if tx.send(input).is_err() || eof {
+                    break;
+                }
+            }
+        })
+        .expect("cannot start the input thread");
+    rx
+}
+
+/// Reads one line, never holding more than [`MAX_LINE`] bytes of it.
+fn read_line<R: BufRead>(reader: &mut R) -> Input {
+    let mut line = Vec::new();
+    let mut length = 0usize;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return Input::Eof,
+        };
+        if chunk.is_empty() {
+            return if length == 0 {
+                Input::Eof
+            } else {
+                finish(line, length)
+            };
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (chunk.len(), false),
+        };
+        if length + take <= MAX_LINE {
+            line.extend_from_slice(&chunk[..take]);
+        }
+        length += take;
+        reader.consume(if done { take + 1 } else { take });
+        if done {
+            return finish(line, length);
+        }
+    }
+}
+
+fn finish(mut line: Vec<u8>, length: usize) -> Input {
+    if length > MAX_LINE {
+        return Input::TooLong(length);
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Input::Line(String::from_utf8_lossy(&line).into_owned())
+}
+
+/// A handle for writing protocol lines; cheap to clone and share with search threads.
+#[derive(Clone, Debug)]
+pub struct Output(Sender<String>);
+
+impl Output {
+    /// Queues one line (without its newline) for writing.
+    pub fn line(&self, text: impl Into<String>) {
+        // The writer only stops after every Output is dropped; a failed send means
+        // stdout is gone, and then there is nobody to tell.
+        let _ = self.0.send(text.into());
+    }
+
+    /// Queues several lines, e.g. a drawing.
+    pub fn lines(&self, text: &str) {
+        for l in text.lines() {
+            self.line(l);
+        }
+    }
+}
+
+/// Starts the writer thread on `writer`. Join the handle after dropping every
+/// [`Output`] clone to be sure everything was written.
+pub fn spawn_writer<W: Write + Send + 'static>(mut writer: W) -> (Output, JoinHandle<()>) {
+    let (tx, rx) = unbounded::<String>();
+    let handle = std::thread::Builder::new()
+        .name("stdout".into())
+        .spawn(move || {
+            for line in rx {
+                if writeln!(writer, "{line}")
+                    .and_then(|_| writer.flush())
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        })
+        .expect("cannot start the output thread");
+    (Output(tx), handle)
+}
+
+/// An output that collects lines in memory, for tests of the loops.
+#[cfg(test)]
+pub fn collecting_output() -> (Output, Receiver<String>) {
+    let (tx, rx) = unbounded();
+    (Output(tx), rx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn lines_of(bytes: &[u8]) -> Vec<Input> {
+        let rx = spawn_reader(Cursor::new(bytes.to_vec()));
+        rx.iter().collect()
+    }
+
+    #[test]
+    fn splits_lines_and_ends_with_eof() {
+        assert_eq!(
+            lines_of(b"a\r\nb\n\nlast"),
+            vec![
+                Input::Line("a".into()),
+                Input::Line("b".into()),
+                Input::Line("".into()),
+                Input::Line("last".into()),
+                Input::Eof
+            ]
+        );
+        assert_eq!(lines_of(b""), vec![Input::Eof]);
+    }
+
+    #[test]
+    fn long_lines_are_dropped_and_reading_goes_on() {
+        let mut bytes = vec![b'x'; MAX_LINE + 10];
+        bytes.extend_from_slice(b"\nisready\n");
+        let got = lines_of(&bytes);
+        assert_eq!(got[0], Input::TooLong(MAX_LINE + 10));
+        assert_eq!(got[1], Input::Line("isready".into()));
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced() {
+        let got = lines_of(b"\xff\xfe go\n");
+        assert_eq!(got[0], Input::Line("\u{fffd}\u{fffd} go".into()));
+    }
+}

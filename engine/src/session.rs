@@ -1,0 +1,120 @@
+//! The game-agnostic face of a game for the protocol loops: a [`GameSession`] holds
+//! the current position of one game and answers everything a front end asks.
+//! Searches run on their own thread from a [`SearchJob`], a snapshot of the position,
+//! so the loop stays free to answer `isready` and `stop`.
+
+use std::time::Duration;
+
+use protocol::ugi::{InfoScore, OptionKind, StartPosition};
+use search::{Limits, Outcome, Score, StopFlag};
+
+/// Engine-wide settings a search needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            threads: 1,
+            hash_mb: 64,
+        }
+    }
+}
+
+/// Progress of a search, in protocol-neutral form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Completed depth.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// Score of the best move for the side to move.
+    pub score: Score,
+    /// Principal variation, in the game's move notation.
+    pub pv: Vec<String>,
+}
+
+impl Report {
+    /// The UGI `info` line for this report.
+    pub fn info(&self) -> protocol::ugi::Info {
+        protocol::ugi::Info {
+            depth: Some(self.depth),
+            nodes: Some(self.nodes),
+            time_ms: Some(self.elapsed.as_millis() as u64),
+            score: Some(match self.score {
+                Score::Centi(v) => InfoScore::Centi(v),
+                Score::Exact(v) => InfoScore::Disc(v),
+            }),
+            pv: self.pv.clone(),
+            ..Default::default()
+        }
+    }
+}
+
+/// What a finished search hands back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchOutcome {
+    /// The move to play, `None` when there is none.
+    pub best_move: Option<String>,
+    /// The final state of the search.
+    pub report: Report,
+}
+
+/// A search ready to run on another thread: call it with the stop flag and a
+/// callback for progress reports.
+pub type SearchJob = Box<dyn FnOnce(&StopFlag, &mut dyn FnMut(&Report)) -> SearchOutcome + Send>;
+
+/// One game's state as the protocol loops drive it.
+pub trait GameSession: Send {
+    /// The game's name as `setoption name Game` takes it.
+    fn game_name(&self) -> &'static str;
+    /// Game-specific options, announced after `ugi`.
+    fn options(&self) -> Vec<(&'static str, OptionKind)> {
+        Vec::new()
+    }
+    /// Sets a game-specific option; `Ok(false)` if the name is not one of ours.
+    fn set_option(&mut self, _name: &str, _value: Option<&str>) -> Result<bool, String> {
+        Ok(false)
+    }
+    /// Forgets everything about the previous game (tables, history).
+    fn new_game(&mut self);
+    /// Sets the position; on error the previous position is kept.
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String>;
+    /// True when player one is to move.
+    fn p1_to_move(&self) -> bool;
+    /// The outcome once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The legal moves in the game's notation.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Whether `mv` is legal now.
+    fn is_legal(&self, mv: &str) -> bool;
+    /// The position's text form.
+    fn fen(&self) -> String;
+    /// Player one's current score in the game's counting.
+    fn score(&self) -> String;
+    /// A drawing of the position.
+    fn draw(&self) -> String;
+    /// Perft of the current position.
+    fn perft(&self, depth: u32, threads: usize) -> Result<u64, String>;
+    /// A search of the current position.
+    fn search_job(&self, limits: Limits, options: &SearchOptions) -> SearchJob;
+}
+
+/// The `query result` word for an outcome.
+pub fn outcome_word(outcome: Option<Outcome>) -> &'static str {
+    match outcome {
+        None => "none",
+        Some(Outcome::Win(search::Player::One)) => "p1win",
+        Some(Outcome::Win(search::Player::Two)) => "p2win",
+        Some(Outcome::Draw) => "draw",
+        Some(Outcome::BothWin) => "bothwin",
+        Some(Outcome::BothLose) => "bothlose",
+    }
+}

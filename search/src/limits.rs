@@ -1,0 +1,212 @@
+//! Search limits (depth, nodes, time, clocks), the stop flag, and time management.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::game::Player;
+
+/// The two players' clocks as the protocol sends them (`p1time p2time p1inc p2inc
+/// movestogo`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left for player one and player two.
+    pub time: [Option<Duration>; 2],
+    /// Increment per move for player one and player two.
+    pub increment: [Duration; 2],
+    /// Moves until the next time control, if the control has one.
+    pub moves_to_go: Option<u32>,
+}
+
+/// What bounds a search. Everything unset means "until stopped".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum depth (plies, or iterations for MCTS).
+    pub depth: Option<u32>,
+    /// Maximum nodes (or playouts).
+    pub nodes: Option<u64>,
+    /// Fixed time for this move.
+    pub movetime: Option<Duration>,
+    /// Search until `stop`, ignoring the clock.
+    pub infinite: bool,
+    /// The game clocks.
+    pub clock: Clock,
+}
+
+impl Limits {
+    /// Search to a fixed depth.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for a fixed time.
+    pub fn movetime(time: Duration) -> Limits {
+        Limits {
+            movetime: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    /// Search until stopped.
+    pub fn infinite() -> Limits {
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        }
+    }
+}
+
+/// A flag shared between the protocol loop and a running search: set it to stop.
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    /// A new, unset flag.
+    pub fn new() -> StopFlag {
+        StopFlag::default()
+    }
+    /// Asks the search to stop as soon as it can.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    /// True once stop was asked.
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+    /// Clears the flag before a new search.
+    pub fn reset(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+}
+
+/// Time this move may take: a soft limit (do not start another iteration) and a
+/// hard one (abort now).
+#[derive(Clone, Copy, Debug)]
+pub struct TimeBudget {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+/// Time kept back for the protocol round trip and process scheduling.
+const OVERHEAD: Duration = Duration::from_millis(15);
+
+impl TimeBudget {
+    /// The budget for a search by `player` under `limits`, starting now; `moves_left`
+    /// is the game's estimate of the moves the player still has to make.
+    pub fn new(limits: &Limits, player: Player, moves_left: u32) -> TimeBudget {
+        let start = Instant::now();
+        if limits.infinite {
+            return TimeBudget {
+                start,
+                soft: None,
+                hard: None,
+            };
+        }
+        if let Some(t) = limits.movetime {
+            let hard = t
+                .saturating_sub(OVERHEAD.min(t / 4))
+                .max(Duration::from_millis(1));
+            return TimeBudget {
+                start,
+                soft: Some(hard),
+                hard: Some(hard),
+            };
+        }
+        let me = player.index();
+        let Some(left) = limits.clock.time[me] else {
+            return TimeBudget {
+                start,
+                soft: None,
+                hard: None,
+            };
+        };
+        let available = left.saturating_sub(OVERHEAD).max(Duration::from_millis(1));
+        let inc = limits.clock.increment[me];
+        let moves = limits.clock.moves_to_go.unwrap_or(moves_left).clamp(1, 60);
+        let target = (available / moves + inc.mul_f64(0.9)).min(available);
+        let hard_cap = if moves == 1 {
+            available.mul_f64(0.9)
+        } else {
+            available.mul_f64(0.4)
+        };
+        let hard = target.mul_f64(3.0).min(hard_cap).max(target.min(hard_cap));
+        TimeBudget {
+            start,
+            soft: Some(target.mul_f64(0.6)),
+            hard: Some(hard),
+        }
+    }
+
+    /// When the search started.
+    pub fn start(&self) -> Instant {
+        self.start
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// True when no new iteration should begin.
+    pub fn soft_expired(&self) -> bool {
+        self.soft.is_some_and(|s| self.start.elapsed() >= s)
+    }
+
+    /// True when the search must stop now.
+    pub fn hard_expired(&self) -> bool {
+        self.hard.is_some_and(|h| self.start.elapsed() >= h)
+    }
+
+    /// The hard limit, if any.
+    pub fn hard_limit(&self) -> Option<Duration> {
+        self.hard
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_budget_is_a_fraction_of_the_time_left() {
+        let mut limits = Limits::default();
+        limits.clock.time = [Some(Duration::from_secs(60)), Some(Duration::from_secs(1))];
+        let b = TimeBudget::new(&limits, Player::One, 30);
+        let hard = b.hard_limit().unwrap();
+        assert!(
+            hard > Duration::from_secs(1) && hard < Duration::from_secs(24),
+            "{hard:?}"
+        );
+        let b2 = TimeBudget::new(&limits, Player::Two, 30);
+        assert!(b2.hard_limit().unwrap() < Duration::from_millis(400));
+    }
+
+    #[test]
+    fn movetime_and_infinite() {
+        let b = TimeBudget::new(
+            &Limits::movetime(Duration::from_millis(200)),
+            Player::One,
+            10,
+        );
+        assert!(b.hard_limit().unwrap() <= Duration::from_millis(200));
+        let b = TimeBudget::new(&Limits::infinite(), Player::One, 10);
+        assert!(b.hard_limit().is_none() && !b.soft_expired());
+        let b = TimeBudget::new(&Limits::depth(3), Player::One, 10);
+        assert!(b.hard_limit().is_none());
+    }
+
+    #[test]
+    fn stop_flag_is_shared() {
+        let f = StopFlag::new();
+        let g = f.clone();
+        g.stop();
+        assert!(f.is_stopped());
+        f.reset();
+        assert!(!g.is_stopped());
+    }
+}

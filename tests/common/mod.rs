@@ -1,0 +1,152 @@
+//! Drives a `sente` process over its pipes, as a GUI or an arena does.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// How long any single expected reply may take, generous for a loaded machine.
+pub const REPLY: Duration = Duration::from_secs(30);
+
+/// A running engine process.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Everything received so far, for failure messages.
+    pub transcript: Vec<String>,
+}
+
+impl Engine {
+    /// Starts `sente` with `args`.
+    pub fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sente"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start sente");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            transcript: Vec::new(),
+        }
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    /// Sends raw bytes.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to sente");
+        stdin.flush().expect("flush");
+    }
+
+    /// Closes the engine's input (EOF).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line, or a panic after `timeout`.
+    pub fn recv(&mut self, timeout: Duration) -> String {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => {
+                self.transcript.push(line.clone());
+                line
+            }
+            Err(RecvTimeoutError::Timeout) => panic!(
+                "no reply within {timeout:?}; so far: {:#?}",
+                self.transcript
+            ),
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("sente closed its output; so far: {:#?}", self.transcript)
+            }
+        }
+    }
+
+    /// Lines up to and including the first one for which `done` holds.
+    pub fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + REPLY;
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self.recv(left.max(Duration::from_millis(1)));
+            let stop = done(&line);
+            out.push(line);
+            if stop {
+                return out;
+            }
+        }
+    }
+
+    /// Sends `line` and returns the next line received.
+    pub fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.recv(REPLY)
+    }
+
+    /// True if nothing arrives within `wait`.
+    pub fn silent_for(&mut self, wait: Duration) -> bool {
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => {
+                self.transcript.push(line);
+                false
+            }
+            Err(_) => true,
+        }
+    }
+
+    /// Waits for the process to exit and returns its exit status success.
+    pub fn wait_exit(mut self, timeout: Duration) -> bool {
+        self.stdin = None;
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.success();
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("sente did not exit within {timeout:?}");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs `sente` with `args` to completion and returns its standard output.
+pub fn run(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_sente"))
+        .args(args)
+        .output()
+        .expect("run sente");
+    assert!(
+        out.status.success(),
+        "sente {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}

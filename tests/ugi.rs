@@ -1,0 +1,265 @@
+//! UGI+ over pipes: the handshake, searches, `isready` during a search, `stop`, and
+//! malformed input that must get an error reply without losing the position.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use bitboards::othello::{Board, Move, Position};
+use common::{Engine, REPLY};
+
+fn is_bestmove(line: &str) -> bool {
+    line.starts_with("bestmove ")
+}
+
+/// The position after `moves` from the start, by our own rules code.
+fn position_after(moves: &[&str]) -> Position<Board> {
+    moves.iter().fold(Position::start(), |p, m| {
+        p.play(Move::parse(m, 8).unwrap()).unwrap()
+    })
+}
+
+/// Checks a `bestmove` line names a legal move of `pos`.
+fn assert_legal_bestmove(line: &str, pos: &Position<Board>) {
+    let text = line.strip_prefix("bestmove ").expect("a bestmove line");
+    let mv = Move::parse(text, 8).unwrap_or_else(|e| panic!("bestmove '{text}': {e}"));
+    assert!(
+        pos.legal_moves().contains(&mv),
+        "bestmove {text} is not legal in {pos}"
+    );
+}
+
+#[test]
+fn handshake_position_and_fixed_depth_search() {
+    let mut e = Engine::start(&[]);
+    e.send("ugi");
+    let hello = e.until(|l| l == "ugiok");
+    assert!(hello[0].starts_with("id name sente"), "{hello:?}");
+    assert!(hello[1].starts_with("id author "), "{hello:?}");
+    for option in ["Game", "Threads", "Hash"] {
+        assert!(
+            hello
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type "))),
+            "{hello:?}"
+        );
+    }
+    e.send("setoption name Game value othello");
+    assert_eq!(e.ask("isready"), "readyok");
+    e.send("uginewgame");
+    e.send("position startpos moves f5 d6");
+    assert_eq!(e.ask("isready"), "readyok");
+    assert_eq!(e.ask("query p1turn"), "response true");
+    assert_eq!(e.ask("query gameover"), "response false");
+    assert_eq!(e.ask("query result"), "response none");
+    assert_eq!(e.ask("query legalmoves"), "response c3 c4 c5 c6 c7");
+    assert_eq!(e.ask("query islegal c3"), "response true");
+    assert_eq!(e.ask("query islegal a1"), "response false");
+    let pos = position_after(&["f5", "d6"]);
+    assert_eq!(e.ask("query fen"), format!("response {pos}"));
+
+    e.send("go depth 4");
+    let reply = e.until(is_bestmove);
+    let infos: Vec<&String> = reply.iter().filter(|l| l.starts_with("info ")).collect();
+    assert!(!infos.is_empty(), "{reply:?}");
+    let last = infos.last().unwrap();
+    for field in [
+        " depth 4 ",
+        " nodes ",
+        " time ",
+        " nps ",
+        " score cp ",
+        " pv ",
+    ] {
+        assert!(last.contains(field), "final info lacks '{field}': {last}");
+    }
+    assert!(
+        reply
+            .iter()
+            .all(|l| l.starts_with("info ") || is_bestmove(l)),
+        "{reply:?}"
+    );
+    assert_legal_bestmove(reply.last().unwrap(), &pos);
+    // Exactly one bestmove: nothing else follows.
+    assert!(
+        e.silent_for(Duration::from_millis(300)),
+        "{:?}",
+        e.transcript
+    );
+    e.send("quit");
+    assert!(e.wait_exit(REPLY));
+}
+
+#[test]
+fn isready_is_answered_during_an_infinite_search_and_stop_ends_it() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok");
+    assert!(asked.elapsed() < Duration::from_secs(5));
+    assert!(
+        !lines.iter().any(|l| is_bestmove(l)),
+        "go infinite must not end by itself: {lines:?}"
+    );
+    assert!(
+        e.silent_for(Duration::from_millis(300)) || !e.transcript.iter().any(|l| is_bestmove(l))
+    );
+    e.send("stop");
+    let reply = e.until(is_bestmove);
+    assert_legal_bestmove(reply.last().unwrap(), &Position::start());
+    assert!(
+        e.silent_for(Duration::from_millis(300)),
+        "one bestmove only: {:?}",
+        e.transcript
+    );
+    // The engine is ready for more.
+    assert_eq!(e.ask("isready"), "readyok");
+}
+
+#[test]
+fn stop_interrupts_a_deep_search_and_time_limits_are_kept() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos moves f5");
+    e.send("go depth 60");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    let reply = e.until(is_bestmove);
+    assert_legal_bestmove(reply.last().unwrap(), &position_after(&["f5"]));
+
+    let started = Instant::now();
+    e.send("go movetime 300");
+    e.until(is_bestmove);
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "movetime 300 took {:?}",
+        started.elapsed()
+    );
+
+    let started = Instant::now();
+    e.send("go p1time 2000 p2time 2000 p1inc 0 p2inc 0");
+    let reply = e.until(is_bestmove);
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "a 2 s clock move took {:?}",
+        started.elapsed()
+    );
+    assert_legal_bestmove(reply.last().unwrap(), &position_after(&["f5"]));
+
+    e.send("go nodes 5000");
+    let reply = e.until(is_bestmove);
+    let info = reply.iter().rev().find(|l| l.starts_with("info ")).unwrap();
+    let nodes: u64 = info
+        .split_whitespace()
+        .skip_while(|w| *w != "nodes")
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(nodes <= 5000, "{info}");
+}
+
+#[test]
+fn a_forced_pass_and_a_finished_game() {
+    let mut e = Engine::start(&[]);
+    // White cannot move, black can: white's only move is a pass.
+    let fen = format!("XO{} O", "-".repeat(62));
+    e.send(&format!("position fen {fen}"));
+    assert_eq!(e.ask("query legalmoves"), "response pass");
+    e.send("go depth 3");
+    assert_eq!(e.until(is_bestmove).last().unwrap(), "bestmove pass");
+    e.send(&format!("position fen {fen} moves pass c1"));
+    assert_eq!(e.ask("query gameover"), "response true");
+    assert_eq!(e.ask("query result"), "response p1win");
+    assert_eq!(e.ask("query score"), "response 64");
+    e.send("go depth 3");
+    let reply = e.until(is_bestmove);
+    assert!(reply[0].starts_with("info string error:"), "{reply:?}");
+    assert_eq!(reply.last().unwrap(), "bestmove none");
+}
+
+#[test]
+fn malformed_input_gets_errors_and_keeps_the_position() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos moves f5 d6 c3");
+    let fen = format!("response {}", position_after(&["f5", "d6", "c3"]));
+    assert_eq!(e.ask("query fen"), fen);
+
+    let long = "x".repeat(2_000_000);
+    let bad: Vec<Vec<u8>> = vec![
+        b"flibbertigibbet".to_vec(),
+        b"position fen XXXX X".to_vec(),
+        b"position fen ---------------------------OX------XO--------------------------- Q".to_vec(),
+        b"position startpos moves f5 d6 c3 a1".to_vec(),
+        b"position startpos moves f5 zz9".to_vec(),
+        b"".to_vec(),
+        b"   \t".to_vec(),
+        long.into_bytes(),
+        vec![0xff, 0xfe, 0x00, 0x01, 0x9b, b'g', b'o'],
+        b"go depth banana".to_vec(),
+        b"setoption name Threads value -1".to_vec(),
+        b"setoption name NoSuchOption value 1".to_vec(),
+        b"query weather".to_vec(),
+        b"perft".to_vec(),
+    ];
+    for line in &bad {
+        let mut bytes = line.clone();
+        bytes.push(b'\n');
+        e.send_bytes(&bytes);
+        let reply = e.recv(REPLY);
+        assert!(
+            reply.starts_with("info string error: "),
+            "line {:?} got {reply:?}",
+            String::from_utf8_lossy(&line[..line.len().min(40)])
+        );
+        assert!(
+            reply.len() < 300,
+            "error replies stay short: {} bytes",
+            reply.len()
+        );
+        assert_eq!(
+            e.ask("query fen"),
+            fen,
+            "position kept after {:?}",
+            String::from_utf8_lossy(&line[..line.len().min(40)])
+        );
+    }
+    assert_eq!(e.ask("isready"), "readyok");
+    e.send("go depth 2");
+    let reply = e.until(is_bestmove);
+    assert_legal_bestmove(reply.last().unwrap(), &position_after(&["f5", "d6", "c3"]));
+}
+
+#[test]
+fn end_of_input_lets_a_limited_search_finish() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos");
+    e.send("go depth 5");
+    e.close_input();
+    let reply = e.until(is_bestmove);
+    assert!(reply.iter().any(|l| l.contains(" depth 5 ")), "{reply:?}");
+    assert!(e.wait_exit(REPLY));
+}
+
+#[test]
+fn perft_and_board_drawing_in_the_protocol() {
+    let mut e = Engine::start(&[]);
+    e.send("perft 6");
+    let reply = e.until(|l| l.starts_with("perft "));
+    assert_eq!(reply.last().unwrap(), "perft 6 8200");
+    e.send("d");
+    let drawing = e.until(|l| l.contains("to move"));
+    assert!(
+        drawing.iter().any(|l| l.trim() == "4 . . + O X . . ."),
+        "{drawing:?}"
+    );
+    e.send("setoption name BoardSize value 10");
+    assert_eq!(e.ask("query legalmoves"), "response e4 d5 g6 f7");
+    e.send("perft 7");
+    assert_eq!(
+        e.until(|l| l.starts_with("perft ")).last().unwrap(),
+        "perft 7 55180"
+    );
+}
