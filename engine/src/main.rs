@@ -4,11 +4,13 @@
 //! With no subcommand it speaks UGI+ on stdin/stdout, as a chess engine speaks UCI.
 
 mod bench;
+mod ffo;
 mod games;
 mod io;
 mod othello;
 mod selfplay;
 mod session;
+mod train;
 mod ugi;
 
 use std::io::{BufReader, Write};
@@ -66,10 +68,67 @@ enum Commands {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Solve every problem of an FFO or Edax OBF file exactly and compare with its answers.
+    Ffo {
+        /// The problem file (e.g. ../shared/ffo/ffo_40_59.txt).
+        file: String,
+        /// Solver threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 256)]
+        hash: usize,
+        /// Only these problem numbers (comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<u32>,
+    },
+    /// Train the Othello evaluation: generate self-play data, or fit weights to it.
+    #[command(subcommand)]
+    TrainOthello(TrainCommand),
     /// Fixed-depth search over fixed positions: a node-count signature and the speed.
     Bench {
         /// Search depth.
         depth: Option<u32>,
+    },
+}
+
+#[derive(Subcommand)]
+enum TrainCommand {
+    /// Play self-play games and append their labelled positions to a data file.
+    Gen {
+        /// Number of games.
+        #[arg(long)]
+        games: u64,
+        /// The data file (appended to).
+        #[arg(long)]
+        out: String,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed of the run (game i uses seed and i).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Solve exactly from this many empties on.
+        #[arg(long, default_value_t = 20)]
+        solve_empties: u32,
+        /// Table size per thread in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
+    /// Fit the evaluation's weights to data files.
+    Fit {
+        /// Data files.
+        #[arg(long, required = true)]
+        data: Vec<String>,
+        /// The weights file to write.
+        #[arg(long)]
+        out: String,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 20)]
+        epochs: usize,
+        /// Adam's step size.
+        #[arg(long, default_value_t = 0.01)]
+        learning_rate: f32,
     },
 }
 
@@ -108,6 +167,50 @@ fn main() -> Result<()> {
             })
             .map_err(anyhow::Error::msg)?;
             Ok(())
+        }
+        Some(Commands::Ffo {
+            file,
+            threads,
+            hash,
+            only,
+        }) => {
+            let options = ffo::FfoOptions {
+                threads,
+                hash_mb: hash,
+                only,
+            };
+            let wrong = ffo::run(&file, &options, &mut std::io::stdout().lock())?;
+            if wrong > 0 {
+                bail!("{wrong} wrong answers");
+            }
+            Ok(())
+        }
+        Some(Commands::TrainOthello(TrainCommand::Gen {
+            games,
+            out,
+            threads,
+            seed,
+            solve_empties,
+            hash,
+        })) => {
+            let settings = search::othello::train::GameSettings {
+                solve_empties,
+                ..Default::default()
+            };
+            train::generate(games, threads, seed, settings, hash, &out)
+        }
+        Some(Commands::TrainOthello(TrainCommand::Fit {
+            data,
+            out,
+            epochs,
+            learning_rate,
+        })) => {
+            let settings = search::othello::train::FitSettings {
+                epochs,
+                learning_rate,
+                ..Default::default()
+            };
+            train::fit(&data, settings, &out)
         }
         Some(Commands::Bench { depth }) => {
             for line in bench::run(depth) {

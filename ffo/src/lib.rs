@@ -167,3 +167,55 @@ mod tests {
         assert!(parse_line(&format!("{board} ; #1"), 1).is_err());
     }
 }
+
+/// The outcome of solving one problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The problem.
+    pub problem: Problem,
+    /// The solver's score for the side to move.
+    pub score: i32,
+    /// The solver's best move.
+    pub best_move: Move,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: std::time::Duration,
+}
+
+impl Outcome {
+    /// True when the score equals the file's and the move is one of its best moves
+    /// (or the file gives no best move).
+    pub fn is_correct(&self) -> bool {
+        self.problem.score.is_none_or(|s| s == self.score)
+            && (self.problem.best_moves.is_empty()
+                || self.problem.best_moves.contains(&self.best_move))
+    }
+}
+
+/// Solves one problem exactly with `solver`; `None` if `stop` was raised.
+pub fn solve(
+    solver: &search::othello::Solver,
+    problem: &Problem,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<Outcome> {
+    use search::othello::{SolveLimits, SolveMode};
+    let start = std::time::Instant::now();
+    let solution = solver.solve(
+        problem.position.board(),
+        SolveMode::Exact,
+        stop,
+        SolveLimits::default(),
+    )?;
+    let to_move = |sq: u8| if sq >= 64 { Move::Pass } else { Move::Play(sq) };
+    Some(Outcome {
+        problem: problem.clone(),
+        score: solution.score,
+        best_move: solution.best_move.map_or(Move::Pass, to_move),
+        pv: solution.pv.iter().map(|&sq| to_move(sq)).collect(),
+        nodes: solution.nodes,
+        time: start.elapsed(),
+    })
+}

@@ -19,6 +19,7 @@ pub mod conformance;
 mod game;
 mod limits;
 pub mod othello;
+pub mod tt;
 
 pub use game::{Evaluate, Game, Outcome, Player, Score};
 pub use limits::{Clock, Limits, StopFlag, TimeBudget};

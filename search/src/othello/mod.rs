@@ -1,11 +1,23 @@
 //! Othello in the search crate: the [`Game`]/[`Evaluate`] binding for every board
 //! size, its evaluation, and perft split over threads.
 
+mod context;
+mod endgame;
 mod eval;
+mod hash;
+mod midgame;
+mod parallel;
+pub mod patterns;
 mod perft;
+mod solver;
+mod stability;
+pub mod train;
 
+pub use endgame::final_score;
 pub use eval::evaluate;
 pub use perft::parallel_perft;
+pub use solver::{Solution, SolveLimits, SolveMode, Solver, ThinkLimits, Thought};
+pub use stability::stable_discs;
 
 use bitboards::othello::{Color, Move, OthelloBoard, Position};
 

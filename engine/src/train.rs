@@ -1,0 +1,117 @@
+//! `sente train-othello`: generates training positions from self-play and fits the
+//! pattern evaluation to them (see `search::othello::train`).
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use crossbeam_channel::unbounded;
+use indicatif::{ProgressBar, ProgressStyle};
+use search::othello::Solver;
+use search::othello::train::{self, FitSettings, GameSettings, Record};
+
+/// Plays `games` training games on `threads` threads and appends their records to
+/// `out`. Game `i` is seeded from `seed` and `i`, so runs are reproducible.
+pub fn generate(
+    games: u64,
+    threads: usize,
+    seed: u64,
+    settings: GameSettings,
+    hash_mb: usize,
+    out: &str,
+) -> Result<()> {
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .with_context(|| format!("cannot open {out}"))?;
+    let next = AtomicU64::new(0);
+    let (tx, rx) = unbounded::<Vec<Record>>();
+    let bar = ProgressBar::new(games);
+    bar.set_style(
+        ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} games {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(500));
+    let start = Instant::now();
+    let mut positions = 0u64;
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..threads.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
+                let solver = Solver::new(hash_mb, 1);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= games {
+                        break;
+                    }
+                    let records = train::training_game(
+                        &solver,
+                        seed.wrapping_mul(1_000_003).wrapping_add(i),
+                        &settings,
+                    );
+                    solver.clear();
+                    if tx.send(records).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for records in rx {
+            let mut bytes = Vec::with_capacity(records.len() * train::RECORD_BYTES);
+            for r in &records {
+                r.write(&mut bytes);
+            }
+            file.write_all(&bytes).context("cannot write records")?;
+            positions += records.len() as u64;
+            bar.inc(1);
+            bar.set_message(format!("{positions} positions"));
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    println!(
+        "{games} games, {positions} positions in {:.1} s, appended to {out}",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Fits the evaluation to the records of `data` files and writes the weights to `out`.
+pub fn fit(data: &[String], settings: FitSettings, out: &str) -> Result<()> {
+    let mut records = Vec::new();
+    for path in data {
+        let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
+        records.extend(
+            Record::read_all(&bytes)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| path.clone())?,
+        );
+    }
+    if records.is_empty() {
+        bail!("no records to fit");
+    }
+    println!(
+        "fitting {} positions ({} exact)",
+        records.len(),
+        records.iter().filter(|r| r.exact).count()
+    );
+    let start = Instant::now();
+    let weights = train::fit(&records, &settings, |r| {
+        println!(
+            "epoch {:>3}: train MAE {:.3} discs, validation MAE {:.3} discs ({:.0} s)",
+            r.epoch,
+            r.train_mae,
+            r.validation_mae,
+            start.elapsed().as_secs_f64()
+        );
+    });
+    let bytes = train::encode_weights(&weights);
+    std::fs::write(out, &bytes).with_context(|| format!("cannot write {out}"))?;
+    println!("wrote {out} ({} bytes)", bytes.len());
+    Ok(())
+}

@@ -1,0 +1,123 @@
+//! What a search thread carries: the shared context (table, stop flag, limits) and
+//! its own counters, plus the chain of cancellation flags of the parallel split
+//! points above it.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use crate::tt::TranspositionTable;
+
+/// Everything the threads of one search share.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// Set from outside to stop the search.
+    pub stop: &'a AtomicBool,
+    /// Stop when this instant passes.
+    pub deadline: Option<Instant>,
+    /// Stop after this many nodes (all threads together).
+    pub node_limit: u64,
+    /// Nodes counted so far by all threads (updated in batches).
+    pub nodes: AtomicU64,
+    /// Threads allowed to help (1 = no parallel split).
+    pub threads: usize,
+}
+
+impl<'a> Shared<'a> {
+    /// A context without limits other than the stop flag.
+    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool, threads: usize) -> Shared<'a> {
+        Shared {
+            tt,
+            stop,
+            deadline: None,
+            node_limit: u64::MAX,
+            nodes: AtomicU64::new(0),
+            threads: threads.max(1),
+        }
+    }
+}
+
+/// A cancellation flag of a parallel split point, linked to those above it: a
+/// subtree is cancelled when any split point it hangs from is.
+pub struct Cancel<'a> {
+    flag: &'a AtomicBool,
+    parent: Option<&'a Cancel<'a>>,
+}
+
+impl<'a> Cancel<'a> {
+    /// A split point's flag below `parent`.
+    pub fn new(flag: &'a AtomicBool, parent: Option<&'a Cancel<'a>>) -> Cancel<'a> {
+        Cancel { flag, parent }
+    }
+
+    /// True if this split point or one above was cancelled.
+    pub fn is_set(&self) -> bool {
+        self.flag.load(Ordering::Relaxed) || self.parent.is_some_and(Cancel::is_set)
+    }
+}
+
+/// Interior nodes between two checks of the stop conditions.
+const POLL_INTERVAL: u32 = 1024;
+
+/// One thread's search state.
+pub struct Searcher<'a> {
+    /// The shared context.
+    pub shared: &'a Shared<'a>,
+    /// The split point this thread works under, if any.
+    pub cancel: Option<&'a Cancel<'a>>,
+    /// Nodes visited by this searcher.
+    pub nodes: u64,
+    /// Set once the search must unwind: results are meaningless, store nothing.
+    pub aborted: bool,
+    countdown: u32,
+    reported: u64,
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher working under `cancel` (or at the root).
+    pub fn new(shared: &'a Shared<'a>, cancel: Option<&'a Cancel<'a>>) -> Searcher<'a> {
+        Searcher {
+            shared,
+            cancel,
+            nodes: 0,
+            aborted: false,
+            countdown: POLL_INTERVAL,
+            reported: 0,
+        }
+    }
+
+    /// Checks the stop conditions every so often; true once the search must unwind.
+    #[inline(always)]
+    pub fn poll(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            self.countdown = POLL_INTERVAL;
+            self.check_limits();
+        }
+        self.aborted
+    }
+
+    #[cold]
+    fn check_limits(&mut self) {
+        let new = self.nodes - self.reported;
+        self.reported = self.nodes;
+        let total = self.shared.nodes.fetch_add(new, Ordering::Relaxed) + new;
+        if self.shared.stop.load(Ordering::Relaxed)
+            || total >= self.shared.node_limit
+            || self.cancel.is_some_and(Cancel::is_set)
+            || self.shared.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Adds the nodes of this searcher not yet reported to the shared count.
+    pub fn flush_nodes(&mut self) {
+        let new = self.nodes - self.reported;
+        self.reported = self.nodes;
+        self.shared.nodes.fetch_add(new, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,655 @@
+//! The exact endgame search: final disc difference with null-window searches.
+//!
+//! Layers, from the leaves up:
+//!
+//! * 1 empty: count the discs the last move flips, without making it;
+//! * 2–4 empties: hand-unrolled searches over the empty squares, odd quadrants first;
+//! * up to [`SHALLOW_MAX`] empties: no move generation nor table, empties tried in parity
+//!   order (odd quadrants first, then by square class), stability cutoff;
+//! * above: null-window search with the transposition table, enhanced transposition
+//!   cutoff, stability cutoff and fastest-first move ordering (fewest replies for the
+//!   opponent first), with the parallel split of `parallel.rs` high in the tree.
+//!
+//! Scores are disc differences for the side to move, empties to the winner, so always
+//! even; a null window `(alpha, alpha + 1)` answers "more than alpha?".
+
+use bitboards::othello::geometry::{CORNERS, NEIGHBOURS};
+use bitboards::othello::movegen::{moves, potential_moves};
+use bitboards::othello::{flips, squares};
+
+use super::context::Searcher;
+use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
+use super::midgame::EVAL_SORT_MIN_EMPTIES;
+use super::stability::{corner_stability, stable_discs};
+
+/// A score beyond any real one.
+pub const INF: i32 = 127;
+
+/// The largest number of empties searched without the table.
+pub const SHALLOW_MAX: u32 = 7;
+
+/// Smallest number of empties at which children are looked up in the table before
+/// searching (enhanced transposition cutoff).
+const ETC_MIN: u32 = 12;
+
+/// For `n` empties, the smallest alpha for which the stability cutoff is tried (below
+/// it the opponent cannot have enough stable discs to matter).
+const STABILITY_THRESHOLD: [i32; 65] = {
+    let mut t = [99; 65];
+    let mut n = 4;
+    while n < 65 {
+        let v = if n < 10 {
+            2 * n as i32 - 2
+        } else {
+            2 * n as i32
+        };
+        t[n] = if v > 64 { 64 } else { v };
+        n += 1;
+    }
+    t
+};
+
+/// Quadrant bit of each square (top-left 1, top-right 2, bottom-left 4, bottom-right 8).
+pub const QUADRANT: [u8; 64] = {
+    let mut q = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        q[sq] = 1 << ((sq / 32) * 2 + (sq % 8) / 4);
+        sq += 1;
+    }
+    q
+};
+
+/// Squares of the quadrants whose bits are set.
+pub const QUADRANT_SQUARES: [u64; 16] = {
+    let quads = [
+        0x0000_0000_0F0F_0F0F_u64,
+        0x0000_0000_F0F0_F0F0,
+        0x0F0F_0F0F_0000_0000,
+        0xF0F0_F0F0_0000_0000,
+    ];
+    let mut out = [0u64; 16];
+    let mut set = 0;
+    while set < 16 {
+        let mut i = 0;
+        while i < 4 {
+            if set >> i & 1 == 1 {
+                out[set] |= quads[i];
+            }
+            i += 1;
+        }
+        set += 1;
+    }
+    out
+};
+
+/// The parity word of a set of empties: bit q set when quadrant q has an odd count.
+pub fn parity_of(empties: u64) -> u8 {
+    let mut parity = 0;
+    for q in 0..4 {
+        if (empties & QUADRANT_SQUARES[1 << q]).count_ones() & 1 == 1 {
+            parity |= 1 << q;
+        }
+    }
+    parity
+}
+
+/// The X squares (diagonally next to a corner).
+const X_SQUARES: u64 = 0x0042_0000_0000_4200;
+/// The C squares (next to a corner on an edge).
+const C_SQUARES: u64 = 0x4281_0000_0000_8142;
+/// Square classes in the order the small searches try them: corners, the middle of
+/// the edges, the inner squares, the C squares, and the X squares last. They
+/// partition the board.
+const SQUARE_CLASSES: [u64; 5] = [
+    CORNERS,
+    0x3C00_0000_0000_003C | 0x0000_0101_0101_0000 | 0x0000_8080_8080_0000,
+    0x007E_7E7E_7E7E_7E00 & !X_SQUARES,
+    C_SQUARES,
+    X_SQUARES,
+];
+
+/// Final score of a finished game for the side to move (empties to the winner).
+#[inline]
+pub fn final_score(p: u64, o: u64) -> i32 {
+    let pc = p.count_ones() as i32;
+    let oc = o.count_ones() as i32;
+    let diff = pc - oc;
+    let empties = 64 - pc - oc;
+    if diff > 0 {
+        diff + empties
+    } else if diff < 0 {
+        diff - empties
+    } else {
+        0
+    }
+}
+
+/// Discs flipped when `p` plays the last empty square `sq` (every other square full).
+#[inline(always)]
+fn last_flip_count(p: u64, sq: u8) -> i32 {
+    flips::flips(p, !(p | 1u64 << sq), sq).count_ones() as i32
+}
+
+/// Score with one empty square `sq` left; `p` is the side to move.
+#[inline]
+pub fn last1(p: u64, sq: u8) -> i32 {
+    let pc = p.count_ones() as i32;
+    let n = last_flip_count(p, sq);
+    if n > 0 {
+        return 2 * (pc + n) - 62;
+    }
+    let n = last_flip_count(!(p | 1u64 << sq), sq);
+    if n > 0 {
+        return 2 * (pc - n) - 64;
+    }
+    let diff = 2 * pc - 63;
+    if diff > 0 { diff + 1 } else { diff - 1 }
+}
+
+/// The board after `p` plays `sq` flipping `f`, seen by the opponent.
+#[inline(always)]
+fn child(p: u64, o: u64, sq: u8, f: u64) -> (u64, u64) {
+    (o ^ f, p ^ f ^ (1u64 << sq))
+}
+
+impl Searcher<'_> {
+    /// Two empties `x1`, `x2`.
+    fn last2(&mut self, p: u64, o: u64, alpha: i32, x1: u8, x2: u8) -> i32 {
+        self.nodes += 1;
+        let beta = alpha + 1;
+        let mut best = -INF;
+        if NEIGHBOURS[x1 as usize] & o != 0 {
+            let f = flips::flips(p, o, x1);
+            if f != 0 {
+                self.nodes += 1;
+                best = -last1(o ^ f, x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOURS[x2 as usize] & o != 0 {
+            let f = flips::flips(p, o, x2);
+            if f != 0 {
+                self.nodes += 1;
+                best = best.max(-last1(o ^ f, x1));
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        // The side to move passes: the opponent picks the move worst for us.
+        let mut worst = INF;
+        for (x, other) in [(x1, x2), (x2, x1)] {
+            if NEIGHBOURS[x as usize] & p != 0 {
+                let f = flips::flips(o, p, x);
+                if f != 0 {
+                    self.nodes += 1;
+                    worst = worst.min(last1(p ^ f, other));
+                    if worst <= alpha {
+                        return worst;
+                    }
+                }
+            }
+        }
+        if worst < INF {
+            worst
+        } else {
+            final_score(p, o)
+        }
+    }
+
+    /// Three empties, sorted odd quadrants first.
+    fn last3(&mut self, p: u64, o: u64, alpha: i32, x: [u8; 3]) -> i32 {
+        self.nodes += 1;
+        let beta = alpha + 1;
+        let mut best = -INF;
+        for i in 0..3 {
+            let sq = x[i];
+            if NEIGHBOURS[sq as usize] & o == 0 {
+                continue;
+            }
+            let f = flips::flips(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            let (cp, co) = child(p, o, sq, f);
+            let (a, b) = match i {
+                0 => (x[1], x[2]),
+                1 => (x[0], x[2]),
+                _ => (x[0], x[1]),
+            };
+            let score = -self.last2(cp, co, -beta, a, b);
+            if score > best {
+                best = score;
+                if score >= beta {
+                    return best;
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        if x.iter()
+            .any(|&sq| NEIGHBOURS[sq as usize] & p != 0 && flips::flips(o, p, sq) != 0)
+        {
+            -self.last3(o, p, -beta, x)
+        } else {
+            final_score(p, o)
+        }
+    }
+
+    /// Four empties.
+    fn last4(&mut self, p: u64, o: u64, alpha: i32, empties: u64, parity: u8) -> i32 {
+        self.nodes += 1;
+        let beta = alpha + 1;
+        if alpha >= STABILITY_THRESHOLD[4] {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+        let x = sorted_empties::<4>(empties, parity);
+        let mut best = -INF;
+        for i in 0..4 {
+            let sq = x[i];
+            if NEIGHBOURS[sq as usize] & o == 0 {
+                continue;
+            }
+            let f = flips::flips(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            let (cp, co) = child(p, o, sq, f);
+            let mut rest = [0u8; 3];
+            let mut k = 0;
+            for (j, &s) in x.iter().enumerate() {
+                if j != i {
+                    rest[k] = s;
+                    k += 1;
+                }
+            }
+            // The child's empties keep the parity order of this node.
+            let score = -self.last3(cp, co, -beta, rest);
+            if score > best {
+                best = score;
+                if score >= beta {
+                    return best;
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        if moves(o, p) != 0 {
+            -self.last4(o, p, -beta, empties, parity)
+        } else {
+            final_score(p, o)
+        }
+    }
+
+    /// 5 to [`SHALLOW_MAX`] empties: parity ordering, no table.
+    pub fn shallow(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8) -> i32 {
+        let empties = !(p | o);
+        if n <= 4 {
+            return match n {
+                4 => self.last4(p, o, alpha, empties, parity),
+                3 => self.last3(p, o, alpha, sorted_empties::<3>(empties, parity)),
+                2 => {
+                    let x = sorted_empties::<2>(empties, parity);
+                    self.last2(p, o, alpha, x[0], x[1])
+                }
+                1 => {
+                    self.nodes += 1;
+                    last1(p, empties.trailing_zeros() as u8)
+                }
+                _ => {
+                    self.nodes += 1;
+                    final_score(p, o)
+                }
+            };
+        }
+        self.nodes += 1;
+        let beta = alpha + 1;
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+        let odd = empties & QUADRANT_SQUARES[parity as usize];
+        let mut best = -INF;
+        for set in [odd, empties & !odd] {
+            for class in SQUARE_CLASSES {
+                for sq in squares(set & class) {
+                    if NEIGHBOURS[sq as usize] & o == 0 {
+                        continue;
+                    }
+                    let f = flips::flips(p, o, sq);
+                    if f == 0 {
+                        continue;
+                    }
+                    let (cp, co) = child(p, o, sq, f);
+                    let child_parity = parity ^ QUADRANT[sq as usize];
+                    let score = if n == 5 {
+                        -self.last4(cp, co, -beta, empties ^ (1u64 << sq), child_parity)
+                    } else {
+                        -self.shallow(cp, co, -beta, n - 1, child_parity)
+                    };
+                    if score > best {
+                        best = score;
+                        if score >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        if moves(o, p) != 0 {
+            -self.shallow(o, p, -beta, n, parity)
+        } else {
+            final_score(p, o)
+        }
+    }
+
+    /// Null-window search with the table, for more than [`SHALLOW_MAX`] empties.
+    /// Returns a score `s` with `s > alpha` iff the true score is `> alpha` (fail-soft).
+    pub fn nws_endgame(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8) -> i32 {
+        if n <= SHALLOW_MAX {
+            return self.shallow(p, o, alpha, n, parity);
+        }
+        if self.poll() {
+            return 0;
+        }
+        self.nodes += 1;
+        let beta = alpha + 1;
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+        let hash = board_hash(p, o);
+        let tt = self.shared.tt;
+        let found = tt.probe::<HashEntry>(hash);
+        let entry = found.filter(|e| e.depth as u32 >= n && e.selectivity == EXACT);
+        if let Some(e) = entry {
+            if e.lower as i32 > alpha {
+                return e.lower as i32;
+            }
+            if e.upper as i32 <= alpha {
+                return e.upper as i32;
+            }
+        }
+        let legal = moves(p, o);
+        if legal == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.nws_endgame(o, p, -beta, n, parity);
+        }
+        let start_nodes = self.nodes;
+        let hash_move = found.map_or(NO_MOVE, |e| e.best);
+        let list = if n >= EVAL_SORT_MIN_EMPTIES {
+            let mut sort_depth = ((n - 15) / 3).min(6) as i32;
+            if found.is_some_and(|e| (e.upper as i32) < alpha) {
+                sort_depth -= 2;
+            }
+            self.eval_sorted_moves(p, o, parity, n, sort_depth.max(0) as u32, alpha, hash_move)
+        } else {
+            ordered_moves(p, o, parity, n, hash_move)
+        };
+        if self.aborted {
+            return 0;
+        }
+        if n >= ETC_MIN {
+            for m in list.iter() {
+                let (cp, co) = child(p, o, m.sq, m.flips);
+                if let Some(e) = tt.probe::<HashEntry>(board_hash(cp, co))
+                    && e.depth as u32 >= n - 1
+                    && e.selectivity == EXACT
+                    && -(e.upper as i32) > alpha
+                {
+                    return -(e.upper as i32);
+                }
+            }
+        }
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        for (i, m) in list.iter().enumerate() {
+            if i > 0 && self.can_split(n) {
+                let rest = &list.as_slice()[i..];
+                let (score, sq) = self.split_endgame(p, o, alpha, n, parity, rest);
+                if score > best {
+                    best = score;
+                    best_move = sq;
+                }
+                break;
+            }
+            let (cp, co) = child(p, o, m.sq, m.flips);
+            let score = -self.nws_endgame(cp, co, -beta, n - 1, parity ^ QUADRANT[m.sq as usize]);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m.sq;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        if self.aborted {
+            return 0;
+        }
+        let (lower, upper) = if best > alpha {
+            (best, 64)
+        } else {
+            (-64, best)
+        };
+        self.store(
+            hash,
+            entry,
+            n as u8,
+            EXACT,
+            lower,
+            upper,
+            best_move,
+            self.nodes - start_nodes,
+        );
+        best
+    }
+
+    /// Stores bounds, merged with the entry read at the start of the node when it is for
+    /// the same depth and selectivity.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        hash: u64,
+        previous: Option<HashEntry>,
+        depth: u8,
+        selectivity: u8,
+        mut lower: i32,
+        mut upper: i32,
+        best: u8,
+        cost: u64,
+    ) {
+        let mut best = best;
+        if let Some(e) = previous
+            && e.depth == depth
+            && e.selectivity == selectivity
+        {
+            lower = lower.max(e.lower as i32);
+            upper = upper.min(e.upper as i32);
+            if best == NO_MOVE {
+                best = e.best;
+            }
+            if lower > upper {
+                // Inconsistent bounds (from a search that was aborted elsewhere): keep the new.
+                (lower, upper) = (lower.min(upper), lower.max(upper));
+            }
+        }
+        let entry = HashEntry {
+            lower: lower as i8,
+            upper: upper as i8,
+            best,
+            depth,
+            selectivity,
+            cost: (64 - cost.leading_zeros()) as u8,
+            generation: self.shared.tt.generation(),
+        };
+        self.shared.tt.store(hash, entry);
+    }
+}
+
+/// The empties sorted for the small searches: odd quadrants first, then by square class.
+#[inline]
+fn sorted_empties<const N: usize>(empties: u64, parity: u8) -> [u8; N] {
+    let odd = empties & QUADRANT_SQUARES[parity as usize];
+    let mut out = [0u8; N];
+    let mut k = 0;
+    for set in [odd, empties & !odd] {
+        for class in SQUARE_CLASSES {
+            for sq in squares(set & class) {
+                if k < N {
+                    out[k] = sq;
+                    k += 1;
+                }
+            }
+        }
+    }
+    debug_assert_eq!(k, N);
+    out
+}
+
+/// Legal moves of `(p, o)` in search order: the table's move, then fastest-first.
+pub fn ordered_moves(p: u64, o: u64, parity: u8, n: u32, hash_move: u8) -> MoveList {
+    let mut list = MoveList::new();
+    for sq in squares(moves(p, o)) {
+        let f = flips::flips(p, o, sq);
+        let (cp, co) = child(p, o, sq, f);
+        let score = if sq == hash_move {
+            1 << 30
+        } else {
+            ordering_score(cp, co, sq, parity, n)
+        };
+        list.push(Move {
+            sq,
+            flips: f,
+            score,
+        });
+    }
+    list.sort();
+    list
+}
+
+/// Fastest-first ordering value of a move leading to `(cp, co)` (the opponent to
+/// move): few opponent moves (corners count double), few potential moves, own discs
+/// anchored at corners, odd quadrants.
+#[inline]
+pub fn ordering_score(cp: u64, co: u64, sq: u8, parity: u8, n: u32) -> i32 {
+    if cp == 0 {
+        return 1 << 29; // wipe-out
+    }
+    let replies = moves(cp, co);
+    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let potential = potential_moves(cp, co).count_ones() as i32;
+    let mut score = (36 - mobility) * (1 << 15) + (36 - potential) * (1 << 5);
+    score += corner_stability(co) as i32 * (1 << 11);
+    if parity & QUADRANT[sq as usize] != 0 {
+        score += if n < 12 { 1 << 3 } else { 1 << 2 };
+    }
+    score
+}
+
+/// A move with its flips and ordering value.
+#[derive(Clone, Copy, Debug)]
+pub struct Move {
+    /// The square.
+    pub sq: u8,
+    /// The discs it flips.
+    pub flips: u64,
+    /// Ordering value (higher first).
+    pub score: i32,
+}
+
+/// Up to 32 moves (the most an 8×8 position has is 33 in theory; 32 covers all
+/// positions the engine can meet, and `push` keeps the rest out safely).
+pub struct MoveList {
+    moves: arrayvec::ArrayVec<Move, 40>,
+}
+
+impl MoveList {
+    /// An empty list.
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: arrayvec::ArrayVec::new(),
+        }
+    }
+    /// Adds a move.
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        self.moves.push(m);
+    }
+    /// The moves in their current order.
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.moves.iter()
+    }
+    /// The moves as a slice.
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves
+    }
+    /// Sorts by decreasing ordering value (stable, insertion sort: lists are short).
+    pub fn sort(&mut self) {
+        let m = &mut self.moves;
+        for i in 1..m.len() {
+            let x = m[i];
+            let mut j = i;
+            while j > 0 && m[j - 1].score < x.score {
+                m[j] = m[j - 1];
+                j -= 1;
+            }
+            m[j] = x;
+        }
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_classes_partition_the_board() {
+        let mut seen = 0u64;
+        for c in SQUARE_CLASSES {
+            assert_eq!(seen & c, 0, "classes overlap");
+            seen |= c;
+        }
+        assert_eq!(seen, u64::MAX);
+        assert_eq!(QUADRANT_SQUARES[15], u64::MAX);
+        assert_eq!(parity_of(u64::MAX), 0);
+        assert_eq!(parity_of(1), 1);
+        assert_eq!(parity_of(1 << 63), 8);
+    }
+
+    #[test]
+    fn last_move_scores() {
+        // Board full but h8; player owns everything else except g8 and h7..: count by hand.
+        let p = !(1u64 << 63) & !(1u64 << 62);
+        // Player plays h8 flipping g8: 64 discs to 0.
+        assert_eq!(last1(p, 63), 64);
+        // Nobody can play h8 (the player has all other squares): 63 vs 0, empty to the winner.
+        assert_eq!(last1(!(1u64 << 63), 63), 64);
+        assert_eq!(last1(0, 63), -64);
+    }
+}

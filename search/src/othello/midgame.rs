@@ -1,0 +1,211 @@
+//! The midgame search: depth-limited principal-variation search with the evaluation
+//! at the leaves, sharing the transposition table with the exact endgame search it
+//! hands over to once the depth reaches the number of empties.
+//!
+//! It also sorts moves for the exact search high in the tree: a shallow search of
+//! each move (deeper when more empties remain) tells which replies to try first.
+
+use bitboards::othello::movegen::moves;
+use bitboards::othello::{flips, squares};
+
+use super::context::Searcher;
+use super::endgame::{INF, Move, MoveList, QUADRANT, final_score, ordering_score};
+use super::eval::eval_discs;
+use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
+
+/// From this many empties up, the exact search sorts its moves with shallow searches.
+pub const EVAL_SORT_MIN_EMPTIES: u32 = 16;
+
+/// Weight of the shallow-search score in the ordering value: it dominates mobility.
+const W_EVAL: i32 = 1 << 16;
+
+impl Searcher<'_> {
+    /// Value of `(p, o)` searched `depth` plies within `(alpha, beta)`, fail-soft.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pvs_midgame(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        depth: u32,
+        n: u32,
+        parity: u8,
+    ) -> i32 {
+        if depth >= n {
+            return if beta == alpha + 1 {
+                self.nws_endgame(p, o, alpha, n, parity)
+            } else {
+                self.pvs_endgame(p, o, alpha, beta, n, parity)
+            };
+        }
+        if depth == 0 {
+            self.nodes += 1;
+            return eval_discs(p, o);
+        }
+        if self.poll() {
+            return 0;
+        }
+        self.nodes += 1;
+        let legal = moves(p, o);
+        if legal == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.pvs_midgame(o, p, -beta, -alpha, depth, n, parity);
+        }
+        let hash = board_hash(p, o);
+        let found = if depth >= 2 {
+            self.shared.tt.probe::<HashEntry>(hash)
+        } else {
+            None
+        };
+        let entry = found.filter(|e| e.depth as u32 >= depth && e.selectivity == EXACT);
+        if let Some(e) = entry {
+            if e.lower as i32 >= beta {
+                return e.lower as i32;
+            }
+            if e.upper as i32 <= alpha {
+                return e.upper as i32;
+            }
+            if e.lower == e.upper {
+                return e.lower as i32;
+            }
+        }
+        let start_nodes = self.nodes;
+        let hash_move = found.map_or(NO_MOVE, |e| e.best);
+        let list = if depth >= 3 {
+            self.eval_sorted_moves(
+                p,
+                o,
+                parity,
+                n,
+                depth.saturating_sub(3) / 2,
+                alpha,
+                hash_move,
+            )
+        } else {
+            self.quick_sorted_moves(p, o, parity, n, hash_move)
+        };
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        for (i, m) in list.iter().enumerate() {
+            let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+            let cparity = parity ^ QUADRANT[m.sq as usize];
+            let mut score = if i == 0 || beta == alpha + 1 {
+                -self.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity)
+            } else {
+                -self.pvs_midgame(cp, co, -alpha - 1, -alpha, depth - 1, n - 1, cparity)
+            };
+            if i > 0 && beta > alpha + 1 && score > alpha && score < beta && !self.aborted {
+                score = -self.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity);
+            }
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m.sq;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if depth >= 2 {
+            let (lower, upper) = if best >= beta {
+                (best, 64)
+            } else if best > original_alpha {
+                (best, best)
+            } else {
+                (-64, best)
+            };
+            self.store(
+                hash,
+                entry,
+                depth as u8,
+                EXACT,
+                lower,
+                upper,
+                best_move,
+                self.nodes - start_nodes,
+            );
+        }
+        best
+    }
+
+    /// Moves sorted by the table's move, then the ordering features and the
+    /// evaluation of the position after each move.
+    fn quick_sorted_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        parity: u8,
+        n: u32,
+        hash_move: u8,
+    ) -> MoveList {
+        let mut list = MoveList::new();
+        for sq in squares(moves(p, o)) {
+            let f = flips::flips(p, o, sq);
+            let (cp, co) = (o ^ f, p ^ f ^ (1u64 << sq));
+            let score = if sq == hash_move {
+                1 << 30
+            } else {
+                ordering_score(cp, co, sq, parity, n) + W_EVAL * (64 - eval_discs(cp, co))
+            };
+            list.push(Move {
+                sq,
+                flips: f,
+                score,
+            });
+        }
+        list.sort();
+        list
+    }
+
+    /// Moves sorted by a shallow search of `sort_depth` plies after each move (the
+    /// table's move first). Used by the midgame search and by the exact search above
+    /// [`EVAL_SORT_MIN_EMPTIES`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn eval_sorted_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        parity: u8,
+        n: u32,
+        sort_depth: u32,
+        alpha: i32,
+        hash_move: u8,
+    ) -> MoveList {
+        let mut list = MoveList::new();
+        let sort_alpha = (alpha - 8).max(-64);
+        for sq in squares(moves(p, o)) {
+            let f = flips::flips(p, o, sq);
+            let (cp, co) = (o ^ f, p ^ f ^ (1u64 << sq));
+            let score = if sq == hash_move {
+                1 << 30
+            } else if cp == 0 {
+                1 << 29
+            } else {
+                let cparity = parity ^ QUADRANT[sq as usize];
+                let value = if sort_depth == 0 {
+                    self.nodes += 1;
+                    eval_discs(cp, co)
+                } else {
+                    self.pvs_midgame(cp, co, -64, -sort_alpha, sort_depth, n - 1, cparity)
+                };
+                ordering_score(cp, co, sq, parity, n) + W_EVAL * (64 - value)
+            };
+            list.push(Move {
+                sq,
+                flips: f,
+                score,
+            });
+        }
+        list.sort();
+        list
+    }
+}

@@ -1,0 +1,426 @@
+//! The pattern evaluation: a linear function of disc patterns, trained on positions
+//! whose exact scores are known (see `train.rs`).
+//!
+//! A pattern is a set of squares; its value is looked up in a table indexed by the
+//! ternary number of the squares' contents (empty 0, side to move 1, other side 2).
+//! Each pattern is applied to several places of the board ("instances") that the
+//! board's symmetries map onto each other; instead of moving the pattern, the board is
+//! transformed, so every instance reads its squares in the same order and all
+//! instances share one table. On top of the patterns: the mobility and potential
+//! mobility differences and a bias. Every group of four empties (a "phase") has its own
+//! weights.
+
+use bitboards::othello::movegen::{moves, potential_moves};
+use bitboards::othello::{mirror_horizontal, transpose};
+
+/// A pattern: its squares on the canonical board (bit order gives digit order) and
+/// which of the eight board transforms yield its instances.
+pub struct Pattern {
+    /// Name, for reports.
+    pub name: &'static str,
+    /// Squares on the canonical board.
+    pub mask: u64,
+    /// Transforms (bit 0 flip vertically, bit 1 mirror, bit 2 transpose, applied in
+    /// that order) giving distinct instances.
+    pub transforms: &'static [usize],
+}
+
+/// The patterns of the evaluation.
+pub const PATTERNS: [Pattern; 11] = [
+    Pattern {
+        name: "edge+2X",
+        mask: 0x0000_0000_0000_42FF,
+        transforms: &[0, 1, 4, 6],
+    },
+    Pattern {
+        name: "corner 3x3",
+        mask: 0x0000_0000_0007_0707,
+        transforms: &[0, 1, 2, 3],
+    },
+    Pattern {
+        name: "corner 2x5",
+        mask: 0x0000_0000_0000_1F1F,
+        transforms: &[0, 1, 2, 3, 4, 5, 6, 7],
+    },
+    Pattern {
+        name: "row 2",
+        mask: 0x0000_0000_0000_FF00,
+        transforms: &[0, 1, 4, 6],
+    },
+    Pattern {
+        name: "row 3",
+        mask: 0x0000_0000_00FF_0000,
+        transforms: &[0, 1, 4, 6],
+    },
+    Pattern {
+        name: "row 4",
+        mask: 0x0000_0000_FF00_0000,
+        transforms: &[0, 1, 4, 6],
+    },
+    Pattern {
+        name: "diagonal 8",
+        mask: 0x8040_2010_0804_0201,
+        transforms: &[0, 1],
+    },
+    Pattern {
+        name: "diagonal 7",
+        mask: 0x0080_4020_1008_0402,
+        transforms: &[0, 1, 4, 5],
+    },
+    Pattern {
+        name: "diagonal 6",
+        mask: 0x0000_8040_2010_0804,
+        transforms: &[0, 1, 4, 5],
+    },
+    Pattern {
+        name: "diagonal 5",
+        mask: 0x0000_0080_4020_1008,
+        transforms: &[0, 1, 4, 5],
+    },
+    Pattern {
+        name: "diagonal 4",
+        mask: 0x0000_0000_8040_2010,
+        transforms: &[0, 1, 4, 5],
+    },
+];
+
+/// Number of pattern instances on a board.
+pub const INSTANCES: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < PATTERNS.len() {
+        n += PATTERNS[i].transforms.len();
+        i += 1;
+    }
+    n
+};
+
+/// Offset of each pattern's table in a phase's weights, and the phase's size.
+pub const OFFSETS: [usize; 12] = {
+    let mut out = [0usize; 12];
+    let mut i = 0;
+    while i < PATTERNS.len() {
+        out[i + 1] = out[i] + 3usize.pow(PATTERNS[i].mask.count_ones());
+        i += 1;
+    }
+    out
+};
+
+/// Pattern weights of one phase.
+pub const PATTERN_WEIGHTS: usize = OFFSETS[11];
+
+/// Scalar features after the patterns: mobility difference, potential mobility
+/// difference, bias.
+pub const SCALARS: usize = 3;
+
+/// Weights per phase.
+pub const PHASE_WEIGHTS: usize = PATTERN_WEIGHTS + SCALARS;
+
+/// Number of phases (groups of four empties).
+pub const PHASES: usize = 15;
+
+/// Weights are stored in units of 1/64 disc.
+pub const SCALE: i32 = 64;
+
+/// The phase of a position with `empties` empty squares.
+#[inline]
+pub fn phase(empties: u32) -> usize {
+    (empties.saturating_sub(1) as usize / 4).min(PHASES - 1)
+}
+
+/// Binary digits read as ternary: `TERNARY[b] = Σ bit_i · 3^i`.
+static TERNARY: [u16; 1024] = {
+    let mut t = [0u16; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let mut v = 0u32;
+        let mut i = 0;
+        let mut pow = 1u32;
+        while i < 10 {
+            if b >> i & 1 == 1 {
+                v += pow;
+            }
+            pow *= 3;
+            i += 1;
+        }
+        t[b] = v as u16;
+        b += 1;
+    }
+    t
+};
+
+/// Gathers the bits of `x` selected by `mask` into the low bits.
+#[inline(always)]
+fn pext(x: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the cfg guarantees BMI2.
+        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        pext_portable(x, mask)
+    }
+}
+
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+fn pext_portable(x: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut bit = 1;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if x & low != 0 {
+            out |= bit;
+        }
+        bit <<= 1;
+        mask &= mask - 1;
+    }
+    out
+}
+
+/// The eight transformed boards: index bit 0 flips vertically, bit 1 mirrors, bit 2
+/// transposes (in that order).
+#[inline]
+fn transforms(p: u64, o: u64) -> [(u64, u64); 8] {
+    let f = (p.swap_bytes(), o.swap_bytes());
+    let m = (mirror_horizontal(p), mirror_horizontal(o));
+    let fm = (mirror_horizontal(f.0), mirror_horizontal(f.1));
+    let base = [(p, o), f, m, fm];
+    let mut out = [(0, 0); 8];
+    for i in 0..4 {
+        out[i] = base[i];
+        out[i + 4] = (transpose(base[i].0), transpose(base[i].1));
+    }
+    out
+}
+
+/// The table index (within its phase) of every instance of every pattern.
+#[inline]
+pub fn feature_indices(p: u64, o: u64) -> [u32; INSTANCES] {
+    let boards = transforms(p, o);
+    let mut out = [0u32; INSTANCES];
+    let mut k = 0;
+    for (i, pattern) in PATTERNS.iter().enumerate() {
+        for &t in pattern.transforms {
+            let (tp, to) = boards[t];
+            let index = TERNARY[pext(tp, pattern.mask) as usize] as u32
+                + 2 * TERNARY[pext(to, pattern.mask) as usize] as u32;
+            out[k] = (OFFSETS[i] as u32) + index;
+            k += 1;
+        }
+    }
+    out
+}
+
+/// The scalar features: mobility and potential mobility differences, and 1 (bias).
+#[inline]
+pub fn scalar_features(p: u64, o: u64) -> [i32; SCALARS] {
+    let mobility = moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32;
+    let potential =
+        potential_moves(p, o).count_ones() as i32 - potential_moves(o, p).count_ones() as i32;
+    [mobility, potential, 1]
+}
+
+/// The digit permutations under which a pattern maps onto itself (its own
+/// symmetries, e.g. an edge read backwards), identity first.
+fn self_symmetries(pattern: &Pattern) -> Vec<Vec<usize>> {
+    let squares: Vec<u32> = (0..64).filter(|&sq| pattern.mask >> sq & 1 == 1).collect();
+    let mut out = Vec::new();
+    for t in 0..8 {
+        // Where does the digit of square squares[i] go when the board is transformed?
+        let perm: Option<Vec<usize>> = squares
+            .iter()
+            .map(|&sq| {
+                let (tp, _) = transforms(1u64 << sq, 0)[t];
+                (tp & pattern.mask != 0).then(|| (pext(tp, pattern.mask).trailing_zeros()) as usize)
+            })
+            .collect();
+        if let Some(perm) = perm
+            && !out.contains(&perm)
+        {
+            out.push(perm);
+        }
+    }
+    out
+}
+
+/// For pattern `i`, the canonical index of every index: the smallest index among
+/// its images under the pattern's own symmetries. Weights are trained per canonical
+/// index, so a position and its mirror image are valued alike.
+pub fn canonical_indices(i: usize) -> Vec<u32> {
+    let pattern = &PATTERNS[i];
+    let digits = pattern.mask.count_ones() as usize;
+    let size = 3usize.pow(digits as u32);
+    let symmetries = self_symmetries(pattern);
+    let mut out = vec![0u32; size];
+    for (index, slot) in out.iter_mut().enumerate() {
+        let mut best = index;
+        for perm in &symmetries {
+            let mut rest = index;
+            let mut image = 0;
+            for &target in perm.iter().take(digits) {
+                image += (rest % 3) * 3usize.pow(target as u32);
+                rest /= 3;
+            }
+            best = best.min(image);
+        }
+        *slot = best as u32;
+    }
+    out
+}
+
+/// Trained weights for every phase.
+pub struct PatternEval {
+    weights: Vec<i16>,
+}
+
+impl PatternEval {
+    /// Weights from a flat vector of `PHASES × PHASE_WEIGHTS` values (1/64 disc), one
+    /// per index (symmetric indices already hold equal values).
+    pub fn from_weights(weights: Vec<i16>) -> Option<PatternEval> {
+        (weights.len() == PHASES * PHASE_WEIGHTS).then_some(PatternEval { weights })
+    }
+
+    /// The flat weights.
+    pub fn weights(&self) -> &[i16] {
+        &self.weights
+    }
+
+    /// The value of `(p, o)` for the side to move in 1/64 disc.
+    #[inline]
+    pub fn eval_fine(&self, p: u64, o: u64) -> i32 {
+        let empties = (!(p | o)).count_ones();
+        let w = &self.weights[phase(empties) * PHASE_WEIGHTS..][..PHASE_WEIGHTS];
+        let mut sum = 0i32;
+        for idx in feature_indices(p, o) {
+            sum += w[idx as usize] as i32;
+        }
+        let scalars = scalar_features(p, o);
+        for (j, x) in scalars.iter().enumerate() {
+            sum += w[PATTERN_WEIGHTS + j] as i32 * x;
+        }
+        sum
+    }
+
+    /// The value of `(p, o)` in discs, rounded, within −63..=63.
+    #[inline]
+    pub fn eval_discs(&self, p: u64, o: u64) -> i32 {
+        let fine = self.eval_fine(p, o);
+        ((fine + fine.signum() * SCALE / 2) / SCALE).clamp(-63, 63)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bitboards::othello::Board;
+    use bitboards::rng::splitmix64;
+
+    /// The squares of the original board that an instance reads.
+    fn instance_squares(mask: u64, t: usize) -> u64 {
+        let mut out = 0;
+        for sq in 0..64 {
+            let (tp, _) = transforms(1u64 << sq, 0)[t];
+            if tp & mask != 0 {
+                out |= 1u64 << sq;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn instances_are_distinct_and_cover_what_they_should() {
+        let mut all = Vec::new();
+        for pattern in &PATTERNS {
+            let sets: Vec<u64> = pattern
+                .transforms
+                .iter()
+                .map(|&t| instance_squares(pattern.mask, t))
+                .collect();
+            for (i, a) in sets.iter().enumerate() {
+                assert_eq!(a.count_ones(), pattern.mask.count_ones());
+                assert!(
+                    sets[i + 1..].iter().all(|b| b != a),
+                    "{}: duplicate instance",
+                    pattern.name
+                );
+            }
+            all.extend(sets);
+        }
+        assert_eq!(all.len(), INSTANCES);
+        assert_eq!(INSTANCES, 46);
+        // The edges with their X squares: row 1, row 8, column a, column h.
+        let edge: Vec<u64> = PATTERNS[0]
+            .transforms
+            .iter()
+            .map(|&t| instance_squares(PATTERNS[0].mask, t))
+            .collect();
+        assert!(edge.contains(&0x0000_0000_0000_42FF));
+        assert!(edge.contains(&0xFF42_0000_0000_0000));
+        assert!(edge.contains(&(0x0101_0101_0101_0101 | 0x0002_0000_0000_0200)));
+        assert!(edge.contains(&(0x8080_8080_8080_8080 | 0x0040_0000_0000_4000)));
+    }
+
+    #[test]
+    fn own_symmetries() {
+        let count = |i: usize| self_symmetries(&PATTERNS[i]).len();
+        assert_eq!(count(0), 2, "an edge reads the same backwards");
+        assert_eq!(count(1), 2, "a 3x3 corner is symmetric about its diagonal");
+        assert_eq!(count(2), 1, "a 2x5 corner has no symmetry");
+        assert_eq!(count(3), 2);
+        assert_eq!(count(6), 2);
+        let canon = canonical_indices(3);
+        // Row 2 with one disc on a2 (digit 0) and one with the disc on h2 (digit 7).
+        assert_eq!(canon[1], canon[3usize.pow(7)]);
+        assert_eq!(canon[1], 1);
+    }
+
+    /// With weights equal across symmetric indices, the evaluation is the same for
+    /// all eight images of a board.
+    #[test]
+    fn evaluation_is_symmetric() {
+        let mut weights = vec![0i16; PHASES * PHASE_WEIGHTS];
+        let mut state = 3u64;
+        for phase in 0..PHASES {
+            for (i, _) in PATTERNS.iter().enumerate() {
+                let canon = canonical_indices(i);
+                for (index, &c) in canon.iter().enumerate() {
+                    let v = (splitmix64(c as u64 ^ (i as u64) << 20 ^ (phase as u64) << 40) % 200)
+                        as i16
+                        - 100;
+                    weights[phase * PHASE_WEIGHTS + OFFSETS[i] + index] = v;
+                }
+            }
+            for j in 0..SCALARS {
+                state = splitmix64(state);
+                weights[phase * PHASE_WEIGHTS + PATTERN_WEIGHTS + j] = (state % 100) as i16;
+            }
+        }
+        let eval = PatternEval::from_weights(weights).unwrap();
+        let mut b = Board::start();
+        for sq in [19u8, 18, 17, 25, 37, 20, 29, 12] {
+            if let Some(next) = b.play(sq) {
+                b = next;
+            }
+            let v = eval.eval_fine(b.player, b.opponent);
+            for s in b.symmetries() {
+                assert_eq!(eval.eval_fine(s.player, s.opponent), v);
+            }
+        }
+    }
+
+    #[test]
+    fn ternary_indices() {
+        // Row 2 with the side to move on a2 and the other side on b2: 1 + 2·3 = 7.
+        let p = 1u64 << 8;
+        let o = 1u64 << 9;
+        let f = feature_indices(p, o);
+        let row2 = PATTERNS[..3]
+            .iter()
+            .map(|x| x.transforms.len())
+            .sum::<usize>();
+        assert_eq!(f[row2] as usize - OFFSETS[3], 7);
+        assert_eq!(pext_portable(0b1011_0000, 0b1111_0000), 0b1011);
+        assert_eq!(TERNARY[0b11], 4);
+    }
+}

@@ -1,0 +1,544 @@
+//! The exact solver's front door: principal-variation search at the root and along
+//! the principal variation, null-window searches (`endgame.rs`) everywhere else.
+//!
+//! Three modes: the exact score with a best move and its line; win/loss/draw only (a
+//! window of (−1, 1), much cheaper); and every root move with its exact score.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use bitboards::othello::movegen::moves;
+use bitboards::othello::{Board, flips};
+
+use super::context::{Searcher, Shared};
+use super::endgame::{INF, QUADRANT, SHALLOW_MAX, final_score, ordered_moves, parity_of};
+use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
+use crate::tt::TranspositionTable;
+
+/// What the solver is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveMode {
+    /// The exact final margin and a best move.
+    Exact,
+    /// Only whether the side to move wins, draws or loses.
+    WinLossDraw,
+    /// The exact margin of every legal move.
+    AllMoves,
+}
+
+/// What the solver found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Exact margin for the side to move (for [`SolveMode::WinLossDraw`]: −1, 0 or +1,
+    /// only the sign is proven; a larger magnitude is exact when reported).
+    pub score: i32,
+    /// A best move (`None` when the side to move must pass or the game is over).
+    pub best_move: Option<u8>,
+    /// The principal variation as squares, 64 for a pass.
+    pub pv: Vec<u8>,
+    /// Every legal move with its exact score ([`SolveMode::AllMoves`] only), best first.
+    pub move_scores: Vec<(u8, i32)>,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// Limits of one solve.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolveLimits {
+    /// Give up at this instant.
+    pub deadline: Option<Instant>,
+    /// Give up after this many nodes.
+    pub node_limit: Option<u64>,
+}
+
+impl Searcher<'_> {
+    /// Exact score within `(alpha, beta)`, fail-soft, on a principal-variation node.
+    pub fn pvs_endgame(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+        parity: u8,
+    ) -> i32 {
+        if beta == alpha + 1 {
+            return self.nws_endgame(p, o, alpha, n, parity);
+        }
+        if self.poll() {
+            return 0;
+        }
+        self.nodes += 1;
+        let legal = moves(p, o);
+        if legal == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.pvs_endgame(o, p, -beta, -alpha, n, parity);
+        }
+        let use_table = n > SHALLOW_MAX;
+        let hash = board_hash(p, o);
+        let found = if use_table {
+            self.shared.tt.probe::<HashEntry>(hash)
+        } else {
+            None
+        };
+        let entry = found.filter(|e| e.depth as u32 >= n && e.selectivity == EXACT);
+        if let Some(e) = entry
+            && e.lower == e.upper
+        {
+            return e.lower as i32;
+        }
+        let start_nodes = self.nodes;
+        let list = ordered_moves(p, o, parity, n, found.map_or(NO_MOVE, |e| e.best));
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        for (i, m) in list.iter().enumerate() {
+            let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+            let cparity = parity ^ QUADRANT[m.sq as usize];
+            let mut score = if i == 0 {
+                -self.pvs_endgame(cp, co, -beta, -alpha, n - 1, cparity)
+            } else {
+                -self.nws_endgame(cp, co, -alpha - 1, n - 1, cparity)
+            };
+            if i > 0 && score > alpha && score < beta && !self.aborted {
+                score = -self.pvs_endgame(cp, co, -beta, -alpha, n - 1, cparity);
+            }
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m.sq;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if use_table {
+            let (lower, upper) = if best >= beta {
+                (best, 64)
+            } else if best > original_alpha {
+                (best, best)
+            } else {
+                (-64, best)
+            };
+            self.store(
+                hash,
+                entry,
+                n as u8,
+                EXACT,
+                lower,
+                upper,
+                best_move,
+                self.nodes - start_nodes,
+            );
+        }
+        best
+    }
+
+    /// The principal variation from `(p, o)` read back from the table.
+    fn principal_variation(&self, mut p: u64, mut o: u64, first: u8) -> Vec<u8> {
+        let mut pv = vec![first];
+        let f = flips::flips(p, o, first);
+        (p, o) = (o ^ f, p ^ f ^ (1u64 << first));
+        while pv.len() < 64 {
+            let legal = moves(p, o);
+            if legal == 0 {
+                if moves(o, p) == 0 {
+                    break;
+                }
+                pv.push(64);
+                (p, o) = (o, p);
+                continue;
+            }
+            let sq = match self.shared.tt.probe::<HashEntry>(board_hash(p, o)) {
+                Some(e) if e.best < 64 && legal >> e.best & 1 == 1 => e.best,
+                // Below the table's reach: the first legal move is as good as any for
+                // display, but the line is no longer proven; stop here.
+                _ => break,
+            };
+            pv.push(sq);
+            let f = flips::flips(p, o, sq);
+            (p, o) = (o ^ f, p ^ f ^ (1u64 << sq));
+        }
+        pv
+    }
+}
+
+/// The exact solver: a transposition table and a thread pool, kept between solves.
+pub struct Solver {
+    tt: TranspositionTable,
+    pool: rayon::ThreadPool,
+    threads: usize,
+}
+
+impl Solver {
+    /// A solver with a `hash_mb` MiB table and `threads` threads.
+    pub fn new(hash_mb: usize, threads: usize) -> Solver {
+        let threads = threads.max(1);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("solver-{i}"))
+            .build()
+            .expect("cannot start the solver's threads");
+        Solver {
+            tt: TranspositionTable::new(hash_mb),
+            pool,
+            threads,
+        }
+    }
+
+    /// The table (shared with the midgame search).
+    pub fn table(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// The value of every legal move, searched `depth` plies (full window), for
+    /// choosing moves with some randomness.
+    pub fn move_values(&self, board: Board, depth: u32, stop: &AtomicBool) -> Vec<(u8, i32)> {
+        let shared = Shared::new(&self.tt, stop, 1);
+        let mut s = Searcher::new(&shared, None);
+        let (p, o) = (board.player, board.opponent);
+        let n = board.empty_count();
+        let parity = parity_of(board.empties());
+        bitboards::othello::squares(moves(p, o))
+            .map(|sq| {
+                let f = flips::flips(p, o, sq);
+                let (cp, co) = (o ^ f, p ^ f ^ (1u64 << sq));
+                let v = -s.pvs_midgame(
+                    cp,
+                    co,
+                    -64,
+                    64,
+                    depth.saturating_sub(1),
+                    n - 1,
+                    parity ^ QUADRANT[sq as usize],
+                );
+                (sq, v)
+            })
+            .collect()
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+
+    /// Solves `board` (side to move's view). `None` if stopped or out of limits.
+    pub fn solve(
+        &self,
+        board: Board,
+        mode: SolveMode,
+        stop: &AtomicBool,
+        limits: SolveLimits,
+    ) -> Option<Solution> {
+        self.tt.new_search();
+        let mut shared = Shared::new(&self.tt, stop, self.threads);
+        shared.deadline = limits.deadline;
+        shared.node_limit = limits.node_limit.unwrap_or(u64::MAX);
+        self.pool.install(|| solve_with(&shared, board, mode))
+    }
+}
+
+fn solve_with(shared: &Shared<'_>, board: Board, mode: SolveMode) -> Option<Solution> {
+    let mut s = Searcher::new(shared, None);
+    let (p, o) = (board.player, board.opponent);
+    let n = board.empty_count();
+    let parity = parity_of(board.empties());
+    if moves(p, o) == 0 {
+        // A pass or the end: solve from the other side.
+        if moves(o, p) == 0 {
+            return Some(Solution {
+                score: final_score(p, o),
+                best_move: None,
+                pv: Vec::new(),
+                move_scores: Vec::new(),
+                nodes: 1,
+            });
+        }
+        let mut after = solve_with(shared, board.pass(), mode)?;
+        after.score = -after.score;
+        after.pv.insert(0, 64);
+        after.best_move = None;
+        after.move_scores.clear();
+        return Some(after);
+    }
+    let solution = match mode {
+        SolveMode::Exact | SolveMode::WinLossDraw => {
+            let (alpha, beta) = if mode == SolveMode::Exact {
+                (-64, 64)
+            } else {
+                (-1, 1)
+            };
+            let hash_move = shared
+                .tt
+                .probe::<HashEntry>(board_hash(p, o))
+                .map_or(NO_MOVE, |e| e.best);
+            let list = ordered_moves(p, o, parity, n, hash_move);
+            let mut alpha = alpha;
+            let mut best = -INF;
+            let mut best_move = list.as_slice()[0].sq;
+            for (i, m) in list.iter().enumerate() {
+                let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+                let cparity = parity ^ QUADRANT[m.sq as usize];
+                let mut score = if i == 0 {
+                    -s.pvs_endgame(cp, co, -beta, -alpha, n - 1, cparity)
+                } else {
+                    -s.nws_endgame(cp, co, -alpha - 1, n - 1, cparity)
+                };
+                if i > 0 && score > alpha && score < beta && !s.aborted {
+                    score = -s.pvs_endgame(cp, co, -beta, -alpha, n - 1, cparity);
+                }
+                if s.aborted {
+                    return None;
+                }
+                if score > best {
+                    best = score;
+                    best_move = m.sq;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            let pv = s.principal_variation(p, o, best_move);
+            Solution {
+                score: best,
+                best_move: Some(best_move),
+                pv,
+                move_scores: Vec::new(),
+                nodes: 0,
+            }
+        }
+        SolveMode::AllMoves => {
+            let list = ordered_moves(p, o, parity, n, NO_MOVE);
+            let mut scores = Vec::new();
+            for m in list.iter() {
+                let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+                let score =
+                    -s.pvs_endgame(cp, co, -64, 64, n - 1, parity ^ QUADRANT[m.sq as usize]);
+                if s.aborted {
+                    return None;
+                }
+                scores.push((m.sq, score));
+            }
+            scores.sort_by_key(|&(sq, score)| (-score, sq));
+            let (best_move, score) = scores[0];
+            let pv = s.principal_variation(p, o, best_move);
+            Solution {
+                score,
+                best_move: Some(best_move),
+                pv,
+                move_scores: scores,
+                nodes: 0,
+            }
+        }
+    };
+    s.flush_nodes();
+    Some(Solution {
+        nodes: shared.nodes.load(std::sync::atomic::Ordering::Relaxed),
+        ..solution
+    })
+}
+
+/// Limits of [`Solver::think`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ThinkLimits {
+    /// Deepest iteration (plies); the search is exact once it reaches the empties.
+    pub depth: Option<u32>,
+    /// Do not start another iteration after this instant.
+    pub soft_deadline: Option<Instant>,
+    /// Abort the running iteration at this instant.
+    pub hard_deadline: Option<Instant>,
+    /// Abort after this many nodes.
+    pub node_limit: Option<u64>,
+    /// Solve exactly (instead of searching to depth) when at most this many empties
+    /// remain.
+    pub exact_empties: u32,
+}
+
+/// The result of an iteration of [`Solver::think`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thought {
+    /// The move to play (`None`: pass, or game over when `pv` is empty).
+    pub best_move: Option<u8>,
+    /// Score in discs for the side to move (exact when `exact`).
+    pub score: i32,
+    /// Depth of the iteration (the empties when exact).
+    pub depth: u32,
+    /// True when the score is proven.
+    pub exact: bool,
+    /// Principal variation (squares, 64 = pass).
+    pub pv: Vec<u8>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+}
+
+impl Solver {
+    /// Iterative deepening with aspiration windows from `board`, reporting after each
+    /// iteration, solving exactly once few enough empties remain. Always returns a
+    /// move when one exists, even if stopped at once.
+    pub fn think(
+        &self,
+        board: Board,
+        limits: ThinkLimits,
+        stop: &AtomicBool,
+        mut report: impl FnMut(&Thought) + Send,
+    ) -> Thought {
+        self.tt.new_search();
+        let mut shared = Shared::new(&self.tt, stop, self.threads);
+        shared.deadline = limits.hard_deadline;
+        shared.node_limit = limits.node_limit.unwrap_or(u64::MAX);
+        self.pool
+            .install(|| think_with(&shared, board, limits, &mut report))
+    }
+}
+
+fn think_with(
+    shared: &Shared<'_>,
+    board: Board,
+    limits: ThinkLimits,
+    report: &mut (dyn FnMut(&Thought) + Send),
+) -> Thought {
+    let (p, o) = (board.player, board.opponent);
+    let n = board.empty_count();
+    if moves(p, o) == 0 {
+        let over = moves(o, p) == 0;
+        return Thought {
+            best_move: None,
+            score: if over { final_score(p, o) } else { 0 },
+            depth: 0,
+            exact: over,
+            pv: if over { Vec::new() } else { vec![64] },
+            nodes: 0,
+        };
+    }
+    let parity = parity_of(board.empties());
+    let mut s = Searcher::new(shared, None);
+    let first = ordered_moves(p, o, parity, n, NO_MOVE).as_slice()[0].sq;
+    let mut result = Thought {
+        best_move: Some(first),
+        score: 0,
+        depth: 0,
+        exact: false,
+        pv: vec![first],
+        nodes: 0,
+    };
+    let max_depth = limits.depth.unwrap_or(64).max(1);
+    let mut depth = 0;
+    while depth < max_depth.min(n) {
+        // Iterations go one ply deeper, except that once the exact search is allowed
+        // the next iteration is the exact one.
+        depth = if n <= limits.exact_empties.max(1) && depth + 1 >= n.saturating_sub(10).max(1) {
+            n
+        } else {
+            depth + 1
+        };
+        let depth_now = depth.min(max_depth);
+        let mut window = if result.depth >= 3 { 3 } else { 64 };
+        let (score, best) = loop {
+            let alpha = (result.score - window).max(-64);
+            let beta = (result.score + window).min(64);
+            let (score, best) = root_search(&mut s, p, o, alpha, beta, depth_now, n, parity);
+            if s.aborted {
+                break (score, best);
+            }
+            if (score <= alpha && alpha > -64) || (score >= beta && beta < 64) {
+                window *= 4;
+                continue;
+            }
+            break (score, best);
+        };
+        if s.aborted {
+            break;
+        }
+        s.flush_nodes();
+        result = Thought {
+            best_move: Some(best),
+            score,
+            depth: depth_now,
+            exact: depth_now >= n,
+            pv: s.principal_variation(p, o, best),
+            nodes: shared.nodes.load(std::sync::atomic::Ordering::Relaxed),
+        };
+        report(&result);
+        if result.exact || limits.soft_deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+    }
+    s.flush_nodes();
+    result.nodes = shared.nodes.load(std::sync::atomic::Ordering::Relaxed);
+    result
+}
+
+/// One root iteration: PVS over the root moves at `depth` (exact if `depth >= n`).
+#[allow(clippy::too_many_arguments)]
+fn root_search(
+    s: &mut Searcher<'_>,
+    p: u64,
+    o: u64,
+    mut alpha: i32,
+    beta: i32,
+    depth: u32,
+    n: u32,
+    parity: u8,
+) -> (i32, u8) {
+    let hash_move = s
+        .shared
+        .tt
+        .probe::<HashEntry>(board_hash(p, o))
+        .map_or(NO_MOVE, |e| e.best);
+    let list = if depth >= 3 {
+        s.eval_sorted_moves(p, o, parity, n, (depth - 3) / 2, alpha, hash_move)
+    } else {
+        ordered_moves(p, o, parity, n, hash_move)
+    };
+    let mut best = -INF;
+    let mut best_move = list.as_slice()[0].sq;
+    for (i, m) in list.iter().enumerate() {
+        let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+        let cparity = parity ^ QUADRANT[m.sq as usize];
+        let mut score = if i == 0 {
+            -s.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity)
+        } else {
+            -s.pvs_midgame(cp, co, -alpha - 1, -alpha, depth - 1, n - 1, cparity)
+        };
+        if i > 0 && score > alpha && score < beta && !s.aborted {
+            score = -s.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity);
+        }
+        if s.aborted {
+            break;
+        }
+        if score > best {
+            best = score;
+            best_move = m.sq;
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    // Remember the root's move (not its bounds) for the next iteration's ordering.
+    if !s.aborted {
+        s.store(
+            board_hash(p, o),
+            None,
+            depth.min(n) as u8,
+            EXACT,
+            -64,
+            64,
+            best_move,
+            1 << 20,
+        );
+    }
+    (best, best_move)
+}

@@ -1,0 +1,586 @@
+//! Training the pattern evaluation from our own games.
+//!
+//! **Data.** [`training_game`] plays one game: a random opening, then moves drawn
+//! from a softmax over shallow-search values (so games differ), until few empties
+//! remain; that position is solved exactly and every earlier position is labelled
+//! with the result of perfect play from there (the usual "game result" label). From
+//! then on, every position is solved exactly and labelled with its own exact score,
+//! while the game goes on with the best move or, now and then, a random one.
+//!
+//! **Fit.** [`fit`] minimises the squared error of the evaluation over the records
+//! with Adam on mini-batches, updating only the weights a batch touches. Weights are
+//! trained per canonical pattern index, so symmetric positions share them, and
+//! expanded to every index on output.
+//!
+//! **File.** [`encode_weights`] writes the quantised weights with runs of zeros
+//! collapsed (unseen patterns keep weight 0).
+
+use std::sync::atomic::AtomicBool;
+
+use bitboards::othello::{Board, squares};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
+use super::patterns::{
+    INSTANCES, OFFSETS, PATTERN_WEIGHTS, PATTERNS, PHASE_WEIGHTS, PHASES, SCALARS, SCALE,
+    canonical_indices, feature_indices, phase, scalar_features,
+};
+use super::solver::{SolveLimits, SolveMode, Solver};
+
+/// One labelled position, seen from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Discs of the side to move.
+    pub player: u64,
+    /// Discs of the other side.
+    pub opponent: u64,
+    /// Final margin for the side to move under the labelling (exact or game result).
+    pub score: i8,
+    /// True when `score` is this position's exact value.
+    pub exact: bool,
+}
+
+/// Bytes per record on disk.
+pub const RECORD_BYTES: usize = 18;
+
+impl Record {
+    /// Appends the record's bytes.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.player.to_le_bytes());
+        out.extend_from_slice(&self.opponent.to_le_bytes());
+        out.push(self.score as u8);
+        out.push(self.exact as u8);
+    }
+
+    /// Reads every record of a data file's bytes.
+    pub fn read_all(bytes: &[u8]) -> Result<Vec<Record>, String> {
+        if !bytes.len().is_multiple_of(RECORD_BYTES) {
+            return Err(format!(
+                "{} bytes is not a whole number of {RECORD_BYTES}-byte records",
+                bytes.len()
+            ));
+        }
+        bytes
+            .chunks_exact(RECORD_BYTES)
+            .enumerate()
+            .map(|(i, c)| {
+                let word = |k: usize| u64::from_le_bytes(c[k..k + 8].try_into().expect("8 bytes"));
+                let r = Record {
+                    player: word(0),
+                    opponent: word(8),
+                    score: c[16] as i8,
+                    exact: c[17] == 1,
+                };
+                if r.player & r.opponent != 0 || r.score.abs() > 64 || c[17] > 1 {
+                    Err(format!("record {i} is not a valid position"))
+                } else {
+                    Ok(r)
+                }
+            })
+            .collect()
+    }
+}
+
+/// How training games are played.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSettings {
+    /// Solve exactly from this many empties on.
+    pub solve_empties: u32,
+    /// Random opening moves: at least this many...
+    pub random_min: u32,
+    /// ...and at most this many.
+    pub random_max: u32,
+    /// Depth of the searches that choose the middle-game moves.
+    pub search_depth: u32,
+    /// Softmax temperature over those values, in discs.
+    pub temperature: f64,
+    /// In the solved part, chance of playing the best move (else a random one).
+    pub best_move_rate: f64,
+}
+
+impl Default for GameSettings {
+    fn default() -> Self {
+        GameSettings {
+            solve_empties: 20,
+            random_min: 6,
+            random_max: 20,
+            search_depth: 2,
+            temperature: 1.5,
+            best_move_rate: 0.7,
+        }
+    }
+}
+
+/// Plays one training game from `seed` and returns its labelled positions.
+pub fn training_game(solver: &Solver, seed: u64, settings: &GameSettings) -> Vec<Record> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let stop = AtomicBool::new(false);
+    let random_plies = settings.random_min
+        + (rng.next_u64() % u64::from(settings.random_max - settings.random_min + 1)) as u32;
+    let mut board = Board::start();
+    // Positions before the solve point, with the side to move (true = same parity as
+    // the start) to orient the final label.
+    let mut early: Vec<(Board, bool)> = Vec::new();
+    let mut first_player_to_move = true;
+    let mut ply = 0;
+    while board.empty_count() > settings.solve_empties {
+        let legal = board.moves();
+        if legal == 0 {
+            if board.opponent_moves() == 0 {
+                break;
+            }
+            board = board.pass();
+            first_player_to_move = !first_player_to_move;
+            continue;
+        }
+        early.push((board, first_player_to_move));
+        let list: Vec<u8> = squares(legal).collect();
+        let sq = if ply < random_plies {
+            list[(rng.next_u64() % list.len() as u64) as usize]
+        } else {
+            let values = solver.move_values(board, settings.search_depth, &stop);
+            softmax_pick(&values, settings.temperature, &mut rng)
+        };
+        board = board.play(sq).expect("a generated move is legal");
+        first_player_to_move = !first_player_to_move;
+        ply += 1;
+    }
+    let mut records = Vec::new();
+    let Some(solution) = solver.solve(board, SolveMode::Exact, &stop, SolveLimits::default())
+    else {
+        return records;
+    };
+    for (b, side) in early {
+        let score = if side == first_player_to_move {
+            solution.score
+        } else {
+            -solution.score
+        };
+        records.push(Record {
+            player: b.player,
+            opponent: b.opponent,
+            score: score as i8,
+            exact: false,
+        });
+    }
+    // The solved part: exact labels all the way down.
+    let mut current = Some(solution);
+    while let Some(sol) = current {
+        records.push(Record {
+            player: board.player,
+            opponent: board.opponent,
+            score: sol.score as i8,
+            exact: true,
+        });
+        let legal = board.moves();
+        if legal == 0 {
+            if board.opponent_moves() == 0 {
+                break;
+            }
+            board = board.pass();
+        } else {
+            let list: Vec<u8> = squares(legal).collect();
+            let best = sol.best_move.unwrap_or(list[0]);
+            let random = (rng.next_u64() % 1_000_000) as f64 / 1e6 >= settings.best_move_rate;
+            let sq = if random {
+                list[(rng.next_u64() % list.len() as u64) as usize]
+            } else {
+                best
+            };
+            board = board.play(sq).expect("a legal move");
+        }
+        if board.empty_count() == 0 {
+            records.push(Record {
+                player: board.player,
+                opponent: board.opponent,
+                score: board.final_score() as i8,
+                exact: true,
+            });
+            break;
+        }
+        current = solver.solve(board, SolveMode::Exact, &stop, SolveLimits::default());
+    }
+    records
+}
+
+/// Draws a move with probability proportional to `exp(value / temperature)`.
+fn softmax_pick(values: &[(u8, i32)], temperature: f64, rng: &mut Xoshiro256PlusPlus) -> u8 {
+    let best = values.iter().map(|&(_, v)| v).max().unwrap_or(0);
+    let weights: Vec<f64> = values
+        .iter()
+        .map(|&(_, v)| ((v - best) as f64 / temperature.max(1e-3)).exp())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+    for (i, w) in weights.iter().enumerate() {
+        if x < *w {
+            return values[i].0;
+        }
+        x -= w;
+    }
+    values[values.len() - 1].0
+}
+
+/// How [`fit`] trains.
+#[derive(Clone, Copy, Debug)]
+pub struct FitSettings {
+    /// Passes over the data.
+    pub epochs: usize,
+    /// Adam's step size (discs).
+    pub learning_rate: f32,
+    /// L2 penalty on the weights.
+    pub l2: f32,
+    /// Samples per update.
+    pub batch: usize,
+    /// Share of the records kept aside to measure the error on unseen positions.
+    pub validation: f64,
+    /// Shuffling seed.
+    pub seed: u64,
+}
+
+impl Default for FitSettings {
+    fn default() -> Self {
+        FitSettings {
+            epochs: 20,
+            learning_rate: 0.01,
+            l2: 1e-5,
+            batch: 256,
+            validation: 0.05,
+            seed: 1,
+        }
+    }
+}
+
+/// Error measures after an epoch.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochReport {
+    /// The epoch (1-based).
+    pub epoch: usize,
+    /// Mean absolute error on the training records, in discs.
+    pub train_mae: f64,
+    /// Mean absolute error on the validation records, in discs.
+    pub validation_mae: f64,
+}
+
+/// A record turned into weight indices.
+struct Sample {
+    indices: [u32; INSTANCES],
+    scalars: [i32; SCALARS],
+    scalar_base: u32,
+    target: f32,
+}
+
+fn prepare(records: &[Record], canon: &[Vec<u32>]) -> Vec<Sample> {
+    records
+        .iter()
+        .map(|r| {
+            let empties = (!(r.player | r.opponent)).count_ones();
+            let base = (phase(empties) * PHASE_WEIGHTS) as u32;
+            let mut indices = feature_indices(r.player, r.opponent);
+            let mut k = 0;
+            for (i, pattern) in PATTERNS.iter().enumerate() {
+                for _ in pattern.transforms {
+                    let local = indices[k] as usize - OFFSETS[i];
+                    indices[k] = base + (OFFSETS[i] as u32) + canon[i][local];
+                    k += 1;
+                }
+            }
+            Sample {
+                indices,
+                scalars: scalar_features(r.player, r.opponent),
+                scalar_base: base + PATTERN_WEIGHTS as u32,
+                target: r.score as f32,
+            }
+        })
+        .collect()
+}
+
+fn predict(w: &[f32], s: &Sample) -> f32 {
+    let mut sum: f32 = s.indices.iter().map(|&i| w[i as usize]).sum();
+    for (j, &x) in s.scalars.iter().enumerate() {
+        sum += w[s.scalar_base as usize + j] * x as f32;
+    }
+    sum
+}
+
+/// Fits the evaluation to `records`; returns the quantised weights (1/64 disc) for
+/// every phase and index, ready for [`super::patterns::PatternEval::from_weights`].
+pub fn fit(
+    records: &[Record],
+    settings: &FitSettings,
+    mut progress: impl FnMut(&EpochReport),
+) -> Vec<i16> {
+    let canon: Vec<Vec<u32>> = (0..PATTERNS.len()).map(canonical_indices).collect();
+    let mut samples = prepare(records, &canon);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(settings.seed);
+    shuffle(&mut samples, &mut rng);
+    let n_valid = ((samples.len() as f64) * settings.validation) as usize;
+    let (valid, train) = samples.split_at_mut(n_valid);
+    let size = PHASES * PHASE_WEIGHTS;
+    let mut w = vec![0f32; size];
+    let mut m = vec![0f32; size];
+    let mut v = vec![0f32; size];
+    let mut grad = vec![0f32; size];
+    let mut touched: Vec<u32> = Vec::new();
+    let mut is_touched = vec![false; size];
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut step = 0i32;
+    for epoch in 1..=settings.epochs {
+        shuffle(train, &mut rng);
+        let lr = settings.learning_rate
+            * (0.5 + 0.5 * (1.0 - (epoch - 1) as f32 / settings.epochs as f32));
+        let mut abs_err = 0f64;
+        for batch in train.chunks(settings.batch.max(1)) {
+            for s in batch {
+                let err = predict(&w, s) - s.target;
+                abs_err += err.abs() as f64;
+                for &i in &s.indices {
+                    grad[i as usize] += err;
+                    if !is_touched[i as usize] {
+                        is_touched[i as usize] = true;
+                        touched.push(i);
+                    }
+                }
+                for (j, &x) in s.scalars.iter().enumerate() {
+                    let i = s.scalar_base as usize + j;
+                    grad[i] += err * x as f32;
+                    if !is_touched[i] {
+                        is_touched[i] = true;
+                        touched.push(i as u32);
+                    }
+                }
+            }
+            step += 1;
+            let c1 = 1.0 - b1.powi(step);
+            let c2 = 1.0 - b2.powi(step);
+            let scale = 1.0 / batch.len() as f32;
+            for &i in &touched {
+                let i = i as usize;
+                let g = grad[i] * scale + settings.l2 * w[i];
+                m[i] = b1 * m[i] + (1.0 - b1) * g;
+                v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+                w[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
+                grad[i] = 0.0;
+                is_touched[i] = false;
+            }
+            touched.clear();
+        }
+        let validation_mae = if valid.is_empty() {
+            0.0
+        } else {
+            valid
+                .iter()
+                .map(|s| (predict(&w, s) - s.target).abs() as f64)
+                .sum::<f64>()
+                / valid.len() as f64
+        };
+        progress(&EpochReport {
+            epoch,
+            train_mae: abs_err / train.len().max(1) as f64,
+            validation_mae,
+        });
+    }
+    expand(&w, &canon)
+}
+
+/// Copies each canonical weight to every index it stands for, quantised.
+fn expand(w: &[f32], canon: &[Vec<u32>]) -> Vec<i16> {
+    let q = |x: f32| {
+        (x * SCALE as f32)
+            .round()
+            .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+    };
+    let mut out = vec![0i16; w.len()];
+    for ph in 0..PHASES {
+        let base = ph * PHASE_WEIGHTS;
+        for (i, table) in canon.iter().enumerate() {
+            for (local, &c) in table.iter().enumerate() {
+                out[base + OFFSETS[i] + local] = q(w[base + OFFSETS[i] + c as usize]);
+            }
+        }
+        for j in 0..SCALARS {
+            out[base + PATTERN_WEIGHTS + j] = q(w[base + PATTERN_WEIGHTS + j]);
+        }
+    }
+    out
+}
+
+fn shuffle<T>(items: &mut [T], rng: &mut Xoshiro256PlusPlus) {
+    for i in (1..items.len()).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// The header of a weights file.
+const MAGIC: &[u8; 8] = b"SENTEEV1";
+
+/// Encodes weights: header, sizes, then each value as a zig-zag varint, a run of
+/// zeros as `0` followed by the run's length.
+pub fn encode_weights(weights: &[i16]) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&(PHASES as u32).to_le_bytes());
+    out.extend_from_slice(&(PHASE_WEIGHTS as u32).to_le_bytes());
+    let mut i = 0;
+    while i < weights.len() {
+        if weights[i] == 0 {
+            let start = i;
+            while i < weights.len() && weights[i] == 0 {
+                i += 1;
+            }
+            varint(&mut out, 0);
+            varint(&mut out, (i - start) as u64);
+        } else {
+            let x = weights[i] as i64;
+            varint(&mut out, ((x << 1) ^ (x >> 63)) as u64);
+            i += 1;
+        }
+    }
+    out
+}
+
+fn varint(out: &mut Vec<u8>, mut x: u64) {
+    while x >= 0x80 {
+        out.push((x as u8) | 0x80);
+        x >>= 7;
+    }
+    out.push(x as u8);
+}
+
+/// Decodes [`encode_weights`]' output; checks the sizes match this build's patterns.
+pub fn decode_weights(bytes: &[u8]) -> Result<Vec<i16>, String> {
+    if bytes.len() < 16 || &bytes[..8] != MAGIC {
+        return Err("not a sente evaluation file".into());
+    }
+    let phases = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
+    let per_phase = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+    if phases != PHASES || per_phase != PHASE_WEIGHTS {
+        return Err(format!(
+            "weights for {phases}x{per_phase}, this build needs {PHASES}x{PHASE_WEIGHTS}"
+        ));
+    }
+    let total = phases * per_phase;
+    let mut out = Vec::with_capacity(total);
+    let mut pos = 16;
+    let mut next = || -> Result<u64, String> {
+        let mut x = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = *bytes.get(pos).ok_or("truncated weights")?;
+            pos += 1;
+            x |= u64::from(b & 0x7F) << shift;
+            if b & 0x80 == 0 {
+                return Ok(x);
+            }
+        }
+        Err("bad varint".into())
+    };
+    while out.len() < total {
+        match next()? {
+            0 => {
+                let run = next()? as usize;
+                if out.len() + run > total {
+                    return Err("zero run past the end".into());
+                }
+                out.resize(out.len() + run, 0);
+            }
+            z => {
+                let x = ((z >> 1) as i64) ^ -((z & 1) as i64);
+                out.push(i16::try_from(x).map_err(|_| "weight out of range".to_string())?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_round_trip() {
+        let mut w = vec![0i16; PHASES * PHASE_WEIGHTS];
+        w[5] = -3;
+        w[6] = 300;
+        w[1000] = i16::MIN;
+        let last = w.len() - 1;
+        w[last] = i16::MAX;
+        let bytes = encode_weights(&w);
+        assert!(bytes.len() < 100);
+        assert_eq!(decode_weights(&bytes).unwrap(), w);
+        assert!(decode_weights(&bytes[..bytes.len() - 1]).is_err());
+        assert!(decode_weights(b"garbage!garbage!").is_err());
+    }
+
+    #[test]
+    fn records_round_trip_and_bad_records_are_refused() {
+        let r = Record {
+            player: 0x10,
+            opponent: 0x20,
+            score: -12,
+            exact: true,
+        };
+        let mut bytes = Vec::new();
+        r.write(&mut bytes);
+        r.write(&mut bytes);
+        assert_eq!(Record::read_all(&bytes).unwrap(), vec![r, r]);
+        assert!(Record::read_all(&bytes[..20]).is_err());
+        let bad = Record {
+            player: 1,
+            opponent: 1,
+            score: 0,
+            exact: false,
+        };
+        let mut bytes = Vec::new();
+        bad.write(&mut bytes);
+        assert!(Record::read_all(&bytes).is_err());
+    }
+
+    #[test]
+    fn a_training_game_has_consistent_labels() {
+        let solver = Solver::new(16, 1);
+        let settings = GameSettings {
+            solve_empties: 12,
+            ..GameSettings::default()
+        };
+        let records = training_game(&solver, 7, &settings);
+        assert!(records.len() > 40, "{} records", records.len());
+        // Exact labels agree with an independent solve.
+        let stop = AtomicBool::new(false);
+        for r in records.iter().filter(|r| r.exact).take(5) {
+            let b = Board::new(r.player, r.opponent);
+            let s = solver
+                .solve(b, SolveMode::Exact, &stop, SolveLimits::default())
+                .unwrap();
+            assert_eq!(s.score, r.score as i32);
+        }
+    }
+
+    #[test]
+    fn fitting_learns_a_simple_rule() {
+        // Label = disc difference: the fit must get close on its own data.
+        let solver = Solver::new(16, 1);
+        let settings = GameSettings {
+            solve_empties: 10,
+            ..GameSettings::default()
+        };
+        let mut records = Vec::new();
+        for seed in 0..40 {
+            for mut r in training_game(&solver, seed, &settings) {
+                r.score = (r.player.count_ones() as i32 - r.opponent.count_ones() as i32) as i8;
+                records.push(r);
+            }
+        }
+        let fit_settings = FitSettings {
+            epochs: 30,
+            validation: 0.0,
+            ..FitSettings::default()
+        };
+        let mut last = f64::MAX;
+        let weights = fit(&records, &fit_settings, |r| last = r.train_mae);
+        assert!(last < 2.0, "training error {last}");
+        let eval = super::super::patterns::PatternEval::from_weights(weights).unwrap();
+        let r = records[records.len() / 2];
+        let err = eval.eval_discs(r.player, r.opponent) - r.score as i32;
+        assert!(err.abs() <= 6, "error {err}");
+    }
+}
