@@ -22,9 +22,7 @@ pub fn othello_boards(count: usize, seed: u64) -> Vec<Board> {
                 continue;
             }
             state = splitmix64(state);
-            board = board
-                .play(moves[(state % moves.len() as u64) as usize])
-                .expect("legal");
+            board = board.play(moves[(state % moves.len() as u64) as usize]).expect("legal");
         }
     }
     out.truncate(count);

@@ -23,11 +23,7 @@ fn move_generation(c: &mut Criterion) {
     ];
     for (name, generate) in generators {
         group.bench_function(name, |b| {
-            b.iter(|| {
-                boards.iter().fold(0u64, |acc, x| {
-                    acc ^ generate(black_box(x.player), black_box(x.opponent))
-                })
-            })
+            b.iter(|| boards.iter().fold(0u64, |acc, x| acc ^ generate(black_box(x.player), black_box(x.opponent))))
         });
     }
     group.finish();
@@ -35,10 +31,8 @@ fn move_generation(c: &mut Criterion) {
 
 fn flip_computation(c: &mut Criterion) {
     let boards = othello_boards(1024, 11);
-    let cases: Vec<(u64, u64, u8)> = boards
-        .iter()
-        .flat_map(|b| squares(b.moves()).map(move |sq| (b.player, b.opponent, sq)))
-        .collect();
+    let cases: Vec<(u64, u64, u8)> =
+        boards.iter().flat_map(|b| squares(b.moves()).map(move |sq| (b.player, b.opponent, sq))).collect();
     let mut group = c.benchmark_group("othello/flips");
     group.throughput(Throughput::Elements(cases.len() as u64));
     let routines: [FlipRoutine; 4] = [
@@ -49,11 +43,7 @@ fn flip_computation(c: &mut Criterion) {
     ];
     for (name, flip) in routines {
         group.bench_function(name, |b| {
-            b.iter(|| {
-                cases.iter().fold(0u64, |acc, &(p, o, sq)| {
-                    acc ^ flip(black_box(p), black_box(o), sq)
-                })
-            })
+            b.iter(|| cases.iter().fold(0u64, |acc, &(p, o, sq)| acc ^ flip(black_box(p), black_box(o), sq)))
         });
     }
     group.finish();

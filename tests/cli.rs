@@ -29,10 +29,7 @@ fn bad_arguments_are_refused_with_a_message() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("6x6, 8x8 or 10x10"));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sente"))
-        .args(["perft", "chess", "3"])
-        .output()
-        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sente")).args(["perft", "chess", "3"]).output().unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown game 'chess'"));
 }
@@ -48,15 +45,7 @@ fn selfplay_finishes_a_game() {
 fn bench_prints_a_node_signature() {
     let a = run(&["bench", "3"]);
     let b = run(&["bench", "3"]);
-    let nodes = |s: &str| {
-        s.lines()
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .to_string()
-    };
+    let nodes = |s: &str| s.lines().last().unwrap().split_whitespace().next().unwrap().to_string();
     assert_eq!(nodes(&a), nodes(&b), "the signature is deterministic");
     assert!(a.lines().last().unwrap().ends_with(" nps"), "{a}");
 }

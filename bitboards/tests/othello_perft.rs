@@ -1,28 +1,19 @@
 //! Perft counts: the published 8×8 table, and the 6×6 and 10×10 starts derived
 //! here and cross-checked between independent generators.
 
-use bitboards::othello::{
-    Board, OthelloBoard, PUBLISHED_PERFT, SizedBoard, perft, perft_dumb7fill, perft_generic,
-};
+use bitboards::othello::{Board, OthelloBoard, PUBLISHED_PERFT, SizedBoard, perft, perft_dumb7fill, perft_generic};
 
 #[test]
 fn published_counts_depth_1_to_11() {
     for depth in 1..=11u32 {
-        assert_eq!(
-            perft(Board::start(), depth),
-            PUBLISHED_PERFT[depth as usize - 1],
-            "depth {depth}"
-        );
+        assert_eq!(perft(Board::start(), depth), PUBLISHED_PERFT[depth as usize - 1], "depth {depth}");
     }
 }
 
 #[test]
 fn dumb7fill_reference_agrees_to_depth_8() {
     for depth in 1..=8u32 {
-        assert_eq!(
-            perft_dumb7fill(Board::start(), depth),
-            PUBLISHED_PERFT[depth as usize - 1]
-        );
+        assert_eq!(perft_dumb7fill(Board::start(), depth), PUBLISHED_PERFT[depth as usize - 1]);
     }
 }
 

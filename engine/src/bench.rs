@@ -49,10 +49,7 @@ pub fn run(depth: Option<u32>) -> Vec<String> {
         nodes += r.nodes;
     }
     let ms = start.elapsed().as_millis().max(1) as u64;
-    lines.push(format!(
-        "info string bench depth {depth} positions {}",
-        positions.len()
-    ));
+    lines.push(format!("info string bench depth {depth} positions {}", positions.len()));
     lines.push(format!("{nodes} nodes {} nps", nodes * 1000 / ms));
     lines
 }

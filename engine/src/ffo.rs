@@ -35,19 +35,11 @@ pub fn run(path: &str, options: &FfoOptions, out: &mut impl Write) -> Result<usi
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.enable_steady_tick(Duration::from_millis(250));
-    writeln!(
-        out,
-        "   #  empties  move  score  expected  result        nodes     time (s)   nodes/s"
-    )?;
+    writeln!(out, "   #  empties  move  score  expected  result        nodes     time (s)   nodes/s")?;
     let (mut wrong, mut nodes, mut time) = (0, 0u64, Duration::ZERO);
     for p in &problems {
-        let label = p
-            .number
-            .map_or(format!("line {}", p.line), |n| format!("#{n}"));
-        bar.set_message(format!(
-            "solving {label} ({} empties)",
-            p.position.board().empty_count()
-        ));
+        let label = p.number.map_or(format!("line {}", p.line), |n| format!("#{n}"));
+        bar.set_message(format!("solving {label} ({} empties)", p.position.board().empty_count()));
         let o = ffo::solve(&solver, p, &stop).context("the solver was stopped")?;
         solver.clear();
         let ok = o.is_correct();

@@ -2,7 +2,8 @@
 
 use bitboards::othello::{Board, Board6, Board10};
 
-use crate::othello::OthelloSession;
+use crate::gtp::GtpGame;
+use crate::othello::{GenericSearch, OthelloGtp, OthelloSession, SolverSearch};
 use crate::session::GameSession;
 
 /// The games `setoption name Game value …` accepts.
@@ -15,16 +16,26 @@ pub const DEFAULT_GAME: &str = "othello";
 pub fn make_session(game: &str, size: Option<usize>) -> Result<Box<dyn GameSession>, String> {
     match game {
         "othello" | "reversi" => match size.unwrap_or(8) {
-            8 => Ok(Box::new(OthelloSession::<Board>::new())),
-            6 => Ok(Box::new(OthelloSession::<Board6>::new())),
-            10 => Ok(Box::new(OthelloSession::<Board10>::new())),
-            n => Err(format!(
-                "Othello is played on 6x6, 8x8 or 10x10 boards, not {n}x{n}"
-            )),
+            8 => Ok(Box::new(OthelloSession::<Board, SolverSearch>::new())),
+            6 => Ok(Box::new(OthelloSession::<Board6, GenericSearch>::new())),
+            10 => Ok(Box::new(OthelloSession::<Board10, GenericSearch>::new())),
+            n => Err(format!("Othello is played on 6x6, 8x8 or 10x10 boards, not {n}x{n}")),
         },
-        other => Err(format!(
-            "unknown game '{other}': sente plays {}",
-            GAMES.join(", ")
-        )),
+        other => Err(format!("unknown game '{other}': sente plays {}", GAMES.join(", "))),
+    }
+}
+
+/// The game a GTP controller gets unless it asks for another with `set_game`. Go
+/// once it exists; Othello until then.
+pub const DEFAULT_GTP_GAME: &str = "Othello";
+
+/// The games `list_games` names over GTP.
+pub const GTP_GAMES: &[&str] = &["Othello"];
+
+/// A GTP game by its `set_game` name (case-insensitive).
+pub fn make_gtp_game(name: &str) -> Option<Box<dyn GtpGame>> {
+    match name.to_ascii_lowercase().as_str() {
+        "othello" | "reversi" => Some(Box::new(OthelloGtp::default())),
+        _ => None,
     }
 }

@@ -49,11 +49,7 @@ fn read_line<R: BufRead>(reader: &mut R) -> Input {
             Err(_) => return Input::Eof,
         };
         if chunk.is_empty() {
-            return if length == 0 {
-                Input::Eof
-            } else {
-                finish(line, length)
-            };
+            return if length == 0 { Input::Eof } else { finish(line, length) };
         }
         let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
             Some(i) => (i, true),
@@ -108,10 +104,7 @@ pub fn spawn_writer<W: Write + Send + 'static>(mut writer: W) -> (Output, JoinHa
         .name("stdout".into())
         .spawn(move || {
             for line in rx {
-                if writeln!(writer, "{line}")
-                    .and_then(|_| writer.flush())
-                    .is_err()
-                {
+                if writeln!(writer, "{line}").and_then(|_| writer.flush()).is_err() {
                     break;
                 }
             }

@@ -6,7 +6,9 @@
 mod bench;
 mod ffo;
 mod games;
+mod gtp;
 mod io;
+mod nboard;
 mod othello;
 mod selfplay;
 mod session;
@@ -23,11 +25,7 @@ use search::Limits;
 use crate::session::SearchOptions;
 
 #[derive(Parser)]
-#[command(
-    name = "sente",
-    version,
-    about = "A game-search engine for Othello, Go, Phantom Go and Chaos Clock."
-)]
+#[command(name = "sente", version, about = "A game-search engine for Othello, Go, Phantom Go and Chaos Clock.")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Commands>,
@@ -37,6 +35,14 @@ struct Cli {
 enum Commands {
     /// Speak UGI+ on stdin/stdout (the default without a subcommand).
     Ugi,
+    /// Speak GTP v2 on stdin/stdout (Go; Othello with `set_game Othello`).
+    Gtp {
+        /// The game to start with.
+        #[arg(long, default_value = "Othello")]
+        game: String,
+    },
+    /// Speak the NBoard protocol on stdin/stdout (8×8 Othello).
+    Nboard,
     /// Count the move sequences of a given length from the start (perft).
     Perft {
         /// The game (othello).
@@ -135,32 +141,23 @@ enum TrainCommand {
 fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        None | Some(Commands::Ugi) => run_ugi(),
-        Some(Commands::Perft {
-            game,
-            depth,
-            threads,
-            size,
-        }) => perft(&game, depth, threads, size),
-        Some(Commands::Selfplay {
-            game,
-            size,
-            depth,
-            movetime,
-            threads,
-        }) => {
+        None => run_detected(),
+        Some(Commands::Ugi) => run_protocol(Protocol::Ugi, None),
+        Some(Commands::Gtp { game }) => {
+            if games::make_gtp_game(&game).is_none() {
+                bail!("unknown GTP game '{game}': sente plays {}", games::GTP_GAMES.join(", "));
+            }
+            run_protocol(Protocol::Gtp(game), None)
+        }
+        Some(Commands::Nboard) => run_protocol(Protocol::Nboard, None),
+        Some(Commands::Perft { game, depth, threads, size }) => perft(&game, depth, threads, size),
+        Some(Commands::Selfplay { game, size, depth, movetime, threads }) => {
             let limits = match (depth, movetime) {
                 (Some(d), None) => Limits::depth(d),
                 (None, m) => Limits::movetime(Duration::from_millis(m.unwrap_or(100))),
-                (Some(d), Some(m)) => Limits {
-                    depth: Some(d),
-                    ..Limits::movetime(Duration::from_millis(m))
-                },
+                (Some(d), Some(m)) => Limits { depth: Some(d), ..Limits::movetime(Duration::from_millis(m)) },
             };
-            let options = SearchOptions {
-                threads,
-                ..SearchOptions::default()
-            };
+            let options = SearchOptions { threads, ..SearchOptions::default() };
             let mut stdout = std::io::stdout().lock();
             selfplay::play(&game, size, limits, options, |text| {
                 let _ = writeln!(stdout, "{}", text.trim_end());
@@ -168,48 +165,20 @@ fn main() -> Result<()> {
             .map_err(anyhow::Error::msg)?;
             Ok(())
         }
-        Some(Commands::Ffo {
-            file,
-            threads,
-            hash,
-            only,
-        }) => {
-            let options = ffo::FfoOptions {
-                threads,
-                hash_mb: hash,
-                only,
-            };
+        Some(Commands::Ffo { file, threads, hash, only }) => {
+            let options = ffo::FfoOptions { threads, hash_mb: hash, only };
             let wrong = ffo::run(&file, &options, &mut std::io::stdout().lock())?;
             if wrong > 0 {
                 bail!("{wrong} wrong answers");
             }
             Ok(())
         }
-        Some(Commands::TrainOthello(TrainCommand::Gen {
-            games,
-            out,
-            threads,
-            seed,
-            solve_empties,
-            hash,
-        })) => {
-            let settings = search::othello::train::GameSettings {
-                solve_empties,
-                ..Default::default()
-            };
+        Some(Commands::TrainOthello(TrainCommand::Gen { games, out, threads, seed, solve_empties, hash })) => {
+            let settings = search::othello::train::GameSettings { solve_empties, ..Default::default() };
             train::generate(games, threads, seed, settings, hash, &out)
         }
-        Some(Commands::TrainOthello(TrainCommand::Fit {
-            data,
-            out,
-            epochs,
-            learning_rate,
-        })) => {
-            let settings = search::othello::train::FitSettings {
-                epochs,
-                learning_rate,
-                ..Default::default()
-            };
+        Some(Commands::TrainOthello(TrainCommand::Fit { data, out, epochs, learning_rate })) => {
+            let settings = search::othello::train::FitSettings { epochs, learning_rate, ..Default::default() };
             train::fit(&data, settings, &out)
         }
         Some(Commands::Bench { depth }) => {
@@ -221,13 +190,81 @@ fn main() -> Result<()> {
     }
 }
 
-fn run_ugi() -> Result<()> {
+/// The front ends.
+enum Protocol {
+    Ugi,
+    Gtp(String),
+    Nboard,
+}
+
+/// GTP commands that announce a GTP controller when they come first.
+const GTP_OPENERS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "list_commands",
+    "known_command",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "list_games",
+    "set_game",
+    "showboard",
+    "time_settings",
+    "time_left",
+];
+
+/// Without a subcommand: the first line decides the protocol (`nboard …` → NBoard, a
+/// GTP command → GTP playing Go, anything else → UGI+), and is then handled by it.
+fn run_detected() -> Result<()> {
     let input = io::spawn_reader(BufReader::new(std::io::stdin()));
+    let first = match input.recv() {
+        Ok(io::Input::Line(line)) => line,
+        _ => return Ok(()),
+    };
+    let command = first.split_whitespace().find(|w| w.parse::<u64>().is_err()).unwrap_or("");
+    let protocol = if command == "nboard" {
+        Protocol::Nboard
+    } else if GTP_OPENERS.contains(&command) {
+        Protocol::Gtp(games::DEFAULT_GTP_GAME.to_string())
+    } else {
+        Protocol::Ugi
+    };
+    serve(protocol, Some(first), input)
+}
+
+fn run_protocol(protocol: Protocol, first: Option<String>) -> Result<()> {
+    let input = io::spawn_reader(BufReader::new(std::io::stdin()));
+    serve(protocol, first, input)
+}
+
+fn serve(protocol: Protocol, first: Option<String>, input: crossbeam_channel::Receiver<io::Input>) -> Result<()> {
     let (out, writer) = io::spawn_writer(std::io::stdout());
-    ugi::UgiEngine::new(out).run(&input);
-    writer
-        .join()
-        .map_err(|_| anyhow::anyhow!("the output thread failed"))?;
+    let options = SearchOptions::default();
+    match protocol {
+        Protocol::Ugi => {
+            let mut engine = ugi::UgiEngine::new(out);
+            if first.as_deref().is_none_or(|l| engine.handle_line(l)) {
+                engine.run(&input);
+            }
+        }
+        Protocol::Gtp(game) => {
+            let game = games::make_gtp_game(&game).expect("checked by the caller");
+            let mut engine = gtp::GtpEngine::new(game, options, out);
+            if first.as_deref().is_none_or(|l| engine.handle_line(l)) {
+                engine.run(&input);
+            }
+        }
+        Protocol::Nboard => {
+            let mut engine = nboard::NboardEngine::new(out, options);
+            if first.as_deref().is_none_or(|l| engine.handle_line(l)) {
+                engine.run(&input);
+            }
+        }
+    }
+    writer.join().map_err(|_| anyhow::anyhow!("the output thread failed"))?;
     Ok(())
 }
 
@@ -237,15 +274,9 @@ fn perft(game: &str, depth: u32, threads: usize, size: Option<usize>) -> Result<
         bail!("depth {depth} is beyond what perft can count in a lifetime; use 20 or less");
     }
     let start = Instant::now();
-    let count = session
-        .perft(depth, threads)
-        .map_err(anyhow::Error::msg)
-        .context("perft")?;
+    let count = session.perft(depth, threads).map_err(anyhow::Error::msg).context("perft")?;
     let secs = start.elapsed().as_secs_f64();
     println!("perft {game} depth {depth}: {count}");
-    println!(
-        "time {secs:.3} s, {:.1} M leaves/s",
-        count as f64 / secs.max(1e-9) / 1e6
-    );
+    println!("time {secs:.3} s, {:.1} M leaves/s", count as f64 / secs.max(1e-9) / 1e6);
     Ok(())
 }

@@ -1,61 +1,169 @@
-//! Othello behind the [`GameSession`] interface, for every board size.
+//! Othello behind the [`GameSession`] interface, for every board size: the 8×8
+//! board searches with the tuned solver ([`SolverSearch`]), the other sizes with the
+//! generic alpha-beta ([`GenericSearch`]).
 
-use bitboards::othello::{Color, Move, OthelloBoard, Position};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bitboards::othello::{Board, Color, Move, OthelloBoard, Position};
 use protocol::ugi::StartPosition;
-use search::{Game, Limits, Outcome, StopFlag, alphabeta};
+use search::othello::{Solver, ThinkLimits, Thought};
+use search::{Game, Limits, Outcome, Score, StopFlag, TimeBudget, alphabeta};
 
 use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
 
-/// An Othello game on a board of type `B` (8×8, 6×6 or 10×10).
-pub struct OthelloSession<B: OthelloBoard> {
-    position: Position<B>,
+/// How an Othello session searches a position of board type `B`.
+pub trait OthelloSearch<B: OthelloBoard>: Send {
+    /// A search of `position`.
+    fn job(&mut self, position: Position<B>, limits: Limits, options: &SearchOptions) -> SearchJob;
+    /// Forgets what earlier searches learnt.
+    fn clear(&mut self) {}
 }
 
-impl<B: OthelloBoard> OthelloSession<B> {
-    /// A session at the starting position.
-    pub fn new() -> Self {
-        OthelloSession {
-            position: Position::start(),
+/// The generic alpha-beta of the `search` crate, for any board size.
+#[derive(Default)]
+pub struct GenericSearch;
+
+impl<B: OthelloBoard> OthelloSearch<B> for GenericSearch {
+    fn job(&mut self, root: Position<B>, limits: Limits, _options: &SearchOptions) -> SearchJob {
+        Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
+            let to_report = |r: &alphabeta::SearchResult<Move>| Report {
+                depth: r.depth,
+                nodes: r.nodes,
+                elapsed: r.elapsed,
+                score: r.score,
+                pv: r.pv.iter().map(|m| m.name(B::SIZE)).collect(),
+            };
+            let result = alphabeta::search(&root, &limits, stop, |r| report(&to_report(r)));
+            SearchOutcome { best_move: result.best_move.map(|m| m.name(B::SIZE)), report: to_report(&result) }
+        })
+    }
+}
+
+/// The 8×8 solver: iterative deepening with the evaluation, exact once the endgame is
+/// within reach. Keeps its table between moves; rebuilt when `Hash` or `Threads`
+/// change.
+#[derive(Default)]
+pub struct SolverSearch {
+    solver: Option<(Arc<Solver>, SearchOptions)>,
+}
+
+impl SolverSearch {
+    fn solver(&mut self, options: &SearchOptions) -> Arc<Solver> {
+        match &self.solver {
+            Some((solver, made_with)) if made_with == options => solver.clone(),
+            _ => {
+                // Drop the old table before allocating the new one.
+                self.solver = None;
+                let solver = Arc::new(Solver::new(options.hash_mb, options.threads));
+                self.solver = Some((solver.clone(), *options));
+                solver
+            }
         }
     }
 }
 
-impl<B: OthelloBoard> Default for OthelloSession<B> {
-    fn default() -> Self {
-        Self::new()
+/// Names of a principal variation's squares (64 = pass).
+fn pv_names(pv: &[u8]) -> Vec<String> {
+    pv.iter().map(|&sq| if sq >= 64 { Move::Pass } else { Move::Play(sq) }.name(8)).collect()
+}
+
+/// The largest number of empties the engine tries to solve exactly with `time` to
+/// spend on the move.
+fn exact_reach(time: Option<Duration>) -> u32 {
+    match time.map(|t| t.as_secs_f64()) {
+        None => 64,
+        Some(s) if s >= 30.0 => 26,
+        Some(s) if s >= 5.0 => 24,
+        Some(s) if s >= 1.0 => 22,
+        Some(s) if s >= 0.2 => 20,
+        Some(_) => 16,
+    }
+}
+
+impl OthelloSearch<Board> for SolverSearch {
+    fn job(&mut self, root: Position<Board>, limits: Limits, options: &SearchOptions) -> SearchJob {
+        let solver = self.solver(options);
+        Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
+            let budget = TimeBudget::new(&limits, root.to_move(), root.moves_left_estimate());
+            let start = budget.start();
+            let hard = budget.hard_limit();
+            let at = |d: Option<Duration>| d.map(|d| start + d);
+            let think_limits = ThinkLimits {
+                depth: limits.depth,
+                soft_deadline: at(hard.map(|h| h.mul_f64(0.5))),
+                hard_deadline: at(hard),
+                node_limit: limits.nodes,
+                exact_empties: if limits.depth.is_some() { 0 } else { exact_reach(hard) },
+                exclude: 0,
+            };
+            let to_report = |t: &Thought| Report {
+                depth: t.depth,
+                nodes: t.nodes,
+                elapsed: start.elapsed(),
+                score: if t.exact { Score::Exact(t.score) } else { Score::Centi(100 * t.score) },
+                pv: pv_names(&t.pv),
+            };
+            let thought = solver.think(root.board(), think_limits, stop.as_atomic(), |t| report(&to_report(t)));
+            // `go infinite` must not return before `stop`.
+            if limits.infinite {
+                while !stop.is_stopped() {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            }
+            let best = match thought.best_move {
+                Some(sq) => Some(Move::Play(sq).name(8)),
+                None if !thought.pv.is_empty() => Some("pass".to_string()),
+                None => None,
+            };
+            SearchOutcome { best_move: best, report: to_report(&thought) }
+        })
+    }
+
+    fn clear(&mut self) {
+        if let Some((solver, _)) = &self.solver {
+            solver.clear();
+        }
+    }
+}
+
+/// An Othello game on a board of type `B` (8×8, 6×6 or 10×10), searched by `S`.
+pub struct OthelloSession<B: OthelloBoard, S: OthelloSearch<B>> {
+    position: Position<B>,
+    search: S,
+}
+
+impl<B: OthelloBoard, S: OthelloSearch<B> + Default> OthelloSession<B, S> {
+    /// A session at the starting position.
+    pub fn new() -> Self {
+        OthelloSession { position: Position::start(), search: S::default() }
     }
 }
 
 /// Plays `moves` (text) from `start`, naming the first bad one.
-pub fn play_moves<B: OthelloBoard>(
-    start: Position<B>,
-    moves: &[String],
-) -> Result<Position<B>, String> {
+pub fn play_moves<B: OthelloBoard>(start: Position<B>, moves: &[String]) -> Result<Position<B>, String> {
     let mut pos = start;
     for (i, text) in moves.iter().enumerate() {
         let mv = Move::parse(text, B::SIZE).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
-        pos = pos
-            .play(mv)
-            .map_err(|e| format!("move {} '{text}' is illegal: {e}", i + 1))?;
+        pos = pos.play(mv).map_err(|e| format!("move {} '{text}' is illegal: {e}", i + 1))?;
     }
     Ok(pos)
 }
 
-impl<B: OthelloBoard> GameSession for OthelloSession<B> {
+impl<B: OthelloBoard, S: OthelloSearch<B>> GameSession for OthelloSession<B, S> {
     fn game_name(&self) -> &'static str {
         "othello"
     }
 
     fn new_game(&mut self) {
         self.position = Position::start();
+        self.search.clear();
     }
 
     fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
         let start = match start {
             StartPosition::StartPos => Position::start(),
-            StartPosition::Fen(text) => {
-                Position::parse(text).map_err(|e| format!("bad position: {e}"))?
-            }
+            StartPosition::Fen(text) => Position::parse(text).map_err(|e| format!("bad position: {e}"))?,
         };
         self.position = play_moves(start, moves)?;
         Ok(())
@@ -70,11 +178,7 @@ impl<B: OthelloBoard> GameSession for OthelloSession<B> {
     }
 
     fn legal_moves(&self) -> Vec<String> {
-        self.position
-            .legal_moves()
-            .into_iter()
-            .map(|m| m.name(B::SIZE))
-            .collect()
+        self.position.legal_moves().into_iter().map(|m| m.name(B::SIZE)).collect()
     }
 
     fn is_legal(&self, mv: &str) -> bool {
@@ -89,8 +193,7 @@ impl<B: OthelloBoard> GameSession for OthelloSession<B> {
         match self.position.result() {
             Some(r) => r.black_margin().to_string(),
             None => {
-                let diff = self.position.count(Color::Black) as i32
-                    - self.position.count(Color::White) as i32;
+                let diff = self.position.count(Color::Black) as i32 - self.position.count(Color::White) as i32;
                 diff.to_string()
             }
         }
@@ -101,28 +204,103 @@ impl<B: OthelloBoard> GameSession for OthelloSession<B> {
     }
 
     fn perft(&self, depth: u32, threads: usize) -> Result<u64, String> {
-        Ok(search::othello::parallel_perft(
-            self.position.board(),
-            depth,
-            threads,
-        ))
+        Ok(search::othello::parallel_perft(self.position.board(), depth, threads))
     }
 
-    fn search_job(&self, limits: Limits, _options: &SearchOptions) -> SearchJob {
-        let root = self.position;
-        Box::new(move |stop: &StopFlag, report: &mut dyn FnMut(&Report)| {
-            let to_report = |r: &alphabeta::SearchResult<Move>| Report {
-                depth: r.depth,
-                nodes: r.nodes,
-                elapsed: r.elapsed,
-                score: r.score,
-                pv: r.pv.iter().map(|m| m.name(B::SIZE)).collect(),
-            };
-            let result = alphabeta::search(&root, &limits, stop, |r| report(&to_report(r)));
-            SearchOutcome {
-                best_move: result.best_move.map(|m| m.name(B::SIZE)),
-                report: to_report(&result),
+    fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob {
+        self.search.job(self.position, limits, options)
+    }
+}
+
+/// 8×8 Othello over GTP, as Quarry and GRhino speak it: vertices `a1`..`h8` with
+/// `a1` top-left, `pass`, and a pass inserted when a colour plays while the other
+/// side has no move.
+#[derive(Default)]
+pub struct OthelloGtp {
+    game: Option<bitboards::othello::Game<Board>>,
+    search: SolverSearch,
+}
+
+impl OthelloGtp {
+    fn game(&mut self) -> &mut bitboards::othello::Game<Board> {
+        self.game.get_or_insert_with(|| bitboards::othello::Game::new(Position::start()))
+    }
+
+    /// Makes it `black`'s turn, passing for the other side if it has no move.
+    fn turn_of(&mut self, black: bool) -> Result<(), String> {
+        let game = self.game();
+        let to_move = game.position().side_to_move() == Color::Black;
+        if to_move != black {
+            if game.position().legal_moves() == vec![Move::Pass] {
+                game.play(Move::Pass).map_err(|e| e.to_string())?;
+            } else {
+                return Err(protocol::gtp::errors::ILLEGAL_MOVE.into());
             }
+        }
+        Ok(())
+    }
+}
+
+impl crate::gtp::GtpGame for OthelloGtp {
+    fn set_board_size(&mut self, size: usize) -> Result<(), String> {
+        if size == 8 { Ok(()) } else { Err(protocol::gtp::errors::UNACCEPTABLE_SIZE.into()) }
+    }
+
+    fn clear(&mut self) {
+        self.game = None;
+        self.search.clear();
+    }
+
+    fn set_komi(&mut self, _komi: f64) {}
+
+    fn play(&mut self, black: bool, vertex: &str) -> Result<(), String> {
+        let mv = Move::parse(vertex, 8).map_err(|_| protocol::gtp::errors::SYNTAX_ERROR.to_string())?;
+        if mv == Move::Pass && self.game().position().legal_moves() == vec![Move::Pass] {
+            return self.game().play(Move::Pass).map_err(|_| protocol::gtp::errors::ILLEGAL_MOVE.into());
+        }
+        self.turn_of(black)?;
+        self.game().play(mv).map_err(|_| protocol::gtp::errors::ILLEGAL_MOVE.into())
+    }
+
+    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions) -> Result<String, String> {
+        if self.game().is_over() {
+            return Ok("pass".into());
+        }
+        if self.turn_of(black).is_err() {
+            // The other side is to move and has a move: the requested colour passes.
+            return Ok("pass".into());
+        }
+        let position = *self.game().position();
+        if position.legal_moves() == vec![Move::Pass] {
+            self.game().play(Move::Pass).map_err(|e| e.to_string())?;
+            return Ok("pass".into());
+        }
+        let job = self.search.job(position, limits, options);
+        let outcome = job(&StopFlag::new(), &mut |_| {});
+        let text = outcome.best_move.ok_or("no move found")?;
+        let mv = Move::parse(&text, 8).map_err(|e| e.to_string())?;
+        self.game().play(mv).map_err(|e| e.to_string())?;
+        Ok(text.to_ascii_uppercase())
+    }
+
+    fn undo(&mut self) -> Result<(), String> {
+        self.game().undo().map(|_| ()).map_err(|_| protocol::gtp::errors::CANNOT_UNDO.into())
+    }
+
+    fn showboard(&self) -> String {
+        self.game.as_ref().map_or_else(|| Position::<Board>::start().draw(), |g| g.position().draw())
+    }
+
+    fn final_score(&mut self) -> Result<String, String> {
+        let p = *self.game().position();
+        let margin = match p.result() {
+            Some(r) => r.black_margin(),
+            None => p.count(Color::Black) as i32 - p.count(Color::White) as i32,
+        };
+        Ok(match margin {
+            0 => "0".into(),
+            m if m > 0 => format!("B+{m}"),
+            m => format!("W+{}", -m),
         })
     }
 }

@@ -60,19 +60,10 @@ mod tests {
 
     #[test]
     fn a_whole_othello_game_is_legal() {
-        let moves = play(
-            "othello",
-            Some(6),
-            Limits::depth(2),
-            SearchOptions::default(),
-            |_| {},
-        )
-        .unwrap();
+        let moves = play("othello", Some(6), Limits::depth(2), SearchOptions::default(), |_| {}).unwrap();
         assert!(moves.len() >= 20);
         let mut session = games::make_session("othello", Some(6)).unwrap();
-        session
-            .set_position(&StartPosition::StartPos, &moves)
-            .unwrap();
+        session.set_position(&StartPosition::StartPos, &moves).unwrap();
         assert!(session.outcome().is_some());
     }
 }

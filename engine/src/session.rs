@@ -19,10 +19,7 @@ pub struct SearchOptions {
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions {
-            threads: 1,
-            hash_mb: 64,
-        }
+        SearchOptions { threads: 1, hash_mb: 64 }
     }
 }
 
@@ -69,7 +66,7 @@ pub struct SearchOutcome {
 
 /// A search ready to run on another thread: call it with the stop flag and a
 /// callback for progress reports.
-pub type SearchJob = Box<dyn FnOnce(&StopFlag, &mut dyn FnMut(&Report)) -> SearchOutcome + Send>;
+pub type SearchJob = Box<dyn FnOnce(&StopFlag, &mut (dyn FnMut(&Report) + Send)) -> SearchOutcome + Send>;
 
 /// One game's state as the protocol loops drive it.
 pub trait GameSession: Send {
@@ -104,7 +101,7 @@ pub trait GameSession: Send {
     /// Perft of the current position.
     fn perft(&self, depth: u32, threads: usize) -> Result<u64, String>;
     /// A search of the current position.
-    fn search_job(&self, limits: Limits, options: &SearchOptions) -> SearchJob;
+    fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob;
 }
 
 /// The `query result` word for an outcome.

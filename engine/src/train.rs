@@ -22,11 +22,8 @@ pub fn generate(
     hash_mb: usize,
     out: &str,
 ) -> Result<()> {
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(out)
-        .with_context(|| format!("cannot open {out}"))?;
+    let mut file =
+        OpenOptions::new().create(true).append(true).open(out).with_context(|| format!("cannot open {out}"))?;
     let next = AtomicU64::new(0);
     let (tx, rx) = unbounded::<Vec<Record>>();
     let bar = ProgressBar::new(games);
@@ -48,11 +45,8 @@ pub fn generate(
                     if i >= games {
                         break;
                     }
-                    let records = train::training_game(
-                        &solver,
-                        seed.wrapping_mul(1_000_003).wrapping_add(i),
-                        &settings,
-                    );
+                    let records =
+                        train::training_game(&solver, seed.wrapping_mul(1_000_003).wrapping_add(i), &settings);
                     solver.clear();
                     if tx.send(records).is_err() {
                         break;
@@ -74,10 +68,7 @@ pub fn generate(
         Ok(())
     })?;
     bar.finish_and_clear();
-    println!(
-        "{games} games, {positions} positions in {:.1} s, appended to {out}",
-        start.elapsed().as_secs_f64()
-    );
+    println!("{games} games, {positions} positions in {:.1} s, appended to {out}", start.elapsed().as_secs_f64());
     Ok(())
 }
 
@@ -86,20 +77,12 @@ pub fn fit(data: &[String], settings: FitSettings, out: &str) -> Result<()> {
     let mut records = Vec::new();
     for path in data {
         let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
-        records.extend(
-            Record::read_all(&bytes)
-                .map_err(anyhow::Error::msg)
-                .with_context(|| path.clone())?,
-        );
+        records.extend(Record::read_all(&bytes).map_err(anyhow::Error::msg).with_context(|| path.clone())?);
     }
     if records.is_empty() {
         bail!("no records to fit");
     }
-    println!(
-        "fitting {} positions ({} exact)",
-        records.len(),
-        records.iter().filter(|r| r.exact).count()
-    );
+    println!("fitting {} positions ({} exact)", records.len(), records.iter().filter(|r| r.exact).count());
     let start = Instant::now();
     let weights = train::fit(&records, &settings, |r| {
         println!(

@@ -34,14 +34,8 @@ pub struct UgiEngine {
 impl UgiEngine {
     /// An engine playing the default game (Othello 8×8) that writes to `out`.
     pub fn new(out: Output) -> UgiEngine {
-        let session =
-            games::make_session(games::DEFAULT_GAME, None).expect("the default game exists");
-        UgiEngine {
-            session,
-            options: SearchOptions::default(),
-            running: None,
-            out,
-        }
+        let session = games::make_session(games::DEFAULT_GAME, None).expect("the default game exists");
+        UgiEngine { session, options: SearchOptions::default(), running: None, out }
     }
 
     /// Runs until `quit` or the end of input. At the end of input a search with a
@@ -52,9 +46,7 @@ impl UgiEngine {
             let line = match item {
                 Input::Line(line) => line,
                 Input::TooLong(n) => {
-                    self.error(&format!(
-                        "line of {n} bytes ignored: longer than {MAX_LINE}"
-                    ));
+                    self.error(&format!("line of {n} bytes ignored: longer than {MAX_LINE}"));
                     continue;
                 }
                 Input::Eof => {
@@ -92,11 +84,7 @@ impl UgiEngine {
     }
 
     fn searching(&mut self) -> bool {
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
-        {
+        if self.running.as_ref().is_some_and(|r| r.handle.is_finished()) {
             self.stop_search();
         }
         self.running.is_some()
@@ -122,20 +110,12 @@ impl UgiEngine {
         };
         let read_only = matches!(
             command,
-            Command::IsReady
-                | Command::Stop
-                | Command::Quit
-                | Command::Query(_)
-                | Command::Display
-                | Command::Ugi
+            Command::IsReady | Command::Stop | Command::Quit | Command::Query(_) | Command::Display | Command::Ugi
         );
         // Other commands wait for a search with a limit, as if it had run inline;
         // during `go infinite` they are refused.
         if !read_only && self.searching() && !self.wait_for_search() {
-            self.error(&format!(
-                "'{}' ignored during go infinite: send stop first",
-                line.trim()
-            ));
+            self.error(&format!("'{}' ignored during go infinite: send stop first", line.trim()));
             return true;
         }
         match command {
@@ -164,42 +144,14 @@ impl UgiEngine {
     }
 
     fn identify(&self) {
-        self.out
-            .line(format!("id name sente {}", env!("CARGO_PKG_VERSION")));
+        self.out.line(format!("id name sente {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author The sente developers");
         let games: Vec<String> = games::GAMES.iter().map(|g| g.to_string()).collect();
         let mut options = vec![
-            (
-                "Game",
-                OptionKind::Combo {
-                    default: games::DEFAULT_GAME.into(),
-                    values: games,
-                },
-            ),
-            (
-                "BoardSize",
-                OptionKind::Spin {
-                    default: 8,
-                    min: 6,
-                    max: 10,
-                },
-            ),
-            (
-                "Threads",
-                OptionKind::Spin {
-                    default: 1,
-                    min: 1,
-                    max: 256,
-                },
-            ),
-            (
-                "Hash",
-                OptionKind::Spin {
-                    default: 64,
-                    min: 1,
-                    max: 65536,
-                },
-            ),
+            ("Game", OptionKind::Combo { default: games::DEFAULT_GAME.into(), values: games }),
+            ("BoardSize", OptionKind::Spin { default: 8, min: 6, max: 10 }),
+            ("Threads", OptionKind::Spin { default: 1, min: 1, max: 256 }),
+            ("Hash", OptionKind::Spin { default: 64, min: 1, max: 65536 }),
         ];
         options.extend(self.session.options());
         for (name, kind) in options {
@@ -217,18 +169,15 @@ impl UgiEngine {
             v.parse::<usize>()
                 .ok()
                 .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| {
-                    format!("option '{name}': '{v}' is not a number from {min} to {max}")
-                })
+                .ok_or_else(|| format!("option '{name}': '{v}' is not a number from {min} to {max}"))
         };
         let result = match name.to_ascii_lowercase().as_str() {
             "game" => need(name, value).and_then(|v| {
                 let game = v.to_ascii_lowercase();
                 games::make_session(&game, None).map(|s| self.session = s)
             }),
-            "boardsize" => spin(value, 1, 64).and_then(|n| {
-                games::make_session(self.session.game_name(), Some(n)).map(|s| self.session = s)
-            }),
+            "boardsize" => spin(value, 1, 64)
+                .and_then(|n| games::make_session(self.session.game_name(), Some(n)).map(|s| self.session = s)),
             "threads" => spin(value, 1, 256).map(|n| self.options.threads = n),
             "hash" => spin(value, 1, 65536).map(|n| self.options.hash_mb = n),
             _ => match self.session.set_option(name, value) {
@@ -261,9 +210,7 @@ impl UgiEngine {
             Ok(count) => {
                 let ms = start.elapsed().as_millis() as u64;
                 let nps = count as u128 * 1000 / ms.max(1) as u128;
-                self.out.line(format!(
-                    "info string perft depth {depth} leaves {count} time {ms} nps {nps}"
-                ));
+                self.out.line(format!("info string perft depth {depth} leaves {count} time {ms} nps {nps}"));
                 self.out.line(format!("perft {depth} {count}"));
             }
             Err(e) => self.error(&e),
@@ -292,27 +239,19 @@ impl UgiEngine {
         let stop = StopFlag::new();
         let out = self.out.clone();
         let thread_stop = stop.clone();
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .spawn(move || {
-                let mut last_info: Option<Instant> = None;
-                let outcome = job(&thread_stop, &mut |report| {
-                    if last_info.is_none_or(|t| t.elapsed() >= INFO_INTERVAL) {
-                        last_info = Some(Instant::now());
-                        out.line(report.info().to_string());
-                    }
-                });
-                out.line(outcome.report.info().to_string());
-                out.line(ugi::bestmove_line(outcome.best_move.as_deref()));
+        let spawned = std::thread::Builder::new().name("search".into()).spawn(move || {
+            let mut last_info: Option<Instant> = None;
+            let outcome = job(&thread_stop, &mut |report| {
+                if last_info.is_none_or(|t| t.elapsed() >= INFO_INTERVAL) {
+                    last_info = Some(Instant::now());
+                    out.line(report.info().to_string());
+                }
             });
+            out.line(outcome.report.info().to_string());
+            out.line(ugi::bestmove_line(outcome.best_move.as_deref()));
+        });
         match spawned {
-            Ok(handle) => {
-                self.running = Some(Running {
-                    stop,
-                    handle,
-                    infinite: go.infinite,
-                })
-            }
+            Ok(handle) => self.running = Some(Running { stop, handle, infinite: go.infinite }),
             Err(e) => {
                 self.error(&format!("cannot start the search: {e}"));
                 self.out.line(ugi::bestmove_line(None));
@@ -343,28 +282,15 @@ mod tests {
     fn handshake_lists_options() {
         let out = run_lines(&["ugi"]);
         assert!(out[0].starts_with("id name sente"));
-        assert!(
-            out.iter()
-                .any(|l| l.starts_with("option name Game type combo default othello"))
-        );
+        assert!(out.iter().any(|l| l.starts_with("option name Game type combo default othello")));
         assert_eq!(out.last().unwrap(), "ugiok");
     }
 
     #[test]
     fn bad_position_keeps_the_old_one() {
-        let out = run_lines(&[
-            "position startpos moves d3",
-            "position startpos moves d3 a1",
-            "query fen",
-        ]);
-        assert!(
-            out[0].starts_with("info string error: move 2 'a1' is illegal"),
-            "{out:?}"
-        );
-        assert_eq!(
-            out[1],
-            "response -------------------X-------XX------XO--------------------------- O"
-        );
+        let out = run_lines(&["position startpos moves d3", "position startpos moves d3 a1", "query fen"]);
+        assert!(out[0].starts_with("info string error: move 2 'a1' is illegal"), "{out:?}");
+        assert_eq!(out[1], "response -------------------X-------XX------XO--------------------------- O");
     }
 
     #[test]

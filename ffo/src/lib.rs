@@ -55,56 +55,35 @@ pub fn parse_line(text: &str, line: usize) -> Result<Option<Problem>, ParseError
     }
     let mut fields = trimmed.split(';').map(str::trim);
     let board = fields.next().unwrap_or_default();
-    let position =
-        Position::<Board>::parse(board).map_err(|e| err(format!("bad position: {e}")))?;
-    let mut problem = Problem {
-        number: None,
-        position,
-        best_moves: Vec::new(),
-        score: None,
-        move_scores: Vec::new(),
-        line,
-    };
+    let position = Position::<Board>::parse(board).map_err(|e| err(format!("bad position: {e}")))?;
+    let mut problem =
+        Problem { number: None, position, best_moves: Vec::new(), score: None, move_scores: Vec::new(), line };
     let rest: Vec<&str> = fields.filter(|f| !f.is_empty()).collect();
     if rest.iter().any(|f| f.contains(':')) {
         for field in rest {
-            let (mv, score) = field
-                .split_once(':')
-                .ok_or_else(|| err(format!("expected move:score, got '{field}'")))?;
+            let (mv, score) =
+                field.split_once(':').ok_or_else(|| err(format!("expected move:score, got '{field}'")))?;
             let mv = Move::parse(mv, 8).map_err(|e| err(e.to_string()))?;
             let score = parse_score(score).ok_or_else(|| err(format!("bad score '{score}'")))?;
             problem.move_scores.push((mv, score));
         }
         problem.score = problem.move_scores.iter().map(|&(_, s)| s).max();
         let best = problem.score;
-        problem.best_moves = problem
-            .move_scores
-            .iter()
-            .filter(|&&(_, s)| Some(s) == best)
-            .map(|&(m, _)| m)
-            .collect();
+        problem.best_moves = problem.move_scores.iter().filter(|&&(_, s)| Some(s) == best).map(|&(m, _)| m).collect();
         return Ok(Some(problem));
     }
     match rest.as_slice() {
         [] => {}
         [number, best, score, ..] => {
             let n = number.trim_start_matches('#');
-            problem.number = Some(
-                n.parse()
-                    .map_err(|_| err(format!("bad problem number '{number}'")))?,
-            );
+            problem.number = Some(n.parse().map_err(|_| err(format!("bad problem number '{number}'")))?);
             for mv in best.split(',').map(str::trim).filter(|m| !m.is_empty()) {
-                problem
-                    .best_moves
-                    .push(Move::parse(mv, 8).map_err(|e| err(e.to_string()))?);
+                problem.best_moves.push(Move::parse(mv, 8).map_err(|e| err(e.to_string()))?);
             }
-            problem.score =
-                Some(parse_score(score).ok_or_else(|| err(format!("bad score '{score}'")))?);
+            problem.score = Some(parse_score(score).ok_or_else(|| err(format!("bad score '{score}'")))?);
         }
         other => {
-            return Err(err(format!(
-                "expected '; #n ; moves ; score' after the position, got {other:?}"
-            )));
+            return Err(err(format!("expected '; #n ; moves ; score' after the position, got {other:?}")));
         }
     }
     Ok(Some(problem))
@@ -127,17 +106,11 @@ mod tests {
 
     #[test]
     fn ffo_line() {
-        let p = parse_line(
-            "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O ; #43 ; G3,C7 ; -12",
-            1,
-        )
-        .unwrap()
-        .unwrap();
+        let p = parse_line("--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O ; #43 ; G3,C7 ; -12", 1)
+            .unwrap()
+            .unwrap();
         assert_eq!(p.number, Some(43));
-        assert_eq!(
-            p.best_moves,
-            vec![Move::parse("g3", 8).unwrap(), Move::parse("c7", 8).unwrap()]
-        );
+        assert_eq!(p.best_moves, vec![Move::parse("g3", 8).unwrap(), Move::parse("c7", 8).unwrap()]);
         assert_eq!(p.score, Some(-12));
         assert_eq!(p.position.board().empty_count(), 23);
     }
@@ -190,8 +163,7 @@ impl Outcome {
     /// (or the file gives no best move).
     pub fn is_correct(&self) -> bool {
         self.problem.score.is_none_or(|s| s == self.score)
-            && (self.problem.best_moves.is_empty()
-                || self.problem.best_moves.contains(&self.best_move))
+            && (self.problem.best_moves.is_empty() || self.problem.best_moves.contains(&self.best_move))
     }
 }
 
@@ -203,12 +175,7 @@ pub fn solve(
 ) -> Option<Outcome> {
     use search::othello::{SolveLimits, SolveMode};
     let start = std::time::Instant::now();
-    let solution = solver.solve(
-        problem.position.board(),
-        SolveMode::Exact,
-        stop,
-        SolveLimits::default(),
-    )?;
+    let solution = solver.solve(problem.position.board(), SolveMode::Exact, stop, SolveLimits::default())?;
     let to_move = |sq: u8| if sq >= 64 { Move::Pass } else { Move::Play(sq) };
     Some(Outcome {
         problem: problem.clone(),

@@ -154,10 +154,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
     let rest: Vec<&str> = words.collect();
     let no_args = |cmd: Command, name: &'static str| match rest.first() {
         None => Ok(cmd),
-        Some(t) => Err(ParseError::Unexpected {
-            command: name,
-            token: t.to_string(),
-        }),
+        Some(t) => Err(ParseError::Unexpected { command: name, token: t.to_string() }),
     };
     match word {
         "ugi" | "uci" => no_args(Command::Ugi, "ugi"),
@@ -171,23 +168,14 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "go" => parse_go(&rest).map(Command::Go),
         "query" => parse_query(&rest).map(Command::Query),
         "perft" => match rest.as_slice() {
-            [] => Err(ParseError::Missing {
-                command: "perft",
-                what: "a depth",
-            }),
+            [] => Err(ParseError::Missing { command: "perft", what: "a depth" }),
             [d] => number(d, "perft", "the depth").map(Command::Perft),
-            [_, t, ..] => Err(ParseError::Unexpected {
-                command: "perft",
-                token: t.to_string(),
-            }),
+            [_, t, ..] => Err(ParseError::Unexpected { command: "perft", token: t.to_string() }),
         },
         "bench" => match rest.as_slice() {
             [] => Ok(Command::Bench(None)),
             [d] => number(d, "bench", "the depth").map(|d| Command::Bench(Some(d))),
-            [_, t, ..] => Err(ParseError::Unexpected {
-                command: "bench",
-                token: t.to_string(),
-            }),
+            [_, t, ..] => Err(ParseError::Unexpected { command: "bench", token: t.to_string() }),
         },
         other => Err(ParseError::Unknown(printable(other))),
     }
@@ -196,27 +184,15 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
 /// A token made safe to echo in one output line (control characters escaped, length
 /// bounded).
 fn printable(token: &str) -> String {
-    let mut out: String = token
-        .chars()
-        .take(40)
-        .flat_map(char::escape_default)
-        .collect();
+    let mut out: String = token.chars().take(40).flat_map(char::escape_default).collect();
     if token.chars().count() > 40 {
         out.push('…');
     }
     out
 }
 
-fn number<T: std::str::FromStr>(
-    token: &str,
-    command: &'static str,
-    what: &'static str,
-) -> Result<T, ParseError> {
-    token.parse().map_err(|_| ParseError::BadValue {
-        command,
-        token: printable(token),
-        what,
-    })
+fn number<T: std::str::FromStr>(token: &str, command: &'static str, what: &'static str) -> Result<T, ParseError> {
+    token.parse().map_err(|_| ParseError::BadValue { command, token: printable(token), what })
 }
 
 fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
@@ -224,40 +200,25 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
     match rest.first() {
         Some(&"name") => {}
         Some(t) => {
-            return Err(ParseError::Unexpected {
-                command: CMD,
-                token: printable(t),
-            });
+            return Err(ParseError::Unexpected { command: CMD, token: printable(t) });
         }
         None => {
-            return Err(ParseError::Missing {
-                command: CMD,
-                what: "'name <option>'",
-            });
+            return Err(ParseError::Missing { command: CMD, what: "'name <option>'" });
         }
     }
     let value_at = rest.iter().position(|&w| w == "value");
     let name_words = &rest[1..value_at.unwrap_or(rest.len())];
     if name_words.is_empty() {
-        return Err(ParseError::Missing {
-            command: CMD,
-            what: "an option name",
-        });
+        return Err(ParseError::Missing { command: CMD, what: "an option name" });
     }
     let value = match value_at {
         Some(i) if i + 1 < rest.len() => Some(rest[i + 1..].join(" ")),
         Some(_) => {
-            return Err(ParseError::Missing {
-                command: CMD,
-                what: "a value after 'value'",
-            });
+            return Err(ParseError::Missing { command: CMD, what: "a value after 'value'" });
         }
         None => None,
     };
-    Ok(Command::SetOption {
-        name: name_words.join(" "),
-        value,
-    })
+    Ok(Command::SetOption { name: name_words.join(" "), value })
 }
 
 fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
@@ -271,29 +232,17 @@ fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
     let start = match head {
         ["startpos"] => StartPosition::StartPos,
         ["startpos", t, ..] => {
-            return Err(ParseError::Unexpected {
-                command: CMD,
-                token: printable(t),
-            });
+            return Err(ParseError::Unexpected { command: CMD, token: printable(t) });
         }
         ["fen"] => {
-            return Err(ParseError::Missing {
-                command: CMD,
-                what: "a position after 'fen'",
-            });
+            return Err(ParseError::Missing { command: CMD, what: "a position after 'fen'" });
         }
         ["fen", fen @ ..] => StartPosition::Fen(fen.join(" ")),
         [] => {
-            return Err(ParseError::Missing {
-                command: CMD,
-                what: "'startpos' or 'fen <position>'",
-            });
+            return Err(ParseError::Missing { command: CMD, what: "'startpos' or 'fen <position>'" });
         }
         [t, ..] => {
-            return Err(ParseError::Unexpected {
-                command: CMD,
-                token: printable(t),
-            });
+            return Err(ParseError::Unexpected { command: CMD, token: printable(t) });
         }
     };
     Ok(Command::Position { start, moves })
@@ -308,31 +257,19 @@ fn parse_go(rest: &[&str]) -> Result<GoCommand, ParseError> {
             go.infinite = true;
             continue;
         }
-        let mut value = |what| -> Result<&str, ParseError> {
-            it.next()
-                .copied()
-                .ok_or(ParseError::Missing { command: CMD, what })
-        };
+        let mut value =
+            |what| -> Result<&str, ParseError> { it.next().copied().ok_or(ParseError::Missing { command: CMD, what }) };
         match key {
             "p1time" | "wtime" => go.p1time = Some(number(value("a time")?, CMD, "a time in ms")?),
             "p2time" | "btime" => go.p2time = Some(number(value("a time")?, CMD, "a time in ms")?),
-            "p1inc" | "winc" => {
-                go.p1inc = Some(number(value("an increment")?, CMD, "an increment in ms")?)
-            }
-            "p2inc" | "binc" => {
-                go.p2inc = Some(number(value("an increment")?, CMD, "an increment in ms")?)
-            }
-            "movestogo" => {
-                go.movestogo = Some(number(value("a move count")?, CMD, "a move count")?)
-            }
+            "p1inc" | "winc" => go.p1inc = Some(number(value("an increment")?, CMD, "an increment in ms")?),
+            "p2inc" | "binc" => go.p2inc = Some(number(value("an increment")?, CMD, "an increment in ms")?),
+            "movestogo" => go.movestogo = Some(number(value("a move count")?, CMD, "a move count")?),
             "depth" => go.depth = Some(number(value("a depth")?, CMD, "a depth")?),
             "nodes" => go.nodes = Some(number(value("a node count")?, CMD, "a node count")?),
             "movetime" => go.movetime = Some(number(value("a time")?, CMD, "a time in ms")?),
             other => {
-                return Err(ParseError::Unexpected {
-                    command: CMD,
-                    token: printable(other),
-                });
+                return Err(ParseError::Unexpected { command: CMD, token: printable(other) });
             }
         }
     }
@@ -343,10 +280,7 @@ fn parse_query(rest: &[&str]) -> Result<Query, ParseError> {
     const CMD: &str = "query";
     let q = match rest {
         [] => {
-            return Err(ParseError::Missing {
-                command: CMD,
-                what: "what to ask",
-            });
+            return Err(ParseError::Missing { command: CMD, what: "what to ask" });
         }
         ["gameover"] => Query::GameOver,
         ["p1turn"] => Query::P1Turn,
@@ -355,22 +289,13 @@ fn parse_query(rest: &[&str]) -> Result<Query, ParseError> {
         ["fen"] => Query::Fen,
         ["score"] => Query::Score,
         ["islegal"] => {
-            return Err(ParseError::Missing {
-                command: CMD,
-                what: "a move after 'islegal'",
-            });
+            return Err(ParseError::Missing { command: CMD, what: "a move after 'islegal'" });
         }
         ["islegal", mv] => Query::IsLegal(mv.to_string()),
         [first, ..]
-            if matches!(
-                *first,
-                "gameover" | "p1turn" | "result" | "legalmoves" | "fen" | "score" | "islegal"
-            ) =>
+            if matches!(*first, "gameover" | "p1turn" | "result" | "legalmoves" | "fen" | "score" | "islegal") =>
         {
-            return Err(ParseError::Unexpected {
-                command: CMD,
-                token: printable(rest[rest.len() - 1]),
-            });
+            return Err(ParseError::Unexpected { command: CMD, token: printable(rest[rest.len() - 1]) });
         }
         [other, ..] => {
             return Err(ParseError::BadValue {
@@ -498,10 +423,7 @@ pub fn option_line(name: &str, kind: &OptionKind) -> String {
         }
         OptionKind::Combo { default, values } => {
             let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
-            format!(
-                "option name {name} type combo default {default} {}",
-                vars.join(" ")
-            )
+            format!("option name {name} type combo default {default} {}", vars.join(" "))
         }
         OptionKind::Text { default } => format!("option name {name} type string default {default}"),
         OptionKind::Check { default } => format!("option name {name} type check default {default}"),
@@ -521,31 +443,19 @@ mod tests {
         assert_eq!(parse("quit"), Ok(Command::Quit));
         assert_eq!(parse(""), Err(ParseError::Empty));
         assert_eq!(parse("   \t "), Err(ParseError::Empty));
-        assert_eq!(
-            parse("frobnicate 3"),
-            Err(ParseError::Unknown("frobnicate".into()))
-        );
-        assert!(matches!(
-            parse("isready now"),
-            Err(ParseError::Unexpected { .. })
-        ));
+        assert_eq!(parse("frobnicate 3"), Err(ParseError::Unknown("frobnicate".into())));
+        assert!(matches!(parse("isready now"), Err(ParseError::Unexpected { .. })));
     }
 
     #[test]
     fn setoption_with_spaces() {
         assert_eq!(
             parse("setoption name Game value othello"),
-            Ok(Command::SetOption {
-                name: "Game".into(),
-                value: Some("othello".into())
-            })
+            Ok(Command::SetOption { name: "Game".into(), value: Some("othello".into()) })
         );
         assert_eq!(
             parse("setoption name Clear Hash"),
-            Ok(Command::SetOption {
-                name: "Clear Hash".into(),
-                value: None
-            })
+            Ok(Command::SetOption { name: "Clear Hash".into(), value: None })
         );
         assert!(parse("setoption name Hash value").is_err());
         assert!(parse("setoption Hash 3").is_err());
@@ -556,18 +466,12 @@ mod tests {
     fn positions() {
         assert_eq!(
             parse("position startpos moves d3 c3"),
-            Ok(Command::Position {
-                start: StartPosition::StartPos,
-                moves: vec!["d3".into(), "c3".into()]
-            })
+            Ok(Command::Position { start: StartPosition::StartPos, moves: vec!["d3".into(), "c3".into()] })
         );
         let fen = "---------------------------OX------XO--------------------------- X";
         assert_eq!(
             parse(&format!("position fen {fen}")),
-            Ok(Command::Position {
-                start: StartPosition::Fen(fen.into()),
-                moves: vec![]
-            })
+            Ok(Command::Position { start: StartPosition::Fen(fen.into()), moves: vec![] })
         );
         assert!(parse("position").is_err());
         assert!(parse("position fen").is_err());
@@ -589,13 +493,7 @@ mod tests {
                 ..GoCommand::default()
             })
         );
-        assert_eq!(
-            parse("go infinite"),
-            Ok(Command::Go(GoCommand {
-                infinite: true,
-                ..Default::default()
-            }))
-        );
+        assert_eq!(parse("go infinite"), Ok(Command::Go(GoCommand { infinite: true, ..Default::default() })));
         assert!(parse("go depth").is_err());
         assert!(parse("go depth -3").is_err());
         assert!(parse("go depth x").is_err());
@@ -604,10 +502,7 @@ mod tests {
 
     #[test]
     fn queries() {
-        assert_eq!(
-            parse("query islegal d3"),
-            Ok(Command::Query(Query::IsLegal("d3".into())))
-        );
+        assert_eq!(parse("query islegal d3"), Ok(Command::Query(Query::IsLegal("d3".into()))));
         assert_eq!(parse("query result"), Ok(Command::Query(Query::Result)));
         assert!(parse("query").is_err());
         assert!(parse("query weather").is_err());
@@ -633,21 +528,11 @@ mod tests {
             pv: vec!["d3".into(), "c5".into()],
             ..Info::default()
         };
-        assert_eq!(
-            info.to_string(),
-            "info depth 4 nodes 2000 time 10 nps 200000 score cp -30 pv d3 c5"
-        );
+        assert_eq!(info.to_string(), "info depth 4 nodes 2000 time 10 nps 200000 score cp -30 pv d3 c5");
         assert_eq!(bestmove_line(Some("d3")), "bestmove d3");
         assert_eq!(bestmove_line(None), "bestmove none");
         assert_eq!(
-            option_line(
-                "Threads",
-                &OptionKind::Spin {
-                    default: 1,
-                    min: 1,
-                    max: 64
-                }
-            ),
+            option_line("Threads", &OptionKind::Spin { default: 1, min: 1, max: 64 }),
             "option name Threads type spin default 1 min 1 max 64"
         );
     }

@@ -44,8 +44,7 @@ impl Searcher<'_> {
     fn should_abort(&mut self) -> bool {
         if !self.aborted
             && (self.nodes >= self.node_limit
-                || (self.nodes & 1023 == 0
-                    && (self.stop.is_stopped() || self.budget.hard_expired())))
+                || (self.nodes & 1023 == 0 && (self.stop.is_stopped() || self.budget.hard_expired())))
         {
             self.aborted = true;
         }
@@ -53,14 +52,7 @@ impl Searcher<'_> {
     }
 
     /// Negamax with alpha-beta; fills `pv` with the best line from `pos`.
-    fn negamax<G: Evaluate>(
-        &mut self,
-        pos: &G,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        pv: &mut Vec<G::Move>,
-    ) -> i32 {
+    fn negamax<G: Evaluate>(&mut self, pos: &G, depth: u32, mut alpha: i32, beta: i32, pv: &mut Vec<G::Move>) -> i32 {
         pv.clear();
         if self.should_abort() {
             return 0;
@@ -135,8 +127,7 @@ pub fn search<G: Evaluate>(
         let mut best: Option<(G::Move, Vec<G::Move>)> = None;
         for i in 0..moves.len() {
             let mv = moves[i];
-            let value =
-                -searcher.negamax(&root.play(mv), depth - 1, i32::MIN + 1, -alpha, &mut line);
+            let value = -searcher.negamax(&root.play(mv), depth - 1, i32::MIN + 1, -alpha, &mut line);
             if searcher.aborted {
                 break;
             }
@@ -199,10 +190,7 @@ mod tests {
             (1..=self.stones.min(3)).collect()
         }
         fn play(&self, mv: u32) -> Self {
-            Nim {
-                stones: self.stones - mv,
-                player: self.player.other(),
-            }
+            Nim { stones: self.stones - mv, player: self.player.other() }
         }
         fn outcome(&self) -> Option<Outcome> {
             (self.stones == 0).then_some(Outcome::Win(self.player.other()))
@@ -230,10 +218,7 @@ mod tests {
     #[test]
     fn finds_the_winning_take() {
         for stones in [5, 6, 7, 9, 10, 11] {
-            let root = Nim {
-                stones,
-                player: Player::One,
-            };
+            let root = Nim { stones, player: Player::One };
             let r = search(&root, &Limits::default(), &StopFlag::new(), |_| {});
             assert_eq!(r.best_move, Some(stones % 4), "{stones} stones");
             assert_eq!(r.score, Score::Centi(1000));
@@ -242,16 +227,10 @@ mod tests {
 
     #[test]
     fn respects_depth_and_nodes() {
-        let root = Nim {
-            stones: 40,
-            player: Player::One,
-        };
+        let root = Nim { stones: 40, player: Player::One };
         let r = search(&root, &Limits::depth(3), &StopFlag::new(), |_| {});
         assert_eq!(r.depth, 3);
-        let limits = Limits {
-            nodes: Some(500),
-            ..Limits::default()
-        };
+        let limits = Limits { nodes: Some(500), ..Limits::default() };
         let r = search(&root, &limits, &StopFlag::new(), |_| {});
         assert!(r.nodes <= 500 && r.best_move.is_some());
     }
@@ -260,10 +239,7 @@ mod tests {
     fn a_stopped_search_still_has_a_move() {
         let stop = StopFlag::new();
         stop.stop();
-        let root = Nim {
-            stones: 40,
-            player: Player::One,
-        };
+        let root = Nim { stones: 40, player: Player::One };
         let r = search(&root, &Limits::infinite(), &stop, |_| {});
         assert!(r.best_move.is_some());
     }

@@ -19,21 +19,13 @@ pub fn check_random_games<G: Game>(start: &G, games: usize, max_plies: usize, se
         for _ in 0..max_plies {
             checked += 1;
             let moves = pos.legal_moves();
-            assert_eq!(
-                pos.outcome().is_some(),
-                moves.is_empty(),
-                "over iff no legal move"
-            );
+            assert_eq!(pos.outcome().is_some(), moves.is_empty(), "over iff no legal move");
             if moves.is_empty() {
                 break;
             }
             for &mv in &moves {
                 let name = pos.move_name(mv);
-                assert_eq!(
-                    pos.parse_move(&name),
-                    Ok(mv),
-                    "move text '{name}' reads back"
-                );
+                assert_eq!(pos.parse_move(&name), Ok(mv), "move text '{name}' reads back");
             }
             state = bitboards::rng::splitmix64(state);
             let mv = moves[(state % moves.len() as u64) as usize];

@@ -36,26 +36,17 @@ pub struct Limits {
 impl Limits {
     /// Search to a fixed depth.
     pub fn depth(depth: u32) -> Limits {
-        Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        }
+        Limits { depth: Some(depth), ..Limits::default() }
     }
 
     /// Search for a fixed time.
     pub fn movetime(time: Duration) -> Limits {
-        Limits {
-            movetime: Some(time),
-            ..Limits::default()
-        }
+        Limits { movetime: Some(time), ..Limits::default() }
     }
 
     /// Search until stopped.
     pub fn infinite() -> Limits {
-        Limits {
-            infinite: true,
-            ..Limits::default()
-        }
+        Limits { infinite: true, ..Limits::default() }
     }
 }
 
@@ -76,6 +67,10 @@ impl StopFlag {
     #[inline]
     pub fn is_stopped(&self) -> bool {
         self.0.load(Ordering::Relaxed)
+    }
+    /// The flag itself, for searches that poll an atomic directly.
+    pub fn as_atomic(&self) -> &AtomicBool {
+        &self.0
     }
     /// Clears the flag before a new search.
     pub fn reset(&self) {
@@ -101,45 +96,23 @@ impl TimeBudget {
     pub fn new(limits: &Limits, player: Player, moves_left: u32) -> TimeBudget {
         let start = Instant::now();
         if limits.infinite {
-            return TimeBudget {
-                start,
-                soft: None,
-                hard: None,
-            };
+            return TimeBudget { start, soft: None, hard: None };
         }
         if let Some(t) = limits.movetime {
-            let hard = t
-                .saturating_sub(OVERHEAD.min(t / 4))
-                .max(Duration::from_millis(1));
-            return TimeBudget {
-                start,
-                soft: Some(hard),
-                hard: Some(hard),
-            };
+            let hard = t.saturating_sub(OVERHEAD.min(t / 4)).max(Duration::from_millis(1));
+            return TimeBudget { start, soft: Some(hard), hard: Some(hard) };
         }
         let me = player.index();
         let Some(left) = limits.clock.time[me] else {
-            return TimeBudget {
-                start,
-                soft: None,
-                hard: None,
-            };
+            return TimeBudget { start, soft: None, hard: None };
         };
         let available = left.saturating_sub(OVERHEAD).max(Duration::from_millis(1));
         let inc = limits.clock.increment[me];
         let moves = limits.clock.moves_to_go.unwrap_or(moves_left).clamp(1, 60);
         let target = (available / moves + inc.mul_f64(0.9)).min(available);
-        let hard_cap = if moves == 1 {
-            available.mul_f64(0.9)
-        } else {
-            available.mul_f64(0.4)
-        };
+        let hard_cap = if moves == 1 { available.mul_f64(0.9) } else { available.mul_f64(0.4) };
         let hard = target.mul_f64(3.0).min(hard_cap).max(target.min(hard_cap));
-        TimeBudget {
-            start,
-            soft: Some(target.mul_f64(0.6)),
-            hard: Some(hard),
-        }
+        TimeBudget { start, soft: Some(target.mul_f64(0.6)), hard: Some(hard) }
     }
 
     /// When the search started.
@@ -178,21 +151,14 @@ mod tests {
         limits.clock.time = [Some(Duration::from_secs(60)), Some(Duration::from_secs(1))];
         let b = TimeBudget::new(&limits, Player::One, 30);
         let hard = b.hard_limit().unwrap();
-        assert!(
-            hard > Duration::from_secs(1) && hard < Duration::from_secs(24),
-            "{hard:?}"
-        );
+        assert!(hard > Duration::from_secs(1) && hard < Duration::from_secs(24), "{hard:?}");
         let b2 = TimeBudget::new(&limits, Player::Two, 30);
         assert!(b2.hard_limit().unwrap() < Duration::from_millis(400));
     }
 
     #[test]
     fn movetime_and_infinite() {
-        let b = TimeBudget::new(
-            &Limits::movetime(Duration::from_millis(200)),
-            Player::One,
-            10,
-        );
+        let b = TimeBudget::new(&Limits::movetime(Duration::from_millis(200)), Player::One, 10);
         assert!(b.hard_limit().unwrap() <= Duration::from_millis(200));
         let b = TimeBudget::new(&Limits::infinite(), Player::One, 10);
         assert!(b.hard_limit().is_none() && !b.soft_expired());

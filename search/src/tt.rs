@@ -58,11 +58,7 @@ impl TranspositionTable {
         // SAFETY: the layout has non-zero size; all-zero bits are valid atomics.
         let ptr = unsafe { alloc_zeroed(layout) } as *mut Bucket;
         let buckets = NonNull::new(ptr).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
-        TranspositionTable {
-            buckets,
-            len,
-            generation: AtomicU8::new(1),
-        }
+        TranspositionTable { buckets, len, generation: AtomicU8::new(1) }
     }
 
     /// Size in bytes.
@@ -97,11 +93,7 @@ impl TranspositionTable {
 
     /// Starts a new generation (call once per search).
     pub fn new_search(&self) {
-        let g = self
-            .generation
-            .load(Ordering::Relaxed)
-            .wrapping_add(1)
-            .max(1);
+        let g = self.generation.load(Ordering::Relaxed).wrapping_add(1).max(1);
         self.generation.store(g, Ordering::Relaxed);
     }
 
@@ -200,11 +192,7 @@ mod tests {
             (self.value as u64) << 16 | (self.priority as u64) << 8 | self.generation as u64
         }
         fn unpack(d: u64) -> Self {
-            Test {
-                value: (d >> 16) as u32,
-                priority: (d >> 8) as u8,
-                generation: d as u8,
-            }
+            Test { value: (d >> 16) as u32, priority: (d >> 8) as u8, generation: d as u8 }
         }
         fn priority(d: u64) -> u8 {
             (d >> 8) as u8
@@ -219,11 +207,7 @@ mod tests {
         let tt = TranspositionTable::new(1);
         assert_eq!(tt.size_bytes(), 1 << 20);
         let g = tt.generation();
-        let e = Test {
-            value: 7,
-            priority: 3,
-            generation: g,
-        };
+        let e = Test { value: 7, priority: 3, generation: g };
         tt.store(42, e);
         assert_eq!(tt.probe::<Test>(42), Some(e));
         assert_eq!(tt.probe::<Test>(43), None);
@@ -238,42 +222,17 @@ mod tests {
         let same_bucket = |i: u64| i;
         let g = tt.generation();
         for i in 0..4 {
-            tt.store(
-                same_bucket(i),
-                Test {
-                    value: i as u32,
-                    priority: 10 + i as u8,
-                    generation: g,
-                },
-            );
+            tt.store(same_bucket(i), Test { value: i as u32, priority: 10 + i as u8, generation: g });
         }
-        tt.store(
-            same_bucket(9),
-            Test {
-                value: 9,
-                priority: 50,
-                generation: g,
-            },
-        );
+        tt.store(same_bucket(9), Test { value: 9, priority: 50, generation: g });
         assert_eq!(tt.probe::<Test>(0), None, "the cheapest entry went");
         for i in [1, 2, 3, 9] {
             assert!(tt.probe::<Test>(same_bucket(i)).is_some());
         }
         tt.new_search();
         let g2 = tt.generation();
-        tt.store(
-            same_bucket(20),
-            Test {
-                value: 20,
-                priority: 0,
-                generation: g2,
-            },
-        );
-        assert_eq!(
-            tt.probe::<Test>(1),
-            None,
-            "old generation goes before new ones"
-        );
+        tt.store(same_bucket(20), Test { value: 20, priority: 0, generation: g2 });
+        assert_eq!(tt.probe::<Test>(1), None, "old generation goes before new ones");
     }
 
     #[test]
@@ -286,14 +245,7 @@ mod tests {
                     for i in 0..200_000u64 {
                         let hash = i % 64;
                         let value = (hash * 1000 + t) as u32;
-                        tt.store(
-                            hash,
-                            Test {
-                                value,
-                                priority: 1,
-                                generation: 1,
-                            },
-                        );
+                        tt.store(hash, Test { value, priority: 1, generation: 1 });
                         if let Some(e) = tt.probe::<Test>(hash) {
                             assert_eq!(e.value / 1000, hash as u32, "entry of another key");
                         }

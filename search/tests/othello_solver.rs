@@ -44,9 +44,7 @@ fn random_position(seed: u64, empties: u32) -> Option<Board> {
             continue;
         }
         state = splitmix64(state);
-        b = b
-            .play(moves[(state % moves.len() as u64) as usize])
-            .unwrap();
+        b = b.play(moves[(state % moves.len() as u64) as usize]).unwrap();
     }
     Some(b)
 }
@@ -62,21 +60,13 @@ fn exact_scores_match_brute_force() {
             continue;
         };
         let expected = brute_force(b, -64, 64);
-        let got = solver
-            .solve(b, SolveMode::Exact, &stop, SolveLimits::default())
-            .unwrap();
+        let got = solver.solve(b, SolveMode::Exact, &stop, SolveLimits::default()).unwrap();
         assert_eq!(got.score, expected, "seed {seed}, {empties} empties: {b:?}");
         if let Some(best) = got.best_move {
             let after = b.play(best).unwrap();
-            assert_eq!(
-                -brute_force(after, -64, 64),
-                expected,
-                "best move of seed {seed} is not best"
-            );
+            assert_eq!(-brute_force(after, -64, 64), expected, "best move of seed {seed} is not best");
         }
-        let wld = solver
-            .solve(b, SolveMode::WinLossDraw, &stop, SolveLimits::default())
-            .unwrap();
+        let wld = solver.solve(b, SolveMode::WinLossDraw, &stop, SolveLimits::default()).unwrap();
         assert_eq!(wld.score.signum(), expected.signum(), "WLD of seed {seed}");
         checked += 1;
     }
@@ -91,9 +81,7 @@ fn all_moves_mode_matches_brute_force_per_move() {
         let Some(b) = random_position(seed, 12) else {
             continue;
         };
-        let got = solver
-            .solve(b, SolveMode::AllMoves, &stop, SolveLimits::default())
-            .unwrap();
+        let got = solver.solve(b, SolveMode::AllMoves, &stop, SolveLimits::default()).unwrap();
         let legal = b.moves();
         if legal == 0 {
             continue;
@@ -116,12 +104,8 @@ fn deeper_positions_agree_between_one_and_two_threads() {
         let Some(b) = random_position(seed, 18) else {
             continue;
         };
-        let a = one
-            .solve(b, SolveMode::Exact, &stop, SolveLimits::default())
-            .unwrap();
-        let c = two
-            .solve(b, SolveMode::Exact, &stop, SolveLimits::default())
-            .unwrap();
+        let a = one.solve(b, SolveMode::Exact, &stop, SolveLimits::default()).unwrap();
+        let c = two.solve(b, SolveMode::Exact, &stop, SolveLimits::default()).unwrap();
         assert_eq!(a.score, c.score, "seed {seed}");
     }
 }

@@ -21,13 +21,18 @@ pub struct Engine {
 impl Engine {
     /// Starts `sente` with `args`.
     pub fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sente"))
+        Engine::start_program(env!("CARGO_BIN_EXE_sente"), args)
+    }
+
+    /// Starts any program with `args` (another engine, for differential tests).
+    pub fn start_program(program: &str, args: &[&str]) -> Engine {
+        let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .expect("start sente");
+            .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = channel();
         std::thread::spawn(move || {
@@ -39,12 +44,7 @@ impl Engine {
             }
         });
         let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-            transcript: Vec::new(),
-        }
+        Engine { child, stdin, lines: rx, transcript: Vec::new() }
     }
 
     /// Sends one line.
@@ -71,10 +71,7 @@ impl Engine {
                 self.transcript.push(line.clone());
                 line
             }
-            Err(RecvTimeoutError::Timeout) => panic!(
-                "no reply within {timeout:?}; so far: {:#?}",
-                self.transcript
-            ),
+            Err(RecvTimeoutError::Timeout) => panic!("no reply within {timeout:?}; so far: {:#?}", self.transcript),
             Err(RecvTimeoutError::Disconnected) => {
                 panic!("sente closed its output; so far: {:#?}", self.transcript)
             }
@@ -139,14 +136,7 @@ impl Drop for Engine {
 
 /// Runs `sente` with `args` to completion and returns its standard output.
 pub fn run(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_sente"))
-        .args(args)
-        .output()
-        .expect("run sente");
-    assert!(
-        out.status.success(),
-        "sente {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = Command::new(env!("CARGO_BIN_EXE_sente")).args(args).output().expect("run sente");
+    assert!(out.status.success(), "sente {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("utf-8 output")
 }

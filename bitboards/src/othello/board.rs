@@ -272,10 +272,7 @@ mod tests {
             assert_eq!(s.moves().count_ones(), b.moves().count_ones());
             assert_eq!(s.player.count_ones(), b.player.count_ones());
         }
-        assert_eq!(
-            transpose(transpose(0x1234_5678_9abc_def0)),
-            0x1234_5678_9abc_def0
-        );
+        assert_eq!(transpose(transpose(0x1234_5678_9abc_def0)), 0x1234_5678_9abc_def0);
         assert_eq!(transpose(1 << 1), 1 << 8);
         assert_eq!(mirror_horizontal(1), 1 << 7);
     }

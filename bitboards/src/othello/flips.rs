@@ -104,24 +104,15 @@ mod simd {
             let blockers = _mm256_andnot_si256(oo, up);
             let first = _mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers));
             let keep = _mm256_test_epi64_mask(first, pp);
-            let flips_up =
-                _mm256_maskz_and_epi64(keep, _mm256_sub_epi64(first, _mm256_set1_epi64x(1)), up);
+            let flips_up = _mm256_maskz_and_epi64(keep, _mm256_sub_epi64(first, _mm256_set1_epi64x(1)), up);
 
             let blockers = _mm256_andnot_si256(oo, down);
-            let first =
-                _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), _mm256_lzcnt_epi64(blockers));
+            let first = _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), _mm256_lzcnt_epi64(blockers));
             let keep = _mm256_test_epi64_mask(first, pp);
-            let flips_down = _mm256_maskz_and_epi64(
-                keep,
-                _mm256_slli_epi64(_mm256_sub_epi64(zero, first), 1),
-                down,
-            );
+            let flips_down = _mm256_maskz_and_epi64(keep, _mm256_slli_epi64(_mm256_sub_epi64(zero, first), 1), down);
 
             let all = _mm256_or_si256(flips_up, flips_down);
-            let half = _mm_or_si128(
-                _mm256_castsi256_si128(all),
-                _mm256_extracti128_si256(all, 1),
-            );
+            let half = _mm_or_si128(_mm256_castsi256_si128(all), _mm256_extracti128_si256(all, 1));
             let one = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
             _mm_cvtsi128_si64(one) as u64
         }

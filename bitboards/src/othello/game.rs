@@ -32,18 +32,12 @@ pub enum HistoryError {
 impl<B: OthelloBoard> Game<B> {
     /// A new game from `start`.
     pub fn new(start: Position<B>) -> Self {
-        Game {
-            positions: vec![start],
-            moves: Vec::new(),
-            redo: Vec::new(),
-        }
+        Game { positions: vec![start], moves: Vec::new(), redo: Vec::new() }
     }
 
     /// The current position.
     pub fn position(&self) -> &Position<B> {
-        self.positions
-            .last()
-            .expect("a game always has its start position")
+        self.positions.last().expect("a game always has its start position")
     }
 
     /// The starting position.
@@ -126,11 +120,7 @@ mod tests {
         assert_eq!(g.redo(), Err(HistoryError::NothingToRedo));
         g.undo().unwrap();
         g.play(sq("e3")).unwrap();
-        assert_eq!(
-            g.redo(),
-            Err(HistoryError::NothingToRedo),
-            "a new move clears redo"
-        );
+        assert_eq!(g.redo(), Err(HistoryError::NothingToRedo), "a new move clears redo");
         assert!(g.play(sq("a1")).is_err());
         assert_eq!(g.moves().len(), 2);
     }

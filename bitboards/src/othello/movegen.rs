@@ -82,36 +82,15 @@ pub fn moves_avx2(player: u64, opponent: u64) -> u64 {
         let mut left = _mm256_and_si256(oo, _mm256_sllv_epi64(pp, shift1));
         let mut right = _mm256_and_si256(oo, _mm256_srlv_epi64(pp, shift1));
         left = _mm256_or_si256(left, _mm256_and_si256(oo, _mm256_sllv_epi64(left, shift1)));
-        right = _mm256_or_si256(
-            right,
-            _mm256_and_si256(oo, _mm256_srlv_epi64(right, shift1)),
-        );
+        right = _mm256_or_si256(right, _mm256_and_si256(oo, _mm256_srlv_epi64(right, shift1)));
         let pairs_left = _mm256_and_si256(oo, _mm256_sllv_epi64(oo, shift1));
         let pairs_right = _mm256_srlv_epi64(pairs_left, shift1);
-        left = _mm256_or_si256(
-            left,
-            _mm256_and_si256(pairs_left, _mm256_sllv_epi64(left, shift2)),
-        );
-        right = _mm256_or_si256(
-            right,
-            _mm256_and_si256(pairs_right, _mm256_srlv_epi64(right, shift2)),
-        );
-        left = _mm256_or_si256(
-            left,
-            _mm256_and_si256(pairs_left, _mm256_sllv_epi64(left, shift2)),
-        );
-        right = _mm256_or_si256(
-            right,
-            _mm256_and_si256(pairs_right, _mm256_srlv_epi64(right, shift2)),
-        );
-        let all = _mm256_or_si256(
-            _mm256_sllv_epi64(left, shift1),
-            _mm256_srlv_epi64(right, shift1),
-        );
-        let half = _mm_or_si128(
-            _mm256_castsi256_si128(all),
-            _mm256_extracti128_si256(all, 1),
-        );
+        left = _mm256_or_si256(left, _mm256_and_si256(pairs_left, _mm256_sllv_epi64(left, shift2)));
+        right = _mm256_or_si256(right, _mm256_and_si256(pairs_right, _mm256_srlv_epi64(right, shift2)));
+        left = _mm256_or_si256(left, _mm256_and_si256(pairs_left, _mm256_sllv_epi64(left, shift2)));
+        right = _mm256_or_si256(right, _mm256_and_si256(pairs_right, _mm256_srlv_epi64(right, shift2)));
+        let all = _mm256_or_si256(_mm256_sllv_epi64(left, shift1), _mm256_srlv_epi64(right, shift1));
+        let half = _mm_or_si128(_mm256_castsi256_si128(all), _mm256_extracti128_si256(all, 1));
         let one = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
         (_mm_cvtsi128_si64(one) as u64) & !(player | opponent)
     }
@@ -137,14 +116,7 @@ pub fn moves(player: u64, opponent: u64) -> u64 {
 pub fn potential_moves(player: u64, opponent: u64) -> u64 {
     let empty = !(player | opponent);
     let o = opponent & INNER_FILES;
-    let around = (o << 1)
-        | (o >> 1)
-        | (opponent << 8)
-        | (opponent >> 8)
-        | (o << 7)
-        | (o >> 7)
-        | (o << 9)
-        | (o >> 9);
+    let around = (o << 1) | (o >> 1) | (opponent << 8) | (opponent >> 8) | (o << 7) | (o >> 7) | (o << 9) | (o >> 9);
     around & empty
 }
 

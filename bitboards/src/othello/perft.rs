@@ -18,11 +18,7 @@ pub fn perft(board: Board, depth: u32) -> u64 {
         0 => 1,
         1 => {
             let moves = board.moves();
-            if moves == 0 {
-                1
-            } else {
-                moves.count_ones() as u64
-            }
+            if moves == 0 { 1 } else { moves.count_ones() as u64 }
         }
         _ => perft_deep(board, depth),
     }
@@ -90,33 +86,12 @@ pub fn perft_generic<B: OthelloBoard>(board: B, depth: u32) -> u64 {
     if depth == 1 {
         return moves.len() as u64;
     }
-    moves
-        .into_iter()
-        .map(|sq| {
-            perft_generic(
-                board.play(sq).expect("generated moves are legal"),
-                depth - 1,
-            )
-        })
-        .sum()
+    moves.into_iter().map(|sq| perft_generic(board.play(sq).expect("generated moves are legal"), depth - 1)).sum()
 }
 
 /// The published perft counts from the 8×8 start, depths 1 to 13.
-pub const PUBLISHED_PERFT: [u64; 13] = [
-    4,
-    12,
-    56,
-    244,
-    1396,
-    8200,
-    55092,
-    390216,
-    3005288,
-    24571284,
-    212258800,
-    1939886636,
-    18429641748,
-];
+pub const PUBLISHED_PERFT: [u64; 13] =
+    [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800, 1939886636, 18429641748];
 
 #[cfg(test)]
 mod tests {
@@ -148,10 +123,7 @@ mod tests {
         assert_eq!(must_pass.moves(), 0);
         assert_ne!(must_pass.opponent_moves(), 0);
         assert_eq!(perft(must_pass, 1), 1);
-        assert_eq!(
-            perft(must_pass, 2),
-            must_pass.pass().moves().count_ones() as u64
-        );
+        assert_eq!(perft(must_pass, 2), must_pass.pass().moves().count_ones() as u64);
         assert_eq!(perft(must_pass, 4), perft_dumb7fill(must_pass, 4));
     }
 }

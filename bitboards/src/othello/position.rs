@@ -45,9 +45,7 @@ pub enum PositionParseError {
         size: usize,
     },
     /// A character that is not a disc or an empty square.
-    #[error(
-        "bad character '{ch}' at square {square}: use X or * (black), O (white), - or . (empty)"
-    )]
+    #[error("bad character '{ch}' at square {square}: use X or * (black), O (white), - or . (empty)")]
     Character {
         /// The character.
         ch: char,
@@ -102,10 +100,7 @@ impl GameResult {
 impl<B: OthelloBoard> Position<B> {
     /// The starting position, black to move.
     pub fn start() -> Self {
-        Position {
-            board: B::start(),
-            side: Color::Black,
-        }
+        Position { board: B::start(), side: Color::Black }
     }
 
     /// A position from a side-relative board and the colour to move.
@@ -138,11 +133,7 @@ impl<B: OthelloBoard> Position<B> {
 
     /// Number of discs of `color`.
     pub fn count(&self, color: Color) -> u32 {
-        if color == self.side {
-            self.board.player_count()
-        } else {
-            self.board.opponent_count()
-        }
+        if color == self.side { self.board.player_count() } else { self.board.opponent_count() }
     }
 
     /// True when neither side can move.
@@ -168,16 +159,11 @@ impl<B: OthelloBoard> Position<B> {
         match mv {
             Move::Pass => {
                 if self.board.can_move() {
-                    Err(IllegalMove::PassWithMoves(
-                        color_name(self.side).to_string(),
-                    ))
+                    Err(IllegalMove::PassWithMoves(color_name(self.side).to_string()))
                 } else if !self.board.pass().can_move() {
                     Err(IllegalMove::GameOver)
                 } else {
-                    Ok(Position {
-                        board: self.board.pass(),
-                        side: self.side.other(),
-                    })
+                    Ok(Position { board: self.board.pass(), side: self.side.other() })
                 }
             }
             Move::Play(sq) => {
@@ -186,10 +172,7 @@ impl<B: OthelloBoard> Position<B> {
                     return Err(IllegalMove::Occupied(name));
                 }
                 match self.board.play(sq) {
-                    Some(board) => Ok(Position {
-                        board,
-                        side: self.side.other(),
-                    }),
+                    Some(board) => Ok(Position { board, side: self.side.other() }),
                     None if self.is_game_over() => Err(IllegalMove::GameOver),
                     None => Err(IllegalMove::NoFlip(name)),
                 }
@@ -224,18 +207,11 @@ impl<B: OthelloBoard> Position<B> {
         // With 64 characters, "63 squares and a side" (last word one letter) is the
         // likelier mistake than "64 squares and no side".
         let last_word_is_side = text.split_whitespace().count() > 1
-            && text
-                .split_whitespace()
-                .last()
-                .is_some_and(|w| w.chars().count() == 1);
+            && text.split_whitespace().last().is_some_and(|w| w.chars().count() == 1);
         match chars.len() {
             k if k == n && !last_word_is_side => return Err(PositionParseError::MissingSide),
             k if k != n + 1 => {
-                return Err(PositionParseError::Length {
-                    found: k.saturating_sub(1),
-                    expected: n,
-                    size: B::SIZE,
-                });
+                return Err(PositionParseError::Length { found: k.saturating_sub(1), expected: n, size: B::SIZE });
             }
             _ => {}
         }
@@ -251,17 +227,10 @@ impl<B: OthelloBoard> Position<B> {
                 'O' | 'o' => Color::White,
                 '-' | '.' => continue,
                 _ => {
-                    return Err(PositionParseError::Character {
-                        ch,
-                        square: Move::Play(sq as u8).name(B::SIZE),
-                    });
+                    return Err(PositionParseError::Character { ch, square: Move::Play(sq as u8).name(B::SIZE) });
                 }
             };
-            let owner = if color == side {
-                Owner::Player
-            } else {
-                Owner::Opponent
-            };
+            let owner = if color == side { Owner::Player } else { Owner::Opponent };
             board = board.with_disc(sq, Some(owner));
         }
         Ok(Position { board, side })
@@ -271,9 +240,7 @@ impl<B: OthelloBoard> Position<B> {
     pub fn draw(&self) -> String {
         let size = B::SIZE;
         let legal = self.board.legal_squares();
-        let letters: Vec<String> = (0..size)
-            .map(|c| ((b'a' + c as u8) as char).to_string())
-            .collect();
+        let letters: Vec<String> = (0..size).map(|c| ((b'a' + c as u8) as char).to_string()).collect();
         let mut out = format!("   {}\n", letters.join(" "));
         for r in 0..size {
             let row: Vec<String> = (0..size)
@@ -351,33 +318,15 @@ mod tests {
     #[test]
     fn bad_texts_are_explained() {
         type P = Position<Board>;
-        assert!(matches!(
-            P::parse("---"),
-            Err(PositionParseError::Length { found: 2, .. })
-        ));
+        assert!(matches!(P::parse("---"), Err(PositionParseError::Length { found: 2, .. })));
         assert_eq!(P::parse(&START[..65]), Err(PositionParseError::MissingSide));
-        assert!(matches!(
-            P::parse(&START.replace(" X", " Z")),
-            Err(PositionParseError::Side(_))
-        ));
+        assert!(matches!(P::parse(&START.replace(" X", " Z")), Err(PositionParseError::Side(_))));
         let bad = format!("Z{}", &START[1..]);
-        assert_eq!(
-            P::parse(&bad),
-            Err(PositionParseError::Character {
-                ch: 'Z',
-                square: "a1".into()
-            })
-        );
+        assert_eq!(P::parse(&bad), Err(PositionParseError::Character { ch: 'Z', square: "a1".into() }));
         let long = format!("-{START}");
-        assert!(matches!(
-            P::parse(&long),
-            Err(PositionParseError::Length { found: 65, .. })
-        ));
+        assert!(matches!(P::parse(&long), Err(PositionParseError::Length { found: 65, .. })));
         let short = &START[1..];
-        assert!(matches!(
-            P::parse(short),
-            Err(PositionParseError::Length { found: 63, .. })
-        ));
+        assert!(matches!(P::parse(short), Err(PositionParseError::Length { found: 63, .. })));
     }
 
     #[test]
@@ -388,10 +337,7 @@ mod tests {
         assert!(p.play(Move::Play(2)).is_err());
         let after = p.play(Move::Pass).unwrap();
         assert_eq!(after.side_to_move(), Color::Black);
-        assert_eq!(
-            after.play(Move::Pass),
-            Err(IllegalMove::PassWithMoves("black".into()))
-        );
+        assert_eq!(after.play(Move::Pass), Err(IllegalMove::PassWithMoves("black".into())));
         let done = after.play(Move::Play(2)).unwrap();
         assert!(done.is_game_over());
         assert!(done.legal_moves().is_empty());
@@ -405,10 +351,7 @@ mod tests {
     #[test]
     fn illegal_moves_say_why() {
         let p = Position::<Board>::start();
-        assert_eq!(
-            p.play(Move::Play(27)),
-            Err(IllegalMove::Occupied("d4".into()))
-        );
+        assert_eq!(p.play(Move::Play(27)), Err(IllegalMove::Occupied("d4".into())));
         assert_eq!(p.play(Move::Play(0)), Err(IllegalMove::NoFlip("a1".into())));
         assert!(p.play(Move::Pass).is_err());
     }

@@ -137,10 +137,7 @@ impl Move {
         let row: usize = chars.as_str().parse().map_err(|_| syntax())?;
         let col = (col as u8 - b'a') as usize;
         if row == 0 || row > size || col >= size {
-            return Err(MoveParseError::OffBoard {
-                text: t.to_string(),
-                size,
-            });
+            return Err(MoveParseError::OffBoard { text: t.to_string(), size });
         }
         Ok(Move::Play(((row - 1) * size + col) as u8))
     }
@@ -174,26 +171,11 @@ mod tests {
         for pass in ["pass", "PA", "ps", "@@"] {
             assert_eq!(Move::parse(pass, 8), Ok(Move::Pass));
         }
-        assert!(matches!(
-            Move::parse("i1", 8),
-            Err(MoveParseError::OffBoard { .. })
-        ));
-        assert!(matches!(
-            Move::parse("a9", 8),
-            Err(MoveParseError::OffBoard { .. })
-        ));
-        assert!(matches!(
-            Move::parse("a0", 8),
-            Err(MoveParseError::OffBoard { .. })
-        ));
+        assert!(matches!(Move::parse("i1", 8), Err(MoveParseError::OffBoard { .. })));
+        assert!(matches!(Move::parse("a9", 8), Err(MoveParseError::OffBoard { .. })));
+        assert!(matches!(Move::parse("a0", 8), Err(MoveParseError::OffBoard { .. })));
         assert!(matches!(Move::parse("", 8), Err(MoveParseError::Syntax(_))));
-        assert!(matches!(
-            Move::parse("3d", 8),
-            Err(MoveParseError::Syntax(_))
-        ));
-        assert!(matches!(
-            Move::parse("é3", 8),
-            Err(MoveParseError::Syntax(_))
-        ));
+        assert!(matches!(Move::parse("3d", 8), Err(MoveParseError::Syntax(_))));
+        assert!(matches!(Move::parse("é3", 8), Err(MoveParseError::Syntax(_))));
     }
 }

@@ -31,11 +31,7 @@ struct Geometry {
 
 const fn geometry(n: usize) -> Geometry {
     assert!(n >= 4 && n <= 10, "Othello boards from 4x4 to 10x10");
-    let full = if n * n == 128 {
-        u128::MAX
-    } else {
-        (1u128 << (n * n)) - 1
-    };
+    let full = if n * n == 128 { u128::MAX } else { (1u128 << (n * n)) - 1 };
     let mut first_col = 0u128;
     let mut r = 0;
     while r < n {
@@ -98,12 +94,7 @@ impl<const N: usize> SizedBoard<N> {
     /// then doubled with pairs and quads of opponent discs.
     pub fn moves(&self) -> u128 {
         let inner = self.opponent & Self::GEOMETRY.inner_cols;
-        let steps = [
-            (1, inner),
-            (N, self.opponent),
-            (N + 1, inner),
-            (N - 1, inner),
-        ];
+        let steps = [(1, inner), (N, self.opponent), (N + 1, inner), (N - 1, inner)];
         let mut moves = 0;
         for (s, o) in steps {
             moves |= prefix(self.player, o, s, N, true) | prefix(self.player, o, s, N, false);
@@ -169,16 +160,7 @@ impl<const N: usize> SizedBoard<N> {
 
 /// The squares beyond `sq` in direction `d` on an N×N board.
 fn ray(n: usize, sq: usize, d: usize) -> u128 {
-    const STEPS: [(i32, i32); 8] = [
-        (0, 1),
-        (1, 0),
-        (1, 1),
-        (1, -1),
-        (0, -1),
-        (-1, 0),
-        (-1, -1),
-        (-1, 1),
-    ];
+    const STEPS: [(i32, i32); 8] = [(0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1)];
     let (dr, dc) = STEPS[d];
     let n = n as i32;
     let (mut r, mut c) = ((sq as i32) / n + dr, (sq as i32) % n + dc);
@@ -268,10 +250,7 @@ impl<const N: usize> OthelloBoard for SizedBoard<N> {
         }
         match self.flips(sq) {
             0 => None,
-            f => Some(SizedBoard::new(
-                self.opponent ^ f,
-                self.player ^ f ^ (1u128 << sq),
-            )),
+            f => Some(SizedBoard::new(self.opponent ^ f, self.player ^ f ^ (1u128 << sq))),
         }
     }
 
@@ -310,10 +289,7 @@ mod tests {
         assert_eq!(Board6::start().moves(), Board6::start().moves_dumb7fill());
         let eight = SizedBoard::<8>::start();
         let b = Board::start();
-        assert_eq!(
-            (eight.player as u64, eight.opponent as u64),
-            (b.player, b.opponent)
-        );
+        assert_eq!((eight.player as u64, eight.opponent as u64), (b.player, b.opponent));
     }
 
     #[test]

@@ -26,14 +26,7 @@ pub struct Shared<'a> {
 impl<'a> Shared<'a> {
     /// A context without limits other than the stop flag.
     pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool, threads: usize) -> Shared<'a> {
-        Shared {
-            tt,
-            stop,
-            deadline: None,
-            node_limit: u64::MAX,
-            nodes: AtomicU64::new(0),
-            threads: threads.max(1),
-        }
+        Shared { tt, stop, deadline: None, node_limit: u64::MAX, nodes: AtomicU64::new(0), threads: threads.max(1) }
     }
 }
 
@@ -70,20 +63,16 @@ pub struct Searcher<'a> {
     /// Set once the search must unwind: results are meaningless, store nothing.
     pub aborted: bool,
     countdown: u32,
+    interval: u32,
     reported: u64,
 }
 
 impl<'a> Searcher<'a> {
     /// A searcher working under `cancel` (or at the root).
     pub fn new(shared: &'a Shared<'a>, cancel: Option<&'a Cancel<'a>>) -> Searcher<'a> {
-        Searcher {
-            shared,
-            cancel,
-            nodes: 0,
-            aborted: false,
-            countdown: POLL_INTERVAL,
-            reported: 0,
-        }
+        // With a node limit, look more often so as not to overshoot it by much.
+        let interval = (shared.node_limit / 64).clamp(1, POLL_INTERVAL as u64) as u32;
+        Searcher { shared, cancel, nodes: 0, aborted: false, countdown: interval, interval, reported: 0 }
     }
 
     /// Checks the stop conditions every so often; true once the search must unwind.
@@ -94,7 +83,7 @@ impl<'a> Searcher<'a> {
         }
         self.countdown -= 1;
         if self.countdown == 0 {
-            self.countdown = POLL_INTERVAL;
+            self.countdown = self.interval;
             self.check_limits();
         }
         self.aborted

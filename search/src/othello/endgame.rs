@@ -38,11 +38,7 @@ const STABILITY_THRESHOLD: [i32; 65] = {
     let mut t = [99; 65];
     let mut n = 4;
     while n < 65 {
-        let v = if n < 10 {
-            2 * n as i32 - 2
-        } else {
-            2 * n as i32
-        };
+        let v = if n < 10 { 2 * n as i32 - 2 } else { 2 * n as i32 };
         t[n] = if v > 64 { 64 } else { v };
         n += 1;
     }
@@ -62,12 +58,7 @@ pub const QUADRANT: [u8; 64] = {
 
 /// Squares of the quadrants whose bits are set.
 pub const QUADRANT_SQUARES: [u64; 16] = {
-    let quads = [
-        0x0000_0000_0F0F_0F0F_u64,
-        0x0000_0000_F0F0_F0F0,
-        0x0F0F_0F0F_0000_0000,
-        0xF0F0_F0F0_0000_0000,
-    ];
+    let quads = [0x0000_0000_0F0F_0F0F_u64, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
     let mut out = [0u64; 16];
     let mut set = 0;
     while set < 16 {
@@ -193,11 +184,7 @@ impl Searcher<'_> {
                 }
             }
         }
-        if worst < INF {
-            worst
-        } else {
-            final_score(p, o)
-        }
+        if worst < INF { worst } else { final_score(p, o) }
     }
 
     /// Three empties, sorted odd quadrants first.
@@ -231,9 +218,7 @@ impl Searcher<'_> {
         if best > -INF {
             return best;
         }
-        if x.iter()
-            .any(|&sq| NEIGHBOURS[sq as usize] & p != 0 && flips::flips(o, p, sq) != 0)
-        {
+        if x.iter().any(|&sq| NEIGHBOURS[sq as usize] & p != 0 && flips::flips(o, p, sq) != 0) {
             -self.last3(o, p, -beta, x)
         } else {
             final_score(p, o)
@@ -282,11 +267,7 @@ impl Searcher<'_> {
         if best > -INF {
             return best;
         }
-        if moves(o, p) != 0 {
-            -self.last4(o, p, -beta, empties, parity)
-        } else {
-            final_score(p, o)
-        }
+        if moves(o, p) != 0 { -self.last4(o, p, -beta, empties, parity) } else { final_score(p, o) }
     }
 
     /// 5 to [`SHALLOW_MAX`] empties: parity ordering, no table.
@@ -349,11 +330,7 @@ impl Searcher<'_> {
         if best > -INF {
             return best;
         }
-        if moves(o, p) != 0 {
-            -self.shallow(o, p, -beta, n, parity)
-        } else {
-            final_score(p, o)
-        }
+        if moves(o, p) != 0 { -self.shallow(o, p, -beta, n, parity) } else { final_score(p, o) }
     }
 
     /// Null-window search with the table, for more than [`SHALLOW_MAX`] empties.
@@ -446,21 +423,8 @@ impl Searcher<'_> {
         if self.aborted {
             return 0;
         }
-        let (lower, upper) = if best > alpha {
-            (best, 64)
-        } else {
-            (-64, best)
-        };
-        self.store(
-            hash,
-            entry,
-            n as u8,
-            EXACT,
-            lower,
-            upper,
-            best_move,
-            self.nodes - start_nodes,
-        );
+        let (lower, upper) = if best > alpha { (best, 64) } else { (-64, best) };
+        self.store(hash, entry, n as u8, EXACT, lower, upper, best_move, self.nodes - start_nodes);
         best
     }
 
@@ -532,16 +496,8 @@ pub fn ordered_moves(p: u64, o: u64, parity: u8, n: u32, hash_move: u8) -> MoveL
     for sq in squares(moves(p, o)) {
         let f = flips::flips(p, o, sq);
         let (cp, co) = child(p, o, sq, f);
-        let score = if sq == hash_move {
-            1 << 30
-        } else {
-            ordering_score(cp, co, sq, parity, n)
-        };
-        list.push(Move {
-            sq,
-            flips: f,
-            score,
-        });
+        let score = if sq == hash_move { 1 << 30 } else { ordering_score(cp, co, sq, parity, n) };
+        list.push(Move { sq, flips: f, score });
     }
     list.sort();
     list
@@ -586,9 +542,7 @@ pub struct MoveList {
 impl MoveList {
     /// An empty list.
     pub fn new() -> MoveList {
-        MoveList {
-            moves: arrayvec::ArrayVec::new(),
-        }
+        MoveList { moves: arrayvec::ArrayVec::new() }
     }
     /// Adds a move.
     #[inline]

@@ -18,11 +18,7 @@ pub fn evaluate<B: OthelloBoard>(board: &B) -> i32 {
     let mobility = board.mobility() as i32 - board.pass().mobility() as i32;
     let discs = board.player_count() as i32 - board.opponent_count() as i32;
     let empties = board.empty_count() as i32;
-    let disc_weight = if empties <= (n * n / 6) as i32 {
-        100
-    } else {
-        0
-    };
+    let disc_weight = if empties <= (n * n / 6) as i32 { 100 } else { 0 };
     (600 * corner + 80 * mobility + disc_weight * discs).clamp(-50_000, 50_000)
 }
 
@@ -32,12 +28,7 @@ use bitboards::othello::movegen::{moves, potential_moves};
 use super::stability::edge_stable;
 
 /// X squares and the corner each one spoils.
-const X_AND_CORNER: [(u64, u64); 4] = [
-    (1 << 9, 1),
-    (1 << 14, 1 << 7),
-    (1 << 49, 1 << 56),
-    (1 << 54, 1 << 63),
-];
+const X_AND_CORNER: [(u64, u64); 4] = [(1 << 9, 1), (1 << 14, 1 << 7), (1 << 49, 1 << 56), (1 << 54, 1 << 63)];
 
 /// Heuristic value of an 8×8 board for the side to move, in discs (−63..=63).
 #[inline]
@@ -45,10 +36,9 @@ pub fn eval_discs(p: u64, o: u64) -> i32 {
     let empties = (!(p | o)).count_ones() as i32;
     let mp = moves(p, o);
     let mo = moves(o, p);
-    let mobility = (mp.count_ones() + (mp & CORNERS).count_ones()) as i32
-        - (mo.count_ones() + (mo & CORNERS).count_ones()) as i32;
-    let potential =
-        potential_moves(p, o).count_ones() as i32 - potential_moves(o, p).count_ones() as i32;
+    let mobility =
+        (mp.count_ones() + (mp & CORNERS).count_ones()) as i32 - (mo.count_ones() + (mo & CORNERS).count_ones()) as i32;
+    let potential = potential_moves(p, o).count_ones() as i32 - potential_moves(o, p).count_ones() as i32;
     let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
     let mut x_squares = 0;
     for (x, corner) in X_AND_CORNER {
@@ -60,7 +50,6 @@ pub fn eval_discs(p: u64, o: u64) -> i32 {
     let discs = p.count_ones() as i32 - o.count_ones() as i32;
     // Sixteenths of a disc.
     let late = (20 - empties).max(0);
-    let score =
-        16 * mobility + 5 * potential + 80 * corners - 40 * x_squares + 20 * stable + late * discs;
+    let score = 16 * mobility + 5 * potential + 80 * corners - 40 * x_squares + 20 * stable + late * discs;
     (score / 16).clamp(-63, 63)
 }

@@ -80,15 +80,7 @@ mod tests {
 
     #[test]
     fn entries_round_trip() {
-        let e = HashEntry {
-            lower: -64,
-            upper: 12,
-            best: 63,
-            depth: 24,
-            selectivity: EXACT,
-            cost: 30,
-            generation: 200,
-        };
+        let e = HashEntry { lower: -64, upper: 12, best: 63, depth: 24, selectivity: EXACT, cost: 30, generation: 200 };
         assert_eq!(HashEntry::unpack(e.pack()), e);
         assert_ne!(e.pack(), 0);
     }

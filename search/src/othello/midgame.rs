@@ -22,16 +22,7 @@ const W_EVAL: i32 = 1 << 16;
 impl Searcher<'_> {
     /// Value of `(p, o)` searched `depth` plies within `(alpha, beta)`, fail-soft.
     #[allow(clippy::too_many_arguments)]
-    pub fn pvs_midgame(
-        &mut self,
-        p: u64,
-        o: u64,
-        mut alpha: i32,
-        beta: i32,
-        depth: u32,
-        n: u32,
-        parity: u8,
-    ) -> i32 {
+    pub fn pvs_midgame(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32, n: u32, parity: u8) -> i32 {
         if depth >= n {
             return if beta == alpha + 1 {
                 self.nws_endgame(p, o, alpha, n, parity)
@@ -55,11 +46,7 @@ impl Searcher<'_> {
             return -self.pvs_midgame(o, p, -beta, -alpha, depth, n, parity);
         }
         let hash = board_hash(p, o);
-        let found = if depth >= 2 {
-            self.shared.tt.probe::<HashEntry>(hash)
-        } else {
-            None
-        };
+        let found = if depth >= 2 { self.shared.tt.probe::<HashEntry>(hash) } else { None };
         let entry = found.filter(|e| e.depth as u32 >= depth && e.selectivity == EXACT);
         if let Some(e) = entry {
             if e.lower as i32 >= beta {
@@ -75,15 +62,7 @@ impl Searcher<'_> {
         let start_nodes = self.nodes;
         let hash_move = found.map_or(NO_MOVE, |e| e.best);
         let list = if depth >= 3 {
-            self.eval_sorted_moves(
-                p,
-                o,
-                parity,
-                n,
-                depth.saturating_sub(3) / 2,
-                alpha,
-                hash_move,
-            )
+            self.eval_sorted_moves(p, o, parity, n, depth.saturating_sub(3) / 2, alpha, hash_move)
         } else {
             self.quick_sorted_moves(p, o, parity, n, hash_move)
         };
@@ -123,30 +102,14 @@ impl Searcher<'_> {
             } else {
                 (-64, best)
             };
-            self.store(
-                hash,
-                entry,
-                depth as u8,
-                EXACT,
-                lower,
-                upper,
-                best_move,
-                self.nodes - start_nodes,
-            );
+            self.store(hash, entry, depth as u8, EXACT, lower, upper, best_move, self.nodes - start_nodes);
         }
         best
     }
 
     /// Moves sorted by the table's move, then the ordering features and the
     /// evaluation of the position after each move.
-    fn quick_sorted_moves(
-        &mut self,
-        p: u64,
-        o: u64,
-        parity: u8,
-        n: u32,
-        hash_move: u8,
-    ) -> MoveList {
+    fn quick_sorted_moves(&mut self, p: u64, o: u64, parity: u8, n: u32, hash_move: u8) -> MoveList {
         let mut list = MoveList::new();
         for sq in squares(moves(p, o)) {
             let f = flips::flips(p, o, sq);
@@ -156,11 +119,7 @@ impl Searcher<'_> {
             } else {
                 ordering_score(cp, co, sq, parity, n) + W_EVAL * (64 - eval_discs(cp, co))
             };
-            list.push(Move {
-                sq,
-                flips: f,
-                score,
-            });
+            list.push(Move { sq, flips: f, score });
         }
         list.sort();
         list
@@ -199,11 +158,7 @@ impl Searcher<'_> {
                 };
                 ordering_score(cp, co, sq, parity, n) + W_EVAL * (64 - value)
             };
-            list.push(Move {
-                sq,
-                flips: f,
-                score,
-            });
+            list.push(Move { sq, flips: f, score });
         }
         list.sort();
         list

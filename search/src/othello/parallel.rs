@@ -25,15 +25,7 @@ impl Searcher<'_> {
     /// Searches `rest` (the moves after the first) in parallel with a null window at
     /// `alpha`; returns the best score and its move. Sets `self.aborted` if the search
     /// was stopped from outside.
-    pub fn split_endgame(
-        &mut self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        n: u32,
-        parity: u8,
-        rest: &[Move],
-    ) -> (i32, u8) {
+    pub fn split_endgame(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8, rest: &[Move]) -> (i32, u8) {
         let beta = alpha + 1;
         let flag = AtomicBool::new(false);
         let cancel = Cancel::new(&flag, self.cancel);

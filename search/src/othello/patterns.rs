@@ -27,61 +27,17 @@ pub struct Pattern {
 
 /// The patterns of the evaluation.
 pub const PATTERNS: [Pattern; 11] = [
-    Pattern {
-        name: "edge+2X",
-        mask: 0x0000_0000_0000_42FF,
-        transforms: &[0, 1, 4, 6],
-    },
-    Pattern {
-        name: "corner 3x3",
-        mask: 0x0000_0000_0007_0707,
-        transforms: &[0, 1, 2, 3],
-    },
-    Pattern {
-        name: "corner 2x5",
-        mask: 0x0000_0000_0000_1F1F,
-        transforms: &[0, 1, 2, 3, 4, 5, 6, 7],
-    },
-    Pattern {
-        name: "row 2",
-        mask: 0x0000_0000_0000_FF00,
-        transforms: &[0, 1, 4, 6],
-    },
-    Pattern {
-        name: "row 3",
-        mask: 0x0000_0000_00FF_0000,
-        transforms: &[0, 1, 4, 6],
-    },
-    Pattern {
-        name: "row 4",
-        mask: 0x0000_0000_FF00_0000,
-        transforms: &[0, 1, 4, 6],
-    },
-    Pattern {
-        name: "diagonal 8",
-        mask: 0x8040_2010_0804_0201,
-        transforms: &[0, 1],
-    },
-    Pattern {
-        name: "diagonal 7",
-        mask: 0x0080_4020_1008_0402,
-        transforms: &[0, 1, 4, 5],
-    },
-    Pattern {
-        name: "diagonal 6",
-        mask: 0x0000_8040_2010_0804,
-        transforms: &[0, 1, 4, 5],
-    },
-    Pattern {
-        name: "diagonal 5",
-        mask: 0x0000_0080_4020_1008,
-        transforms: &[0, 1, 4, 5],
-    },
-    Pattern {
-        name: "diagonal 4",
-        mask: 0x0000_0000_8040_2010,
-        transforms: &[0, 1, 4, 5],
-    },
+    Pattern { name: "edge+2X", mask: 0x0000_0000_0000_42FF, transforms: &[0, 1, 4, 6] },
+    Pattern { name: "corner 3x3", mask: 0x0000_0000_0007_0707, transforms: &[0, 1, 2, 3] },
+    Pattern { name: "corner 2x5", mask: 0x0000_0000_0000_1F1F, transforms: &[0, 1, 2, 3, 4, 5, 6, 7] },
+    Pattern { name: "row 2", mask: 0x0000_0000_0000_FF00, transforms: &[0, 1, 4, 6] },
+    Pattern { name: "row 3", mask: 0x0000_0000_00FF_0000, transforms: &[0, 1, 4, 6] },
+    Pattern { name: "row 4", mask: 0x0000_0000_FF00_0000, transforms: &[0, 1, 4, 6] },
+    Pattern { name: "diagonal 8", mask: 0x8040_2010_0804_0201, transforms: &[0, 1] },
+    Pattern { name: "diagonal 7", mask: 0x0080_4020_1008_0402, transforms: &[0, 1, 4, 5] },
+    Pattern { name: "diagonal 6", mask: 0x0000_8040_2010_0804, transforms: &[0, 1, 4, 5] },
+    Pattern { name: "diagonal 5", mask: 0x0000_0080_4020_1008, transforms: &[0, 1, 4, 5] },
+    Pattern { name: "diagonal 4", mask: 0x0000_0000_8040_2010, transforms: &[0, 1, 4, 5] },
 ];
 
 /// Number of pattern instances on a board.
@@ -203,8 +159,8 @@ pub fn feature_indices(p: u64, o: u64) -> [u32; INSTANCES] {
     for (i, pattern) in PATTERNS.iter().enumerate() {
         for &t in pattern.transforms {
             let (tp, to) = boards[t];
-            let index = TERNARY[pext(tp, pattern.mask) as usize] as u32
-                + 2 * TERNARY[pext(to, pattern.mask) as usize] as u32;
+            let index =
+                TERNARY[pext(tp, pattern.mask) as usize] as u32 + 2 * TERNARY[pext(to, pattern.mask) as usize] as u32;
             out[k] = (OFFSETS[i] as u32) + index;
             k += 1;
         }
@@ -216,8 +172,7 @@ pub fn feature_indices(p: u64, o: u64) -> [u32; INSTANCES] {
 #[inline]
 pub fn scalar_features(p: u64, o: u64) -> [i32; SCALARS] {
     let mobility = moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32;
-    let potential =
-        potential_moves(p, o).count_ones() as i32 - potential_moves(o, p).count_ones() as i32;
+    let potential = potential_moves(p, o).count_ones() as i32 - potential_moves(o, p).count_ones() as i32;
     [mobility, potential, 1]
 }
 
@@ -332,29 +287,17 @@ mod tests {
     fn instances_are_distinct_and_cover_what_they_should() {
         let mut all = Vec::new();
         for pattern in &PATTERNS {
-            let sets: Vec<u64> = pattern
-                .transforms
-                .iter()
-                .map(|&t| instance_squares(pattern.mask, t))
-                .collect();
+            let sets: Vec<u64> = pattern.transforms.iter().map(|&t| instance_squares(pattern.mask, t)).collect();
             for (i, a) in sets.iter().enumerate() {
                 assert_eq!(a.count_ones(), pattern.mask.count_ones());
-                assert!(
-                    sets[i + 1..].iter().all(|b| b != a),
-                    "{}: duplicate instance",
-                    pattern.name
-                );
+                assert!(sets[i + 1..].iter().all(|b| b != a), "{}: duplicate instance", pattern.name);
             }
             all.extend(sets);
         }
         assert_eq!(all.len(), INSTANCES);
         assert_eq!(INSTANCES, 46);
         // The edges with their X squares: row 1, row 8, column a, column h.
-        let edge: Vec<u64> = PATTERNS[0]
-            .transforms
-            .iter()
-            .map(|&t| instance_squares(PATTERNS[0].mask, t))
-            .collect();
+        let edge: Vec<u64> = PATTERNS[0].transforms.iter().map(|&t| instance_squares(PATTERNS[0].mask, t)).collect();
         assert!(edge.contains(&0x0000_0000_0000_42FF));
         assert!(edge.contains(&0xFF42_0000_0000_0000));
         assert!(edge.contains(&(0x0101_0101_0101_0101 | 0x0002_0000_0000_0200)));
@@ -385,9 +328,7 @@ mod tests {
             for (i, _) in PATTERNS.iter().enumerate() {
                 let canon = canonical_indices(i);
                 for (index, &c) in canon.iter().enumerate() {
-                    let v = (splitmix64(c as u64 ^ (i as u64) << 20 ^ (phase as u64) << 40) % 200)
-                        as i16
-                        - 100;
+                    let v = (splitmix64(c as u64 ^ (i as u64) << 20 ^ (phase as u64) << 40) % 200) as i16 - 100;
                     weights[phase * PHASE_WEIGHTS + OFFSETS[i] + index] = v;
                 }
             }
@@ -415,10 +356,7 @@ mod tests {
         let p = 1u64 << 8;
         let o = 1u64 << 9;
         let f = feature_indices(p, o);
-        let row2 = PATTERNS[..3]
-            .iter()
-            .map(|x| x.transforms.len())
-            .sum::<usize>();
+        let row2 = PATTERNS[..3].iter().map(|x| x.transforms.len()).sum::<usize>();
         assert_eq!(f[row2] as usize - OFFSETS[3], 7);
         assert_eq!(pext_portable(0b1011_0000, 0b1111_0000), 0b1011);
         assert_eq!(TERNARY[0b11], 4);

@@ -55,10 +55,7 @@ mod tests {
     fn same_counts_as_one_thread() {
         for threads in [1, 2, 3] {
             for depth in 1..=9 {
-                assert_eq!(
-                    parallel_perft(Board::start(), depth, threads),
-                    PUBLISHED_PERFT[depth as usize - 1]
-                );
+                assert_eq!(parallel_perft(Board::start(), depth, threads), PUBLISHED_PERFT[depth as usize - 1]);
             }
             let six = SizedBoard::<6>::start();
             assert_eq!(parallel_perft(six, 8, threads), perft_generic(six, 8));

@@ -53,15 +53,7 @@ pub struct SolveLimits {
 
 impl Searcher<'_> {
     /// Exact score within `(alpha, beta)`, fail-soft, on a principal-variation node.
-    pub fn pvs_endgame(
-        &mut self,
-        p: u64,
-        o: u64,
-        mut alpha: i32,
-        beta: i32,
-        n: u32,
-        parity: u8,
-    ) -> i32 {
+    pub fn pvs_endgame(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, parity: u8) -> i32 {
         if beta == alpha + 1 {
             return self.nws_endgame(p, o, alpha, n, parity);
         }
@@ -78,11 +70,7 @@ impl Searcher<'_> {
         }
         let use_table = n > SHALLOW_MAX;
         let hash = board_hash(p, o);
-        let found = if use_table {
-            self.shared.tt.probe::<HashEntry>(hash)
-        } else {
-            None
-        };
+        let found = if use_table { self.shared.tt.probe::<HashEntry>(hash) } else { None };
         let entry = found.filter(|e| e.depth as u32 >= n && e.selectivity == EXACT);
         if let Some(e) = entry
             && e.lower == e.upper
@@ -127,16 +115,7 @@ impl Searcher<'_> {
             } else {
                 (-64, best)
             };
-            self.store(
-                hash,
-                entry,
-                n as u8,
-                EXACT,
-                lower,
-                upper,
-                best_move,
-                self.nodes - start_nodes,
-            );
+            self.store(hash, entry, n as u8, EXACT, lower, upper, best_move, self.nodes - start_nodes);
         }
         best
     }
@@ -186,16 +165,27 @@ impl Solver {
             .thread_name(|i| format!("solver-{i}"))
             .build()
             .expect("cannot start the solver's threads");
-        Solver {
-            tt: TranspositionTable::new(hash_mb),
-            pool,
-            threads,
-        }
+        Solver { tt: TranspositionTable::new(hash_mb), pool, threads }
     }
 
     /// The table (shared with the midgame search).
     pub fn table(&self) -> &TranspositionTable {
         &self.tt
+    }
+
+    /// A null-window probe: a score `s` with `s > alpha` exactly when the true score
+    /// of `board` is above `alpha` (fail-soft). `None` if stopped.
+    pub fn probe(&self, board: Board, alpha: i32, stop: &AtomicBool) -> Option<i32> {
+        self.tt.new_search();
+        let shared = Shared::new(&self.tt, stop, self.threads);
+        let (p, o) = (board.player, board.opponent);
+        let n = board.empty_count();
+        let parity = parity_of(board.empties());
+        self.pool.install(|| {
+            let mut s = Searcher::new(&shared, None);
+            let v = s.nws_endgame(p, o, alpha, n, parity);
+            (!s.aborted).then_some(v)
+        })
     }
 
     /// The value of every legal move, searched `depth` plies (full window), for
@@ -210,15 +200,7 @@ impl Solver {
             .map(|sq| {
                 let f = flips::flips(p, o, sq);
                 let (cp, co) = (o ^ f, p ^ f ^ (1u64 << sq));
-                let v = -s.pvs_midgame(
-                    cp,
-                    co,
-                    -64,
-                    64,
-                    depth.saturating_sub(1),
-                    n - 1,
-                    parity ^ QUADRANT[sq as usize],
-                );
+                let v = -s.pvs_midgame(cp, co, -64, 64, depth.saturating_sub(1), n - 1, parity ^ QUADRANT[sq as usize]);
                 (sq, v)
             })
             .collect()
@@ -230,13 +212,7 @@ impl Solver {
     }
 
     /// Solves `board` (side to move's view). `None` if stopped or out of limits.
-    pub fn solve(
-        &self,
-        board: Board,
-        mode: SolveMode,
-        stop: &AtomicBool,
-        limits: SolveLimits,
-    ) -> Option<Solution> {
+    pub fn solve(&self, board: Board, mode: SolveMode, stop: &AtomicBool, limits: SolveLimits) -> Option<Solution> {
         self.tt.new_search();
         let mut shared = Shared::new(&self.tt, stop, self.threads);
         shared.deadline = limits.deadline;
@@ -270,15 +246,8 @@ fn solve_with(shared: &Shared<'_>, board: Board, mode: SolveMode) -> Option<Solu
     }
     let solution = match mode {
         SolveMode::Exact | SolveMode::WinLossDraw => {
-            let (alpha, beta) = if mode == SolveMode::Exact {
-                (-64, 64)
-            } else {
-                (-1, 1)
-            };
-            let hash_move = shared
-                .tt
-                .probe::<HashEntry>(board_hash(p, o))
-                .map_or(NO_MOVE, |e| e.best);
+            let (alpha, beta) = if mode == SolveMode::Exact { (-64, 64) } else { (-1, 1) };
+            let hash_move = shared.tt.probe::<HashEntry>(board_hash(p, o)).map_or(NO_MOVE, |e| e.best);
             let list = ordered_moves(p, o, parity, n, hash_move);
             let mut alpha = alpha;
             let mut best = -INF;
@@ -309,21 +278,14 @@ fn solve_with(shared: &Shared<'_>, board: Board, mode: SolveMode) -> Option<Solu
                 }
             }
             let pv = s.principal_variation(p, o, best_move);
-            Solution {
-                score: best,
-                best_move: Some(best_move),
-                pv,
-                move_scores: Vec::new(),
-                nodes: 0,
-            }
+            Solution { score: best, best_move: Some(best_move), pv, move_scores: Vec::new(), nodes: 0 }
         }
         SolveMode::AllMoves => {
             let list = ordered_moves(p, o, parity, n, NO_MOVE);
             let mut scores = Vec::new();
             for m in list.iter() {
                 let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-                let score =
-                    -s.pvs_endgame(cp, co, -64, 64, n - 1, parity ^ QUADRANT[m.sq as usize]);
+                let score = -s.pvs_endgame(cp, co, -64, 64, n - 1, parity ^ QUADRANT[m.sq as usize]);
                 if s.aborted {
                     return None;
                 }
@@ -332,20 +294,11 @@ fn solve_with(shared: &Shared<'_>, board: Board, mode: SolveMode) -> Option<Solu
             scores.sort_by_key(|&(sq, score)| (-score, sq));
             let (best_move, score) = scores[0];
             let pv = s.principal_variation(p, o, best_move);
-            Solution {
-                score,
-                best_move: Some(best_move),
-                pv,
-                move_scores: scores,
-                nodes: 0,
-            }
+            Solution { score, best_move: Some(best_move), pv, move_scores: scores, nodes: 0 }
         }
     };
     s.flush_nodes();
-    Some(Solution {
-        nodes: shared.nodes.load(std::sync::atomic::Ordering::Relaxed),
-        ..solution
-    })
+    Some(Solution { nodes: shared.nodes.load(std::sync::atomic::Ordering::Relaxed), ..solution })
 }
 
 /// Limits of [`Solver::think`].
@@ -360,8 +313,10 @@ pub struct ThinkLimits {
     /// Abort after this many nodes.
     pub node_limit: Option<u64>,
     /// Solve exactly (instead of searching to depth) when at most this many empties
-    /// remain.
+    /// remain, even beyond `depth`.
     pub exact_empties: u32,
+    /// Root moves not to consider (a bitboard), to list the best moves one by one.
+    pub exclude: u64,
 }
 
 /// The result of an iteration of [`Solver::think`].
@@ -396,8 +351,7 @@ impl Solver {
         let mut shared = Shared::new(&self.tt, stop, self.threads);
         shared.deadline = limits.hard_deadline;
         shared.node_limit = limits.node_limit.unwrap_or(u64::MAX);
-        self.pool
-            .install(|| think_with(&shared, board, limits, &mut report))
+        self.pool.install(|| think_with(&shared, board, limits, &mut report))
     }
 }
 
@@ -422,31 +376,26 @@ fn think_with(
     }
     let parity = parity_of(board.empties());
     let mut s = Searcher::new(shared, None);
-    let first = ordered_moves(p, o, parity, n, NO_MOVE).as_slice()[0].sq;
-    let mut result = Thought {
-        best_move: Some(first),
-        score: 0,
-        depth: 0,
-        exact: false,
-        pv: vec![first],
-        nodes: 0,
+    let Some(first) =
+        ordered_moves(p, o, parity, n, NO_MOVE).iter().map(|m| m.sq).find(|&sq| limits.exclude >> sq & 1 == 0)
+    else {
+        // Every move excluded: nothing to report.
+        return Thought { best_move: None, score: -INF, depth: 0, exact: false, pv: Vec::new(), nodes: 0 };
     };
-    let max_depth = limits.depth.unwrap_or(64).max(1);
+    let mut result = Thought { best_move: Some(first), score: 0, depth: 0, exact: false, pv: vec![first], nodes: 0 };
+    let exact_allowed = n <= limits.exact_empties;
+    let target = if exact_allowed { n } else { limits.depth.unwrap_or(64).clamp(1, n) };
     let mut depth = 0;
-    while depth < max_depth.min(n) {
-        // Iterations go one ply deeper, except that once the exact search is allowed
-        // the next iteration is the exact one.
-        depth = if n <= limits.exact_empties.max(1) && depth + 1 >= n.saturating_sub(10).max(1) {
-            n
-        } else {
-            depth + 1
-        };
-        let depth_now = depth.min(max_depth);
+    while depth < target {
+        // One ply deeper each time, except that once the exact search is allowed and
+        // near, the next iteration is the exact one.
+        depth = if exact_allowed && depth + 1 >= n.saturating_sub(10).max(1) { n } else { depth + 1 };
+        let depth_now = depth;
         let mut window = if result.depth >= 3 { 3 } else { 64 };
         let (score, best) = loop {
             let alpha = (result.score - window).max(-64);
             let beta = (result.score + window).min(64);
-            let (score, best) = root_search(&mut s, p, o, alpha, beta, depth_now, n, parity);
+            let (score, best) = root_search(&mut s, p, o, alpha, beta, depth_now, n, parity, limits.exclude);
             if s.aborted {
                 break (score, best);
             }
@@ -489,20 +438,17 @@ fn root_search(
     depth: u32,
     n: u32,
     parity: u8,
+    exclude: u64,
 ) -> (i32, u8) {
-    let hash_move = s
-        .shared
-        .tt
-        .probe::<HashEntry>(board_hash(p, o))
-        .map_or(NO_MOVE, |e| e.best);
+    let hash_move = s.shared.tt.probe::<HashEntry>(board_hash(p, o)).map_or(NO_MOVE, |e| e.best);
     let list = if depth >= 3 {
         s.eval_sorted_moves(p, o, parity, n, (depth - 3) / 2, alpha, hash_move)
     } else {
         ordered_moves(p, o, parity, n, hash_move)
     };
     let mut best = -INF;
-    let mut best_move = list.as_slice()[0].sq;
-    for (i, m) in list.iter().enumerate() {
+    let mut best_move = NO_MOVE;
+    for (i, m) in list.iter().filter(|m| exclude >> m.sq & 1 == 0).enumerate() {
         let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
         let cparity = parity ^ QUADRANT[m.sq as usize];
         let mut score = if i == 0 {
@@ -529,16 +475,7 @@ fn root_search(
     }
     // Remember the root's move (not its bounds) for the next iteration's ordering.
     if !s.aborted {
-        s.store(
-            board_hash(p, o),
-            None,
-            depth.min(n) as u8,
-            EXACT,
-            -64,
-            64,
-            best_move,
-            1 << 20,
-        );
+        s.store(board_hash(p, o), None, depth.min(n) as u8, EXACT, -64, 64, best_move, 1 << 20);
     }
     (best, best_move)
 }

@@ -131,14 +131,8 @@ pub fn edge_stable(p: u64, o: u64) -> u64 {
     let edge = |pb: u32, ob: u32| EDGE_STABLE[(pb * 256 + ob) as usize] as u32;
     let top = edge(p as u32 & 0xFF, o as u32 & 0xFF) as u64;
     let bottom = (edge((p >> 56) as u32, (o >> 56) as u32) as u64) << 56;
-    let left = column_bits(
-        edge(column_byte(p, COLUMN_A), column_byte(o, COLUMN_A)),
-        COLUMN_A,
-    );
-    let right = column_bits(
-        edge(column_byte(p, COLUMN_H), column_byte(o, COLUMN_H)),
-        COLUMN_H,
-    );
+    let left = column_bits(edge(column_byte(p, COLUMN_A), column_byte(o, COLUMN_A)), COLUMN_A);
+    let right = column_bits(edge(column_byte(p, COLUMN_H), column_byte(o, COLUMN_H)), COLUMN_H);
     top | bottom | left | right
 }
 

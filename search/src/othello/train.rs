@@ -22,8 +22,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 use super::patterns::{
-    INSTANCES, OFFSETS, PATTERN_WEIGHTS, PATTERNS, PHASE_WEIGHTS, PHASES, SCALARS, SCALE,
-    canonical_indices, feature_indices, phase, scalar_features,
+    INSTANCES, OFFSETS, PATTERN_WEIGHTS, PATTERNS, PHASE_WEIGHTS, PHASES, SCALARS, SCALE, canonical_indices,
+    feature_indices, phase, scalar_features,
 };
 use super::solver::{SolveLimits, SolveMode, Solver};
 
@@ -55,22 +55,14 @@ impl Record {
     /// Reads every record of a data file's bytes.
     pub fn read_all(bytes: &[u8]) -> Result<Vec<Record>, String> {
         if !bytes.len().is_multiple_of(RECORD_BYTES) {
-            return Err(format!(
-                "{} bytes is not a whole number of {RECORD_BYTES}-byte records",
-                bytes.len()
-            ));
+            return Err(format!("{} bytes is not a whole number of {RECORD_BYTES}-byte records", bytes.len()));
         }
         bytes
             .chunks_exact(RECORD_BYTES)
             .enumerate()
             .map(|(i, c)| {
                 let word = |k: usize| u64::from_le_bytes(c[k..k + 8].try_into().expect("8 bytes"));
-                let r = Record {
-                    player: word(0),
-                    opponent: word(8),
-                    score: c[16] as i8,
-                    exact: c[17] == 1,
-                };
+                let r = Record { player: word(0), opponent: word(8), score: c[16] as i8, exact: c[17] == 1 };
                 if r.player & r.opponent != 0 || r.score.abs() > 64 || c[17] > 1 {
                     Err(format!("record {i} is not a valid position"))
                 } else {
@@ -115,8 +107,8 @@ impl Default for GameSettings {
 pub fn training_game(solver: &Solver, seed: u64, settings: &GameSettings) -> Vec<Record> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let stop = AtomicBool::new(false);
-    let random_plies = settings.random_min
-        + (rng.next_u64() % u64::from(settings.random_max - settings.random_min + 1)) as u32;
+    let random_plies =
+        settings.random_min + (rng.next_u64() % u64::from(settings.random_max - settings.random_min + 1)) as u32;
     let mut board = Board::start();
     // Positions before the solve point, with the side to move (true = same parity as
     // the start) to orient the final label.
@@ -146,32 +138,17 @@ pub fn training_game(solver: &Solver, seed: u64, settings: &GameSettings) -> Vec
         ply += 1;
     }
     let mut records = Vec::new();
-    let Some(solution) = solver.solve(board, SolveMode::Exact, &stop, SolveLimits::default())
-    else {
+    let Some(solution) = solver.solve(board, SolveMode::Exact, &stop, SolveLimits::default()) else {
         return records;
     };
     for (b, side) in early {
-        let score = if side == first_player_to_move {
-            solution.score
-        } else {
-            -solution.score
-        };
-        records.push(Record {
-            player: b.player,
-            opponent: b.opponent,
-            score: score as i8,
-            exact: false,
-        });
+        let score = if side == first_player_to_move { solution.score } else { -solution.score };
+        records.push(Record { player: b.player, opponent: b.opponent, score: score as i8, exact: false });
     }
     // The solved part: exact labels all the way down.
     let mut current = Some(solution);
     while let Some(sol) = current {
-        records.push(Record {
-            player: board.player,
-            opponent: board.opponent,
-            score: sol.score as i8,
-            exact: true,
-        });
+        records.push(Record { player: board.player, opponent: board.opponent, score: sol.score as i8, exact: true });
         let legal = board.moves();
         if legal == 0 {
             if board.opponent_moves() == 0 {
@@ -182,11 +159,7 @@ pub fn training_game(solver: &Solver, seed: u64, settings: &GameSettings) -> Vec
             let list: Vec<u8> = squares(legal).collect();
             let best = sol.best_move.unwrap_or(list[0]);
             let random = (rng.next_u64() % 1_000_000) as f64 / 1e6 >= settings.best_move_rate;
-            let sq = if random {
-                list[(rng.next_u64() % list.len() as u64) as usize]
-            } else {
-                best
-            };
+            let sq = if random { list[(rng.next_u64() % list.len() as u64) as usize] } else { best };
             board = board.play(sq).expect("a legal move");
         }
         if board.empty_count() == 0 {
@@ -206,10 +179,7 @@ pub fn training_game(solver: &Solver, seed: u64, settings: &GameSettings) -> Vec
 /// Draws a move with probability proportional to `exp(value / temperature)`.
 fn softmax_pick(values: &[(u8, i32)], temperature: f64, rng: &mut Xoshiro256PlusPlus) -> u8 {
     let best = values.iter().map(|&(_, v)| v).max().unwrap_or(0);
-    let weights: Vec<f64> = values
-        .iter()
-        .map(|&(_, v)| ((v - best) as f64 / temperature.max(1e-3)).exp())
-        .collect();
+    let weights: Vec<f64> = values.iter().map(|&(_, v)| ((v - best) as f64 / temperature.max(1e-3)).exp()).collect();
     let total: f64 = weights.iter().sum();
     let mut x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
     for (i, w) in weights.iter().enumerate() {
@@ -240,14 +210,7 @@ pub struct FitSettings {
 
 impl Default for FitSettings {
     fn default() -> Self {
-        FitSettings {
-            epochs: 20,
-            learning_rate: 0.01,
-            l2: 1e-5,
-            batch: 256,
-            validation: 0.05,
-            seed: 1,
-        }
+        FitSettings { epochs: 20, learning_rate: 0.01, l2: 1e-5, batch: 256, validation: 0.05, seed: 1 }
     }
 }
 
@@ -305,11 +268,7 @@ fn predict(w: &[f32], s: &Sample) -> f32 {
 
 /// Fits the evaluation to `records`; returns the quantised weights (1/64 disc) for
 /// every phase and index, ready for [`super::patterns::PatternEval::from_weights`].
-pub fn fit(
-    records: &[Record],
-    settings: &FitSettings,
-    mut progress: impl FnMut(&EpochReport),
-) -> Vec<i16> {
+pub fn fit(records: &[Record], settings: &FitSettings, mut progress: impl FnMut(&EpochReport)) -> Vec<i16> {
     let canon: Vec<Vec<u32>> = (0..PATTERNS.len()).map(canonical_indices).collect();
     let mut samples = prepare(records, &canon);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(settings.seed);
@@ -327,8 +286,7 @@ pub fn fit(
     let mut step = 0i32;
     for epoch in 1..=settings.epochs {
         shuffle(train, &mut rng);
-        let lr = settings.learning_rate
-            * (0.5 + 0.5 * (1.0 - (epoch - 1) as f32 / settings.epochs as f32));
+        let lr = settings.learning_rate * (0.5 + 0.5 * (1.0 - (epoch - 1) as f32 / settings.epochs as f32));
         let mut abs_err = 0f64;
         for batch in train.chunks(settings.batch.max(1)) {
             for s in batch {
@@ -368,28 +326,16 @@ pub fn fit(
         let validation_mae = if valid.is_empty() {
             0.0
         } else {
-            valid
-                .iter()
-                .map(|s| (predict(&w, s) - s.target).abs() as f64)
-                .sum::<f64>()
-                / valid.len() as f64
+            valid.iter().map(|s| (predict(&w, s) - s.target).abs() as f64).sum::<f64>() / valid.len() as f64
         };
-        progress(&EpochReport {
-            epoch,
-            train_mae: abs_err / train.len().max(1) as f64,
-            validation_mae,
-        });
+        progress(&EpochReport { epoch, train_mae: abs_err / train.len().max(1) as f64, validation_mae });
     }
     expand(&w, &canon)
 }
 
 /// Copies each canonical weight to every index it stands for, quantised.
 fn expand(w: &[f32], canon: &[Vec<u32>]) -> Vec<i16> {
-    let q = |x: f32| {
-        (x * SCALE as f32)
-            .round()
-            .clamp(i16::MIN as f32, i16::MAX as f32) as i16
-    };
+    let q = |x: f32| (x * SCALE as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
     let mut out = vec![0i16; w.len()];
     for ph in 0..PHASES {
         let base = ph * PHASE_WEIGHTS;
@@ -455,9 +401,7 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Vec<i16>, String> {
     let phases = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
     let per_phase = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
     if phases != PHASES || per_phase != PHASE_WEIGHTS {
-        return Err(format!(
-            "weights for {phases}x{per_phase}, this build needs {PHASES}x{PHASE_WEIGHTS}"
-        ));
+        return Err(format!("weights for {phases}x{per_phase}, this build needs {PHASES}x{PHASE_WEIGHTS}"));
     }
     let total = phases * per_phase;
     let mut out = Vec::with_capacity(total);
@@ -513,23 +457,13 @@ mod tests {
 
     #[test]
     fn records_round_trip_and_bad_records_are_refused() {
-        let r = Record {
-            player: 0x10,
-            opponent: 0x20,
-            score: -12,
-            exact: true,
-        };
+        let r = Record { player: 0x10, opponent: 0x20, score: -12, exact: true };
         let mut bytes = Vec::new();
         r.write(&mut bytes);
         r.write(&mut bytes);
         assert_eq!(Record::read_all(&bytes).unwrap(), vec![r, r]);
         assert!(Record::read_all(&bytes[..20]).is_err());
-        let bad = Record {
-            player: 1,
-            opponent: 1,
-            score: 0,
-            exact: false,
-        };
+        let bad = Record { player: 1, opponent: 1, score: 0, exact: false };
         let mut bytes = Vec::new();
         bad.write(&mut bytes);
         assert!(Record::read_all(&bytes).is_err());
@@ -538,19 +472,14 @@ mod tests {
     #[test]
     fn a_training_game_has_consistent_labels() {
         let solver = Solver::new(16, 1);
-        let settings = GameSettings {
-            solve_empties: 12,
-            ..GameSettings::default()
-        };
+        let settings = GameSettings { solve_empties: 12, ..GameSettings::default() };
         let records = training_game(&solver, 7, &settings);
         assert!(records.len() > 40, "{} records", records.len());
         // Exact labels agree with an independent solve.
         let stop = AtomicBool::new(false);
         for r in records.iter().filter(|r| r.exact).take(5) {
             let b = Board::new(r.player, r.opponent);
-            let s = solver
-                .solve(b, SolveMode::Exact, &stop, SolveLimits::default())
-                .unwrap();
+            let s = solver.solve(b, SolveMode::Exact, &stop, SolveLimits::default()).unwrap();
             assert_eq!(s.score, r.score as i32);
         }
     }
@@ -559,10 +488,7 @@ mod tests {
     fn fitting_learns_a_simple_rule() {
         // Label = disc difference: the fit must get close on its own data.
         let solver = Solver::new(16, 1);
-        let settings = GameSettings {
-            solve_empties: 10,
-            ..GameSettings::default()
-        };
+        let settings = GameSettings { solve_empties: 10, ..GameSettings::default() };
         let mut records = Vec::new();
         for seed in 0..40 {
             for mut r in training_game(&solver, seed, &settings) {
@@ -570,11 +496,7 @@ mod tests {
                 records.push(r);
             }
         }
-        let fit_settings = FitSettings {
-            epochs: 30,
-            validation: 0.0,
-            ..FitSettings::default()
-        };
+        let fit_settings = FitSettings { epochs: 30, validation: 0.0, ..FitSettings::default() };
         let mut last = f64::MAX;
         let weights = fit(&records, &fit_settings, |r| last = r.train_mae);
         assert!(last < 2.0, "training error {last}");

@@ -1,0 +1,268 @@
+//! The NBoard front end (8×8 Othello): the loop that the NBoard GUI, and arenas
+//! speaking its protocol, drive. Searches run on their own thread so that `ping` can
+//! stop them at once.
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use bitboards::othello::{Board, Color, Game, Move, Position};
+use crossbeam_channel::Receiver;
+use protocol::ggf;
+use protocol::nboard::{self, Command, ParseError};
+use search::StopFlag;
+use search::othello::{Solver, ThinkLimits, Thought};
+
+use crate::io::{Input, MAX_LINE, Output};
+use crate::session::SearchOptions;
+
+/// The engine's name as NBoard shows it.
+const NAME: &str = "sente";
+
+/// Builds the game a GGF text describes: its start (`BO`, or the usual start), then
+/// its moves; a move by the side not to move is preceded by the pass it implies.
+pub fn game_from_ggf(text: &str) -> Result<Game<Board>, String> {
+    let g = ggf::parse(text).map_err(|e| e.to_string())?;
+    if g.size != 8 {
+        return Err(format!("only 8x8 games are supported, not {0}x{0}", g.size));
+    }
+    let start = match &g.board {
+        Some(squares) => {
+            let side = if g.black_to_move { 'X' } else { 'O' };
+            Position::parse(&format!("{squares} {side}")).map_err(|e| e.to_string())?
+        }
+        None => Position::start(),
+    };
+    let mut game = Game::new(start);
+    for (i, m) in g.moves.iter().enumerate() {
+        let mv = Move::parse(nboard::move_text(&m.text), 8).map_err(|e| format!("move {}: {e}", i + 1))?;
+        play_with_implied_pass(&mut game, mv, Some(m.black)).map_err(|e| format!("move {} {}: {e}", i + 1, m.text))?;
+    }
+    Ok(game)
+}
+
+/// Plays `mv` for `color` (if given), inserting the pass the other side must make
+/// when it is not `color`'s turn.
+fn play_with_implied_pass(game: &mut Game<Board>, mv: Move, black: Option<bool>) -> Result<(), String> {
+    let to_move_is_black = game.position().side_to_move() == Color::Black;
+    if black.is_some_and(|b| b != to_move_is_black) && mv != Move::Pass {
+        if game.position().legal_moves() != vec![Move::Pass] {
+            return Err("played out of turn".into());
+        }
+        game.play(Move::Pass).map_err(|e| e.to_string())?;
+    }
+    game.play(mv).map_err(|e| e.to_string())
+}
+
+struct Running {
+    stop: StopFlag,
+    handle: JoinHandle<()>,
+}
+
+/// The NBoard engine state.
+pub struct NboardEngine {
+    game: Game<Board>,
+    depth: u32,
+    options: SearchOptions,
+    solver: Option<Arc<Solver>>,
+    running: Option<Running>,
+    out: Output,
+}
+
+impl NboardEngine {
+    /// A new engine writing to `out`, at the start position, depth 12.
+    pub fn new(out: Output, options: SearchOptions) -> NboardEngine {
+        NboardEngine { game: Game::new(Position::start()), depth: 12, options, solver: None, running: None, out }
+    }
+
+    /// Runs until `quit` or the end of input.
+    pub fn run(mut self, input: &Receiver<Input>) {
+        for item in input.iter() {
+            match item {
+                Input::Line(line) => {
+                    if !self.handle_line(&line) {
+                        break;
+                    }
+                }
+                Input::TooLong(n) => self.status(&format!("error: line of {n} bytes ignored (longer than {MAX_LINE})")),
+                Input::Eof => break,
+            }
+        }
+        self.finish_search();
+    }
+
+    fn status(&self, text: &str) {
+        self.out.line(format!("status {text}"));
+    }
+
+    fn solver(&mut self) -> Arc<Solver> {
+        let options = self.options;
+        self.solver.get_or_insert_with(|| Arc::new(Solver::new(options.hash_mb, options.threads))).clone()
+    }
+
+    fn finish_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop.stop();
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Handles one line; false means quit.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        let command = match nboard::parse(line) {
+            Ok(c) => c,
+            Err(ParseError::Empty) => return true,
+            Err(e) => {
+                self.status(&format!("error: {e}"));
+                return true;
+            }
+        };
+        // Anything but ping waits for a running search (the GUI sends ping first).
+        if !matches!(command, Command::Ping(_))
+            && let Some(r) = self.running.take()
+        {
+            let _ = r.handle.join();
+        }
+        match command {
+            Command::Nboard(_) => self.out.line(format!("set myname {NAME}")),
+            Command::SetDepth(d) => {
+                self.depth = d.clamp(1, 60);
+                self.out.line(format!("set myname {NAME}{}", self.depth));
+            }
+            Command::SetGame(text) => match game_from_ggf(&text) {
+                Ok(game) => self.game = game,
+                Err(e) => self.status(&format!("error: bad game ({e}); position unchanged")),
+            },
+            Command::SetContempt(_) => self.status("contempt is not used by this engine: draws count as 0"),
+            Command::Move(arg) => {
+                let text = nboard::move_text(&arg);
+                let result = Move::parse(text, 8)
+                    .map_err(|e| e.to_string())
+                    .and_then(|mv| play_with_implied_pass(&mut self.game, mv, None));
+                if let Err(e) = result {
+                    self.status(&format!("error: move {text}: {e}; position unchanged"));
+                }
+            }
+            Command::Go => self.search(1, true),
+            Command::Hint(n) => self.search(n.max(1), false),
+            Command::Ping(n) => {
+                self.finish_search();
+                self.out.line(format!("pong {n}"));
+            }
+            Command::Learn => self.out.line("learned"),
+            Command::Analyze => self.analyze(),
+            Command::Quit => return false,
+        }
+        true
+    }
+
+    fn limits(&self, exclude: u64) -> ThinkLimits {
+        ThinkLimits {
+            depth: Some(self.depth),
+            exact_empties: (2 * self.depth).min(26),
+            exclude,
+            ..ThinkLimits::default()
+        }
+    }
+
+    /// `go` (one move, answered with `===`) or `hint n` (the best `n` moves, answered
+    /// with `search` lines), on the search thread.
+    fn search(&mut self, count: u32, is_go: bool) {
+        let position = *self.game.position();
+        if position.is_game_over() {
+            self.status("error: the game is over");
+            return;
+        }
+        let solver = self.solver();
+        let limits: Vec<ThinkLimits> = vec![self.limits(0)];
+        let out = self.out.clone();
+        let stop = StopFlag::new();
+        let thread_stop = stop.clone();
+        let spawned = std::thread::Builder::new().name("nboard-search".into()).spawn(move || {
+            out.line("status thinking");
+            let start = Instant::now();
+            if position.legal_moves() == vec![Move::Pass] {
+                if is_go {
+                    out.line(nboard::best_move_line("PA", 0.0, 0.0));
+                } else {
+                    out.line(nboard::search_line(&["PA".into()], 0.0, "0"));
+                }
+                out.line("status");
+                return;
+            }
+            let mut exclude = 0u64;
+            for _ in 0..count {
+                let lim = ThinkLimits { exclude, ..limits[0] };
+                let t = solver.think(position.board(), lim, thread_stop.as_atomic(), |t: &Thought| {
+                    out.line(format!("nodestats {} {:.2}", t.nodes, start.elapsed().as_secs_f64()));
+                });
+                let Some(sq) = t.best_move else { break };
+                let pv: Vec<String> =
+                    t.pv.iter()
+                        .map(|&s| if s >= 64 { "PA".into() } else { Move::Play(s).name(8).to_ascii_uppercase() })
+                        .collect();
+                if is_go {
+                    out.line(nboard::best_move_line(
+                        &Move::Play(sq).name(8).to_ascii_uppercase(),
+                        t.score as f64,
+                        start.elapsed().as_secs_f64(),
+                    ));
+                } else {
+                    let depth = if t.exact { format!("{}@100%", t.depth) } else { t.depth.to_string() };
+                    out.line(nboard::search_line(&pv, t.score as f64, &depth));
+                }
+                exclude |= 1u64 << sq;
+                if thread_stop.is_stopped() {
+                    break;
+                }
+            }
+            out.line("status");
+        });
+        match spawned {
+            Ok(handle) => self.running = Some(Running { stop, handle }),
+            Err(e) => self.status(&format!("error: cannot start the search: {e}")),
+        }
+    }
+
+    /// `analyze`: the value of every position of the game, from the last back to the
+    /// first, as `analysis <ply> <eval>` (eval for the side to move).
+    fn analyze(&mut self) {
+        let solver = self.solver();
+        let stop = StopFlag::new();
+        let mut positions: Vec<Position<Board>> = vec![*self.game.start()];
+        for &mv in self.game.moves() {
+            let next = positions[positions.len() - 1].play(mv).expect("a played move is legal");
+            positions.push(next);
+        }
+        self.status("analyzing");
+        for (ply, pos) in positions.iter().enumerate().rev() {
+            let value = match pos.result() {
+                Some(_) => pos.board().final_score(),
+                None => solver.think(pos.board(), self.limits(0), stop.as_atomic(), |_| {}).score,
+            };
+            self.out.line(format!("analysis {ply} {value}"));
+        }
+        self.status("");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ggf_games_with_implied_passes() {
+        let g = game_from_ggf(
+            "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6];)",
+        )
+        .unwrap();
+        assert_eq!(g.moves().len(), 2);
+        let e = game_from_ggf(
+            "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]W[F5];)",
+        )
+        .unwrap_err();
+        assert!(e.contains("out of turn"), "{e}");
+        assert!(game_from_ggf("(;GM[Othello]BO[6 ------------------------------------ *];)").is_err());
+        assert!(game_from_ggf("(;GM[Othello]B[Z9];)").is_err());
+    }
+}
