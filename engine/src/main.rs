@@ -87,6 +87,9 @@ enum Commands {
         /// Only these problem numbers (comma-separated).
         #[arg(long, value_delimiter = ',')]
         only: Vec<u32>,
+        /// Evaluation weights to use instead of the built-in ones.
+        #[arg(long)]
+        eval: Option<String>,
     },
     /// Train the Othello evaluation: generate self-play data, or fit weights to it.
     #[command(subcommand)]
@@ -115,8 +118,14 @@ enum TrainCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Solve exactly from this many empties on.
-        #[arg(long, default_value_t = 20)]
+        #[arg(long, default_value_t = 22)]
         solve_empties: u32,
+        /// From this many empties down, solve and record every move's position too.
+        #[arg(long, default_value_t = 20)]
+        children_from: u32,
+        /// Record no position with fewer empties than this.
+        #[arg(long, default_value_t = 12)]
+        label_min: u32,
         /// Table size per thread in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
@@ -165,7 +174,11 @@ fn main() -> Result<()> {
             .map_err(anyhow::Error::msg)?;
             Ok(())
         }
-        Some(Commands::Ffo { file, threads, hash, only }) => {
+        Some(Commands::Ffo { file, threads, hash, only, eval }) => {
+            if let Some(path) = eval {
+                let bytes = std::fs::read(&path).with_context(|| format!("cannot read {path}"))?;
+                search::othello::install_weights(&bytes).map_err(anyhow::Error::msg).with_context(|| path.clone())?;
+            }
             let options = ffo::FfoOptions { threads, hash_mb: hash, only };
             let wrong = ffo::run(&file, &options, &mut std::io::stdout().lock())?;
             if wrong > 0 {
@@ -173,8 +186,18 @@ fn main() -> Result<()> {
             }
             Ok(())
         }
-        Some(Commands::TrainOthello(TrainCommand::Gen { games, out, threads, seed, solve_empties, hash })) => {
-            let settings = search::othello::train::GameSettings { solve_empties, ..Default::default() };
+        Some(Commands::TrainOthello(TrainCommand::Gen {
+            games,
+            out,
+            threads,
+            seed,
+            solve_empties,
+            children_from,
+            label_min,
+            hash,
+        })) => {
+            let settings =
+                search::othello::train::GameSettings { solve_empties, children_from, label_min, ..Default::default() };
             train::generate(games, threads, seed, settings, hash, &out)
         }
         Some(Commands::TrainOthello(TrainCommand::Fit { data, out, epochs, learning_rate })) => {

@@ -84,6 +84,7 @@ pub fn fit(data: &[String], settings: FitSettings, out: &str) -> Result<()> {
     }
     println!("fitting {} positions ({} exact)", records.len(), records.iter().filter(|r| r.exact).count());
     let start = Instant::now();
+    let epochs = settings.epochs;
     let weights = train::fit(&records, &settings, |r| {
         println!(
             "epoch {:>3}: train MAE {:.3} discs, validation MAE {:.3} discs ({:.0} s)",
@@ -92,6 +93,11 @@ pub fn fit(data: &[String], settings: FitSettings, out: &str) -> Result<()> {
             r.validation_mae,
             start.elapsed().as_secs_f64()
         );
+        if r.epoch == epochs {
+            for (phase, (n, mae)) in r.validation_by_phase.iter().enumerate() {
+                println!("  empties {:>2}-{:>2}: {n:>7} positions, MAE {mae:.2}", 4 * phase + 1, 4 * phase + 4);
+            }
+        }
     });
     let bytes = train::encode_weights(&weights);
     std::fs::write(out, &bytes).with_context(|| format!("cannot write {out}"))?;

@@ -25,14 +25,53 @@ pub fn evaluate<B: OthelloBoard>(board: &B) -> i32 {
 use bitboards::othello::geometry::CORNERS;
 use bitboards::othello::movegen::{moves, potential_moves};
 
+use std::sync::OnceLock;
+
+use super::patterns::PatternEval;
 use super::stability::edge_stable;
+use super::train::decode_weights;
 
 /// X squares and the corner each one spoils.
 const X_AND_CORNER: [(u64, u64); 4] = [(1 << 9, 1), (1 << 14, 1 << 7), (1 << 49, 1 << 56), (1 << 54, 1 << 63)];
 
-/// Heuristic value of an 8×8 board for the side to move, in discs (−63..=63).
+/// The trained weights shipped with the program (see `train.rs` and the README).
+static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../data/othello-eval.bin");
+
+/// The evaluation in use: the trained patterns, or the hand-made function if no
+/// weights could be read.
+static PATTERNS: OnceLock<Option<PatternEval>> = OnceLock::new();
+
+/// Installs trained weights before the first evaluation (for trying new weights);
+/// fails if the evaluation was already used or the weights do not fit this build.
+pub fn install_weights(bytes: &[u8]) -> Result<(), String> {
+    let weights = decode_weights(bytes)?;
+    let eval = PatternEval::from_weights(weights).ok_or("weights of the wrong size")?;
+    PATTERNS.set(Some(eval)).map_err(|_| "the evaluation is already in use".to_string())
+}
+
+fn patterns() -> Option<&'static PatternEval> {
+    PATTERNS.get_or_init(|| decode_weights(EMBEDDED_WEIGHTS).ok().and_then(PatternEval::from_weights)).as_ref()
+}
+
+/// True when the trained pattern evaluation is in use.
+pub fn is_trained() -> bool {
+    patterns().is_some()
+}
+
+/// Value of an 8×8 board for the side to move, in discs (−63..=63): the trained
+/// pattern evaluation, or [`hand_made_discs`] without weights.
 #[inline]
 pub fn eval_discs(p: u64, o: u64) -> i32 {
+    match patterns() {
+        Some(e) => e.eval_discs(p, o),
+        None => hand_made_discs(p, o),
+    }
+}
+
+/// A hand-made evaluation in discs: mobility, potential mobility, corners, X squares,
+/// stable edges, and the disc count near the end.
+#[inline]
+pub fn hand_made_discs(p: u64, o: u64) -> i32 {
     let empties = (!(p | o)).count_ones() as i32;
     let mp = moves(p, o);
     let mo = moves(o, p);

@@ -14,7 +14,7 @@ mod stability;
 pub mod train;
 
 pub use endgame::final_score;
-pub use eval::evaluate;
+pub use eval::{evaluate, install_weights, is_trained};
 pub use perft::parallel_perft;
 pub use solver::{Solution, SolveLimits, SolveMode, Solver, ThinkLimits, Thought};
 pub use stability::stable_discs;

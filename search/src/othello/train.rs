@@ -88,6 +88,11 @@ pub struct GameSettings {
     pub temperature: f64,
     /// In the solved part, chance of playing the best move (else a random one).
     pub best_move_rate: f64,
+    /// From this many empties down, every move of a solved position is solved too,
+    /// and the positions after them are recorded (exact labels for more positions).
+    pub children_from: u32,
+    /// Stop recording below this many empties.
+    pub label_min: u32,
 }
 
 impl Default for GameSettings {
@@ -99,6 +104,8 @@ impl Default for GameSettings {
             search_depth: 2,
             temperature: 1.5,
             best_move_rate: 0.7,
+            children_from: 0,
+            label_min: 0,
         }
     }
 }
@@ -145,16 +152,45 @@ pub fn training_game(solver: &Solver, seed: u64, settings: &GameSettings) -> Vec
         let score = if side == first_player_to_move { solution.score } else { -solution.score };
         records.push(Record { player: b.player, opponent: b.opponent, score: score as i8, exact: false });
     }
-    // The solved part: exact labels all the way down.
+    // The solved part: exact labels down to `label_min` empties. Each position is
+    // solved (cheap when its parent's solve left it in the table).
+    let mut recorded_as_child = false;
     let mut current = Some(solution);
     while let Some(sol) = current {
-        records.push(Record { player: board.player, opponent: board.opponent, score: sol.score as i8, exact: true });
+        if board.empty_count() < settings.label_min {
+            break;
+        }
+        if !recorded_as_child {
+            records.push(Record {
+                player: board.player,
+                opponent: board.opponent,
+                score: sol.score as i8,
+                exact: true,
+            });
+        }
         let legal = board.moves();
+        recorded_as_child = false;
+        if legal != 0
+            && board.empty_count() <= settings.children_from
+            && let Some(all) = solver.solve(board, SolveMode::AllMoves, &stop, SolveLimits::default())
+        {
+            for &(sq, score) in &all.move_scores {
+                let child = board.play(sq).expect("a legal move");
+                records.push(Record {
+                    player: child.player,
+                    opponent: child.opponent,
+                    score: -score as i8,
+                    exact: true,
+                });
+            }
+            recorded_as_child = true;
+        }
         if legal == 0 {
             if board.opponent_moves() == 0 {
                 break;
             }
             board = board.pass();
+            recorded_as_child = false;
         } else {
             let list: Vec<u8> = squares(legal).collect();
             let best = sol.best_move.unwrap_or(list[0]);
@@ -163,12 +199,14 @@ pub fn training_game(solver: &Solver, seed: u64, settings: &GameSettings) -> Vec
             board = board.play(sq).expect("a legal move");
         }
         if board.empty_count() == 0 {
-            records.push(Record {
-                player: board.player,
-                opponent: board.opponent,
-                score: board.final_score() as i8,
-                exact: true,
-            });
+            if !recorded_as_child {
+                records.push(Record {
+                    player: board.player,
+                    opponent: board.opponent,
+                    score: board.final_score() as i8,
+                    exact: true,
+                });
+            }
             break;
         }
         current = solver.solve(board, SolveMode::Exact, &stop, SolveLimits::default());
@@ -215,7 +253,7 @@ impl Default for FitSettings {
 }
 
 /// Error measures after an epoch.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct EpochReport {
     /// The epoch (1-based).
     pub epoch: usize,
@@ -223,6 +261,8 @@ pub struct EpochReport {
     pub train_mae: f64,
     /// Mean absolute error on the validation records, in discs.
     pub validation_mae: f64,
+    /// Validation records and their mean absolute error, per phase.
+    pub validation_by_phase: Vec<(usize, f64)>,
 }
 
 /// A record turned into weight indices.
@@ -323,12 +363,21 @@ pub fn fit(records: &[Record], settings: &FitSettings, mut progress: impl FnMut(
             }
             touched.clear();
         }
-        let validation_mae = if valid.is_empty() {
-            0.0
-        } else {
-            valid.iter().map(|s| (predict(&w, s) - s.target).abs() as f64).sum::<f64>() / valid.len() as f64
-        };
-        progress(&EpochReport { epoch, train_mae: abs_err / train.len().max(1) as f64, validation_mae });
+        let mut by_phase = vec![(0usize, 0f64); PHASES];
+        for s in valid.iter() {
+            let slot = &mut by_phase[s.scalar_base as usize / PHASE_WEIGHTS];
+            slot.0 += 1;
+            slot.1 += (predict(&w, s) - s.target).abs() as f64;
+        }
+        let total: f64 = by_phase.iter().map(|p| p.1).sum();
+        let validation_mae = total / valid.len().max(1) as f64;
+        let validation_by_phase = by_phase.into_iter().map(|(n, e)| (n, e / n.max(1) as f64)).collect();
+        progress(&EpochReport {
+            epoch,
+            train_mae: abs_err / train.len().max(1) as f64,
+            validation_mae,
+            validation_by_phase,
+        });
     }
     expand(&w, &canon)
 }
@@ -482,6 +531,23 @@ mod tests {
             let s = solver.solve(b, SolveMode::Exact, &stop, SolveLimits::default()).unwrap();
             assert_eq!(s.score, r.score as i32);
         }
+    }
+
+    #[test]
+    fn children_are_labelled_exactly() {
+        let solver = Solver::new(16, 1);
+        let settings = GameSettings { solve_empties: 12, children_from: 10, label_min: 6, ..GameSettings::default() };
+        let records = training_game(&solver, 3, &settings);
+        let exact: Vec<&Record> = records.iter().filter(|r| r.exact).collect();
+        assert!(exact.len() > 20, "{} exact records", exact.len());
+        assert!(exact.iter().all(|r| (!(r.player | r.opponent)).count_ones() >= 5));
+        let stop = AtomicBool::new(false);
+        for r in exact.iter().step_by(3) {
+            let s = solver.solve(Board::new(r.player, r.opponent), SolveMode::Exact, &stop, SolveLimits::default());
+            assert_eq!(s.unwrap().score, r.score as i32);
+        }
+        // No position recorded twice in a row.
+        assert!(records.windows(2).all(|w| w[0] != w[1]));
     }
 
     #[test]
