@@ -12,5 +12,6 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod go;
 pub mod othello;
 pub mod rng;

@@ -17,6 +17,7 @@
 pub mod alphabeta;
 pub mod conformance;
 mod game;
+pub mod go;
 mod limits;
 pub mod othello;
 pub mod tt;

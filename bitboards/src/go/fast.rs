@@ -1,0 +1,494 @@
+//! A board built for random playouts: every operation a playout needs is a few array
+//! updates. Same rules as [`super::Board`] (simple ko, no suicide), checked against it
+//! move by move in the tests.
+//!
+//! * points live on a grid padded with an off-board border, so neighbours never need
+//!   bounds checks;
+//! * stones of a chain form a circular list and share a representative; chains merge
+//!   by relabelling the smaller one;
+//! * each chain counts its **pseudo-liberties** (pairs of a stone and an empty
+//!   neighbour): removing the pairs a move takes away tells exactly whether a chain
+//!   keeps a liberty, without finding the liberties;
+//! * each point counts its black, white and off-board neighbours (eyes, and whether a
+//!   point touches an empty point, in one lookup);
+//! * the empty points are kept in a list for choosing random moves.
+
+use super::board::{Board, Color};
+use super::coords::Point;
+
+const PAD: usize = 11;
+/// Array length: the padded grid (121 cells) rounded up to 128 so that indices
+/// masked with `& 127` need no bounds checks.
+const CELLS: usize = 128;
+const EMPTY: u8 = 0;
+const BLACK: u8 = 1;
+const WHITE: u8 = 2;
+const OFF: u8 = 3;
+
+/// The 4 neighbour offsets on the padded grid.
+const DIRS: [isize; 4] = [-(PAD as isize), -1, 1, PAD as isize];
+
+/// Neighbour counts are packed in a `u16`: 4 bits per colour (black, white, off).
+const fn nbr_unit(color: u8) -> u16 {
+    1 << (4 * (color as u16 - 1))
+}
+
+/// Flags derived from a point's packed neighbour counts: bit 0 black eye (every
+/// neighbour black or off-board), bit 1 white eye, bit 2 an empty neighbour.
+static NBR_FLAGS: [u8; 4096] = {
+    let mut t = [0u8; 4096];
+    let mut n = 0;
+    while n < 4096 {
+        let (b, w, off) = (n & 0xF, (n >> 4) & 0xF, (n >> 8) & 0xF);
+        let mut f = 0;
+        if b + off == 4 {
+            f |= 1;
+        }
+        if w + off == 4 {
+            f |= 2;
+        }
+        if b + w + off < 4 {
+            f |= 4;
+        }
+        t[n] = f;
+        n += 1;
+    }
+    t
+};
+
+/// An index into the cell arrays, provably in bounds.
+#[inline(always)]
+fn ix(x: usize) -> usize {
+    x & (CELLS - 1)
+}
+
+/// A board for playouts on sides up to 9.
+#[derive(Clone)]
+pub struct FastBoard {
+    size: u8,
+    color: [u8; CELLS],
+    chain: [u8; CELLS],
+    next: [u8; CELLS],
+    libs: [u16; CELLS],
+    chain_size: [u8; CELLS],
+    nbr: [u16; CELLS],
+    empties: [u8; CELLS],
+    empty_pos: [u8; CELLS],
+    n_empty: u8,
+    ko: u8,
+    to_move: u8,
+    passes: u8,
+}
+
+/// A point on the padded grid.
+pub type Cell = u8;
+
+impl FastBoard {
+    /// The padded cell of a point.
+    pub const fn cell(p: Point) -> Cell {
+        ((p.row() + 1) * PAD + p.col() + 1) as Cell
+    }
+
+    /// The point of a padded cell.
+    pub const fn point(cell: Cell) -> Point {
+        Point::new(cell as usize / PAD - 1, cell as usize % PAD - 1)
+    }
+
+    /// An empty board of side `size`, black to move.
+    pub fn new(size: usize) -> FastBoard {
+        assert!((2..=9).contains(&size));
+        let mut b = FastBoard {
+            size: size as u8,
+            color: [OFF; CELLS],
+            chain: [0; CELLS],
+            next: [0; CELLS],
+            libs: [0; CELLS],
+            chain_size: [0; CELLS],
+            nbr: [0; CELLS],
+            empties: [0; CELLS],
+            empty_pos: [0; CELLS],
+            n_empty: 0,
+            ko: 0,
+            to_move: BLACK,
+            passes: 0,
+        };
+        for r in 0..size {
+            for c in 0..size {
+                let cell = Self::cell(Point::new(r, c));
+                b.color[cell as usize] = EMPTY;
+                b.empty_pos[cell as usize] = b.n_empty;
+                b.empties[b.n_empty as usize] = cell;
+                b.n_empty += 1;
+            }
+        }
+        for cell in 0..CELLS {
+            if b.color[cell] == EMPTY {
+                for d in DIRS {
+                    let q = (cell as isize + d) as usize;
+                    if b.color[q] == OFF {
+                        b.nbr[cell] += nbr_unit(OFF);
+                    }
+                }
+            }
+        }
+        b
+    }
+
+    /// A playout board holding the position of `board` (its colour to move and ko).
+    pub fn from_board(board: &Board) -> FastBoard {
+        let mut f = FastBoard::new(board.size());
+        for p in board.points() {
+            if let Some(c) = board.at(p) {
+                f.put_stone(Self::cell(p), color_code(c));
+            }
+        }
+        f.to_move = color_code(board.to_move());
+        f.ko = board.ko().map_or(0, Self::cell);
+        f
+    }
+
+    /// Side length.
+    pub fn size(&self) -> usize {
+        self.size as usize
+    }
+    /// The colour to move.
+    pub fn to_move(&self) -> Color {
+        if self.to_move == BLACK { Color::Black } else { Color::White }
+    }
+    /// The empty cells.
+    pub fn empties(&self) -> &[Cell] {
+        &self.empties[..self.n_empty as usize]
+    }
+    /// Number of empty cells.
+    #[inline(always)]
+    pub fn empty_count(&self) -> usize {
+        self.n_empty as usize
+    }
+    /// The `k`-th empty cell (`k < empty_count()`).
+    #[inline(always)]
+    pub fn empty_at(&self, k: usize) -> Cell {
+        self.empties[ix(k)]
+    }
+    /// Consecutive passes.
+    pub fn passes(&self) -> u8 {
+        self.passes
+    }
+    /// The simple-ko cell (0 if none).
+    pub fn ko(&self) -> Cell {
+        self.ko
+    }
+    /// What stands on a cell.
+    pub fn at(&self, cell: Cell) -> Option<Color> {
+        match self.color[ix(cell as usize)] {
+            BLACK => Some(Color::Black),
+            WHITE => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn nbr_count(&self, cell: usize, color: u8) -> u16 {
+        (self.nbr[ix(cell)] >> (4 * (color as u16 - 1))) & 0xF
+    }
+
+    /// True if the empty `cell` is surrounded by stones of `color` (and the edge):
+    /// playouts never fill such points.
+    #[inline(always)]
+    pub fn is_eye(&self, cell: Cell, color: Color) -> bool {
+        NBR_FLAGS[self.nbr[ix(cell as usize)] as usize & 4095] & color_code(color) != 0
+    }
+
+    /// True if the side to move may play on the empty `cell` without filling one of
+    /// its own eyes: the playout policy's test, with one table lookup in the common case.
+    #[inline(always)]
+    pub fn is_playable(&self, cell: Cell) -> bool {
+        let flags = NBR_FLAGS[self.nbr[ix(cell as usize)] as usize & 4095];
+        if flags & self.to_move != 0 {
+            return false; // own eye
+        }
+        if flags & 4 != 0 {
+            return cell != self.ko;
+        }
+        self.is_legal_slow(cell as usize)
+    }
+
+    /// True if the side to move may play on the empty `cell` (not ko, not suicide).
+    #[inline]
+    pub fn is_legal(&self, cell: Cell) -> bool {
+        if NBR_FLAGS[self.nbr[ix(cell as usize)] as usize & 4095] & 4 != 0 {
+            return cell != self.ko;
+        }
+        self.is_legal_slow(cell as usize)
+    }
+
+    /// [`FastBoard::is_legal`] for a point without an empty neighbour.
+    fn is_legal_slow(&self, cell: usize) -> bool {
+        if cell as u8 == self.ko {
+            return false;
+        }
+        let me = self.to_move;
+        // Count, per neighbouring chain, the pseudo-liberties the move takes away.
+        let mut seen = [0u8; 4];
+        let mut taken = [0u16; 4];
+        let mut k = 0;
+        for d in DIRS {
+            let q = (cell as isize + d) as usize;
+            if self.color[ix(q)] == BLACK || self.color[ix(q)] == WHITE {
+                let ch = self.chain[ix(q)];
+                match seen[..k].iter().position(|&s| s == ch) {
+                    Some(i) => taken[i] += 1,
+                    None => {
+                        seen[k] = ch;
+                        taken[k] = 1;
+                        k += 1;
+                    }
+                }
+            }
+        }
+        for i in 0..k {
+            let ch = seen[i] as usize;
+            let left = self.libs[ix(ch)] - taken[i];
+            let own = self.color[ix(ch)] == me;
+            // An own chain keeping a liberty, or an enemy chain losing its last.
+            if (own && left > 0) || (!own && left == 0) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Places a stone with no rule check and no captures (setting up positions).
+    fn put_stone(&mut self, cell: Cell, c: u8) {
+        let ci = cell as usize;
+        self.remove_empty(cell);
+        self.color[ix(ci)] = c;
+        self.chain[ix(ci)] = cell;
+        self.next[ix(ci)] = cell;
+        self.chain_size[ix(ci)] = 1;
+        self.libs[ix(ci)] = 0;
+        // Liberties of the lone stone first, then the neighbouring chains lose the
+        // pairs with this point (and own chains merge).
+        for d in DIRS {
+            let q = (ci as isize + d) as usize;
+            self.nbr[ix(q)] += nbr_unit(c);
+            if self.color[ix(q)] == EMPTY {
+                self.libs[ix(ci)] += 1;
+            }
+        }
+        for d in DIRS {
+            let q = (ci as isize + d) as usize;
+            if self.color[ix(q)] == BLACK || self.color[ix(q)] == WHITE {
+                let ch = self.chain[ix(q)];
+                self.libs[ix(ch as usize)] -= 1;
+                if self.color[ix(q)] == c {
+                    self.merge(self.chain[ix(ci)], ch);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn remove_empty(&mut self, cell: Cell) {
+        let i = self.empty_pos[ix(cell as usize)] as usize;
+        self.n_empty -= 1;
+        let last = self.empties[ix(self.n_empty as usize)];
+        self.empties[ix(i)] = last;
+        self.empty_pos[ix(last as usize)] = i as u8;
+    }
+
+    #[inline]
+    fn add_empty(&mut self, cell: Cell) {
+        self.empty_pos[ix(cell as usize)] = self.n_empty;
+        self.empties[ix(self.n_empty as usize)] = cell;
+        self.n_empty += 1;
+    }
+
+    /// Merges the chains with representatives `a` and `b` (relabels the smaller).
+    fn merge(&mut self, a: u8, b: u8) {
+        if a == b {
+            return;
+        }
+        let (big, small) =
+            if self.chain_size[ix(a as usize)] >= self.chain_size[ix(b as usize)] { (a, b) } else { (b, a) };
+        let mut s = small;
+        loop {
+            self.chain[ix(s as usize)] = big;
+            s = self.next[ix(s as usize)];
+            if s == small {
+                break;
+            }
+        }
+        self.next.swap(big as usize, small as usize);
+        self.chain_size[ix(big as usize)] += self.chain_size[ix(small as usize)];
+        self.libs[ix(big as usize)] += self.libs[ix(small as usize)];
+    }
+
+    /// Removes the chain `ch`; returns how many stones it had.
+    fn capture(&mut self, ch: u8) -> u32 {
+        let c = self.color[ix(ch as usize)];
+        let mut n = 0;
+        let mut s = ch;
+        // First empty every stone, then give liberties back to the neighbours.
+        loop {
+            self.color[ix(s as usize)] = EMPTY;
+            self.add_empty(s);
+            n += 1;
+            s = self.next[ix(s as usize)];
+            if s == ch {
+                break;
+            }
+        }
+        loop {
+            for d in DIRS {
+                let q = (s as isize + d) as usize;
+                self.nbr[ix(q)] -= nbr_unit(c);
+                if self.color[ix(q)] == BLACK || self.color[ix(q)] == WHITE {
+                    let qc = self.chain[ix(q)] as usize;
+                    self.libs[ix(qc)] += 1;
+                }
+            }
+            s = self.next[ix(s as usize)];
+            if s == ch {
+                break;
+            }
+        }
+        n
+    }
+
+    /// Plays the side to move on `cell`, which must be legal; returns the stones
+    /// captured.
+    pub fn play(&mut self, cell: Cell) -> u32 {
+        let me = self.to_move;
+        let ci = cell as usize;
+        self.put_stone(cell, me);
+        let mut captured = 0;
+        let mut last_captured = 0u8;
+        // `put_stone` took this point's pair from every neighbouring chain: an enemy
+        // chain left without pseudo-liberties is captured.
+        for d in DIRS {
+            let q = (ci as isize + d) as usize;
+            let qc = self.color[ix(q)];
+            if qc == 3 - me {
+                let ch = self.chain[ix(q)];
+                if self.libs[ix(ch as usize)] == 0 {
+                    captured += self.capture(ch);
+                    last_captured = q as u8;
+                }
+            }
+        }
+        let own = self.chain[ix(ci)] as usize;
+        self.ko =
+            if captured == 1 && self.chain_size[ix(own)] == 1 && self.libs[ix(own)] == 1 { last_captured } else { 0 };
+        self.to_move = 3 - me;
+        self.passes = 0;
+        captured
+    }
+
+    /// The side to move passes.
+    pub fn pass(&mut self) {
+        self.to_move = 3 - self.to_move;
+        self.ko = 0;
+        self.passes = self.passes.saturating_add(1);
+    }
+
+    /// Area score of a board where every empty point is an eye: stones, plus empty
+    /// points touching one colour only. Black minus white, before komi.
+    pub fn area_difference(&self) -> i32 {
+        let mut diff = 0;
+        for r in 0..self.size() {
+            for c in 0..self.size() {
+                let cell = Self::cell(Point::new(r, c)) as usize;
+                diff += match self.color[ix(cell)] {
+                    BLACK => 1,
+                    WHITE => -1,
+                    _ => {
+                        let (b, w) = (self.nbr_count(cell, BLACK), self.nbr_count(cell, WHITE));
+                        (b > 0 && w == 0) as i32 - (w > 0 && b == 0) as i32
+                    }
+                };
+            }
+        }
+        diff
+    }
+
+    /// The owner of every point once the playout is over (for ownership statistics):
+    /// `Some(colour)` for a stone or an empty point touching one colour only.
+    pub fn owner(&self, p: Point) -> Option<Color> {
+        let cell = Self::cell(p) as usize;
+        match self.color[ix(cell)] {
+            BLACK => Some(Color::Black),
+            WHITE => Some(Color::White),
+            _ => {
+                let (b, w) = (self.nbr_count(cell, BLACK), self.nbr_count(cell, WHITE));
+                match (b > 0, w > 0) {
+                    (true, false) => Some(Color::Black),
+                    (false, true) => Some(Color::White),
+                    _ => None,
+                }
+            }
+        }
+    }
+}
+
+fn color_code(c: Color) -> u8 {
+    match c {
+        Color::Black => BLACK,
+        Color::White => WHITE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::coords::points;
+    use crate::rng::splitmix64;
+
+    /// Random games on both boards: same legal points, same stones after each move.
+    #[test]
+    fn agrees_with_the_bitboard_rules() {
+        for size in [5, 7, 9] {
+            let mut state = size as u64;
+            for _ in 0..60 {
+                let mut slow = Board::new(size);
+                let mut fast = FastBoard::new(size);
+                for _ in 0..3 * size * size {
+                    let color = slow.to_move();
+                    let legal = slow.legal_points(color);
+                    for p in points(size) {
+                        let cell = FastBoard::cell(p);
+                        let fast_legal = fast.at(cell).is_none() && fast.is_legal(cell);
+                        assert_eq!(fast_legal, legal & p.bit() != 0, "legality of {p:?}\n{}", slow.draw());
+                    }
+                    let choices: Vec<Point> = points(size).filter(|p| legal & p.bit() != 0).collect();
+                    if choices.is_empty() {
+                        slow = slow.pass(color);
+                        fast.pass();
+                        continue;
+                    }
+                    state = splitmix64(state);
+                    let p = choices[(state % choices.len() as u64) as usize];
+                    let (next, captured) = slow.try_play(color, p).unwrap();
+                    assert_eq!(fast.play(FastBoard::cell(p)), captured.count_ones());
+                    slow = next;
+                    for q in points(size) {
+                        assert_eq!(fast.at(FastBoard::cell(q)), slow.at(q));
+                    }
+                    assert_eq!(fast.ko(), slow.ko().map_or(0, FastBoard::cell));
+                    assert_eq!(fast.empties().len() as u32, slow.empty().count_ones());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn copies_a_position() {
+        let mut b = Board::new(9);
+        b.set(Point::new(0, 1), Some(Color::White));
+        b.set(Point::new(1, 0), Some(Color::White));
+        let f = FastBoard::from_board(&b);
+        assert!(!f.is_legal(FastBoard::cell(Point::new(0, 0))), "suicide");
+        assert!(f.is_eye(FastBoard::cell(Point::new(0, 0)), Color::White));
+        assert_eq!(f.empties().len(), 79);
+        assert_eq!(FastBoard::point(FastBoard::cell(Point::new(3, 7))), Point::new(3, 7));
+    }
+}

@@ -1,0 +1,97 @@
+//! Light playouts: uniformly random legal moves that do not fill one's own eyes, until
+//! both sides pass. The cheapest policy there is, and the standard speed reference
+//! (libego, Pachi's light policy).
+
+use bitboards::go::{Cell, FastBoard};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::Rng;
+
+/// A uniform integer in `0..n`.
+#[inline(always)]
+pub fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
+    ((rng.next_u64() as u128 * n as u128) >> 64) as usize
+}
+
+/// The usual playout length cap: three moves per point. Random play with simple ko
+/// can cycle forever (triple ko); such playouts are scored as they stand.
+pub fn move_cap(size: usize) -> usize {
+    3 * size * size
+}
+
+/// Plays random moves on `board` until two passes (or `max_moves`), calling
+/// `on_move(cell, black)` for every stone played. Returns the area difference (black
+/// minus white, no komi) of the final board.
+#[inline]
+pub fn light_playout(
+    board: &mut FastBoard,
+    rng: &mut Xoshiro256PlusPlus,
+    max_moves: usize,
+    mut on_move: impl FnMut(Cell, bool),
+) -> i32 {
+    let mut played = 0;
+    while board.passes() < 2 && played < max_moves {
+        let black = board.to_move() == bitboards::go::Color::Black;
+        let n = board.empty_count();
+        let mut chosen = None;
+        if n > 0 {
+            let start = below(rng, n);
+            for i in 0..n {
+                let k = if start + i >= n { start + i - n } else { start + i };
+                let cell = board.empty_at(k);
+                if board.is_playable(cell) {
+                    chosen = Some(cell);
+                    break;
+                }
+            }
+        }
+        match chosen {
+            Some(cell) => {
+                on_move(cell, black);
+                board.play(cell);
+            }
+            None => board.pass(),
+        }
+        played += 1;
+    }
+    board.area_difference()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bitboards::go::{Board, Color, Point};
+    use rand_xoshiro::rand_core::SeedableRng;
+
+    #[test]
+    fn playouts_end_with_only_eyes_left() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        for size in [5, 9] {
+            for _ in 0..200 {
+                let mut b = FastBoard::new(size);
+                let mut played = 0;
+                let diff = light_playout(&mut b, &mut rng, move_cap(size), |_, _| played += 1);
+                // Two passes end a playout, unless a cycle (triple ko) runs into the cap.
+                assert!(b.passes() == 2 || played > size * size, "{played} moves");
+                assert!(diff.abs() <= (size * size) as i32);
+                // The board is full but for eyes and the odd seki or ko point.
+                assert!(b.empties().len() <= size * size / 2, "{} empty points left", b.empties().len());
+            }
+        }
+    }
+
+    #[test]
+    fn a_dead_lost_position_is_lost() {
+        // Black owns almost the whole 5×5 board with two eyes: black wins every playout.
+        let mut board = Board::new(5);
+        for p in bitboards::go::points(5) {
+            if p != Point::new(0, 0) && p != Point::new(4, 4) {
+                board.set(p, Some(Color::Black));
+            }
+        }
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+        for _ in 0..20 {
+            let mut b = FastBoard::from_board(&board);
+            assert_eq!(light_playout(&mut b, &mut rng, 1000, |_, _| {}), 25);
+        }
+    }
+}
