@@ -205,3 +205,43 @@ fn perft_and_board_drawing_in_the_protocol() {
     e.send("perft 7");
     assert_eq!(e.until(|l| l.starts_with("perft ")).last().unwrap(), "perft 7 55180");
 }
+
+#[test]
+fn go_over_ugi() {
+    use bitboards::go::{Board as GoBoard, Color, Game, Move as GoMove, Point, Superko};
+    let mut e = Engine::start(&[]);
+    e.send("setoption name Game value go");
+    e.send("setoption name BoardSize value 7");
+    e.send("setoption name Komi value 0.5");
+    e.send("position startpos moves D4 C3");
+    assert_eq!(e.ask("query p1turn"), "response true");
+    let legal = e.ask("query legalmoves");
+    assert_eq!(legal.split_whitespace().count(), 1 + 47 + 1, "{legal}");
+    assert!(legal.ends_with(" pass"));
+    assert_eq!(e.ask("query islegal D4"), "response false");
+    assert_eq!(e.ask("query islegal Z4"), "response false");
+    assert_eq!(e.ask("query fen"), "response ......./......./......./...X.../..O..../......./....... b");
+    // Area now: one stone each, the rest reaches both: 0 - 0.5.
+    assert_eq!(e.ask("query score"), "response -0.5");
+    e.send("go nodes 3000");
+    let reply = e.until(is_bestmove);
+    let text = reply.last().unwrap().strip_prefix("bestmove ").unwrap().to_string();
+    let mut game = Game::new(GoBoard::new(7), 0.5, Superko::Positional);
+    game.play(Color::Black, GoMove::Play(Point::from_gtp("D4", 7).unwrap())).unwrap();
+    game.play(Color::White, GoMove::Play(Point::from_gtp("C3", 7).unwrap())).unwrap();
+    let mv = if text == "pass" { GoMove::Pass } else { GoMove::Play(Point::from_gtp(&text, 7).unwrap()) };
+    assert!(game.check(Color::Black, mv).is_ok(), "bestmove {text}");
+    assert!(reply.iter().any(|l| l.starts_with("info ") && l.contains(" nodes ")), "{reply:?}");
+    // Errors keep the position.
+    e.send("position startpos moves D4 D4");
+    assert!(e.recv(REPLY).starts_with("info string error: move 2 'D4' is illegal"));
+    e.send("setoption name Komi value many");
+    assert!(e.recv(REPLY).starts_with("info string error: bad komi"));
+    e.send("setoption name Superko value sometimes");
+    assert!(e.recv(REPLY).starts_with("info string error: bad superko rule"));
+    assert_eq!(e.ask("query fen"), "response ......./......./......./...X.../..O..../......./....... b");
+    // Two passes end the game; the result follows the area count.
+    e.send("position startpos moves D4 pass pass");
+    assert_eq!(e.ask("query gameover"), "response true");
+    assert_eq!(e.ask("query result"), "response p1win");
+}

@@ -2,12 +2,13 @@
 
 use bitboards::othello::{Board, Board6, Board10};
 
+use crate::go::{GoGtp, GoSession};
 use crate::gtp::GtpGame;
 use crate::othello::{GenericSearch, OthelloGtp, OthelloSession, SolverSearch};
 use crate::session::GameSession;
 
 /// The games `setoption name Game value …` accepts.
-pub const GAMES: &[&str] = &["othello"];
+pub const GAMES: &[&str] = &["othello", "go"];
 
 /// The game a new engine plays.
 pub const DEFAULT_GAME: &str = "othello";
@@ -21,21 +22,22 @@ pub fn make_session(game: &str, size: Option<usize>) -> Result<Box<dyn GameSessi
             10 => Ok(Box::new(OthelloSession::<Board10, GenericSearch>::new())),
             n => Err(format!("Othello is played on 6x6, 8x8 or 10x10 boards, not {n}x{n}")),
         },
+        "go" => Ok(Box::new(GoSession::new(size)?)),
         other => Err(format!("unknown game '{other}': sente plays {}", GAMES.join(", "))),
     }
 }
 
-/// The game a GTP controller gets unless it asks for another with `set_game`. Go
-/// once it exists; Othello until then.
-pub const DEFAULT_GTP_GAME: &str = "Othello";
+/// The game a GTP controller gets unless it asks for another with `set_game`.
+pub const DEFAULT_GTP_GAME: &str = "Go";
 
 /// The games `list_games` names over GTP.
-pub const GTP_GAMES: &[&str] = &["Othello"];
+pub const GTP_GAMES: &[&str] = &["Go", "Othello"];
 
 /// A GTP game by its `set_game` name (case-insensitive).
 pub fn make_gtp_game(name: &str) -> Option<Box<dyn GtpGame>> {
     match name.to_ascii_lowercase().as_str() {
         "othello" | "reversi" => Some(Box::new(OthelloGtp::default())),
+        "go" | "igo" | "weiqi" | "baduk" => Some(Box::new(GoGtp::default())),
         _ => None,
     }
 }

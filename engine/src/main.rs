@@ -6,7 +6,9 @@
 mod bench;
 mod ffo;
 mod games;
+mod go;
 mod gtp;
+mod homework;
 mod io;
 mod nboard;
 mod othello;
@@ -38,7 +40,7 @@ enum Commands {
     /// Speak GTP v2 on stdin/stdout (Go; Othello with `set_game Othello`).
     Gtp {
         /// The game to start with.
-        #[arg(long, default_value = "Othello")]
+        #[arg(long, default_value = "Go")]
         game: String,
     },
     /// Speak the NBoard protocol on stdin/stdout (8×8 Othello).
@@ -90,6 +92,18 @@ enum Commands {
         /// Evaluation weights to use instead of the built-in ones.
         #[arg(long)]
         eval: Option<String>,
+    },
+    /// The 9×9 Go homework of seed 001: rule check, capturing moves with pictures,
+    /// legal moves, for a problem file or every problem of a folder.
+    GoHomework {
+        /// A problem file (`row col color` lines) or a folder of them.
+        input: String,
+        /// Where to write answers.txt and the pictures.
+        #[arg(long)]
+        out: String,
+        /// The task for every file, instead of the one its name gives.
+        #[arg(long, value_enum)]
+        task: Option<homework::Task>,
     },
     /// Train the Othello evaluation: generate self-play data, or fit weights to it.
     #[command(subcommand)]
@@ -203,6 +217,18 @@ fn main() -> Result<()> {
         Some(Commands::TrainOthello(TrainCommand::Fit { data, out, epochs, learning_rate })) => {
             let settings = search::othello::train::FitSettings { epochs, learning_rate, ..Default::default() };
             train::fit(&data, settings, &out)
+        }
+        Some(Commands::GoHomework { input, out, task }) => {
+            let (_, errors) = homework::run(
+                std::path::Path::new(&input),
+                std::path::Path::new(&out),
+                task,
+                &mut std::io::stdout().lock(),
+            )?;
+            if errors > 0 {
+                bail!("{errors} problem files could not be read");
+            }
+            Ok(())
         }
         Some(Commands::Bench { depth }) => {
             for line in bench::run(depth) {

@@ -149,7 +149,7 @@ impl UgiEngine {
         let games: Vec<String> = games::GAMES.iter().map(|g| g.to_string()).collect();
         let mut options = vec![
             ("Game", OptionKind::Combo { default: games::DEFAULT_GAME.into(), values: games }),
-            ("BoardSize", OptionKind::Spin { default: 8, min: 6, max: 10 }),
+            ("BoardSize", OptionKind::Spin { default: 8, min: 2, max: 10 }),
             ("Threads", OptionKind::Spin { default: 1, min: 1, max: 256 }),
             ("Hash", OptionKind::Spin { default: 64, min: 1, max: 65536 }),
         ];

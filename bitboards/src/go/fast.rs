@@ -198,6 +198,31 @@ impl FastBoard {
         NBR_FLAGS[self.nbr[ix(cell as usize)] as usize & 4095] & color_code(color) != 0
     }
 
+    /// True if the empty `cell` touches stones of the side to move and no enemy stone
+    /// (inside its own area).
+    #[inline(always)]
+    pub fn is_inside_own_area(&self, cell: Cell) -> bool {
+        let (me, them) = (self.to_move, 3 - self.to_move);
+        let c = cell as usize;
+        self.nbr_count(c, me) > 0 && self.nbr_count(c, them) == 0
+    }
+
+    /// The stones of each colour as bitboards of the [`super::Board`] layout.
+    pub fn stone_sets(&self) -> (u128, u128) {
+        let (mut black, mut white) = (0, 0);
+        for r in 0..self.size() {
+            for c in 0..self.size() {
+                let p = Point::new(r, c);
+                match self.color[ix(Self::cell(p) as usize)] {
+                    BLACK => black |= p.bit(),
+                    WHITE => white |= p.bit(),
+                    _ => {}
+                }
+            }
+        }
+        (black, white)
+    }
+
     /// True if the side to move may play on the empty `cell` without filling one of
     /// its own eyes: the playout policy's test, with one table lookup in the common case.
     #[inline(always)]

@@ -5,6 +5,7 @@ mod board;
 mod coords;
 mod fast;
 mod game;
+pub mod sgf;
 
 pub use board::{Board, Color, Illegal, MAX_SIZE, bits, board_mask, flood, neighbours, stone_key};
 pub use coords::{CoordError, Point, STRIDE, points};

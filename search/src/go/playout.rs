@@ -56,6 +56,56 @@ pub fn light_playout(
     board.area_difference()
 }
 
+/// Random play for judging a finished game: like [`light_playout`], but nobody plays
+/// inside their own area (an empty point touching own stones and no enemy stone), so
+/// territories survive and only contact points (dead stones, neutral points) are
+/// played out.
+pub fn settling_playout(board: &mut FastBoard, rng: &mut Xoshiro256PlusPlus, max_moves: usize) {
+    let mut played = 0;
+    while board.passes() < 2 && played < max_moves {
+        let n = board.empty_count();
+        let mut chosen = None;
+        if n > 0 {
+            let start = below(rng, n);
+            for i in 0..n {
+                let k = if start + i >= n { start + i - n } else { start + i };
+                let cell = board.empty_at(k);
+                if !board.is_inside_own_area(cell) && board.is_playable(cell) {
+                    chosen = Some(cell);
+                    break;
+                }
+            }
+        }
+        match chosen {
+            Some(cell) => {
+                board.play(cell);
+            }
+            None => board.pass(),
+        }
+        played += 1;
+    }
+}
+
+/// The areas of black and white on a playout board: their stones and the empty
+/// regions that touch only their stones.
+pub fn area_owners(board: &FastBoard, mask: u128) -> (u128, u128) {
+    let (black, white) = board.stone_sets();
+    let empty = mask & !(black | white);
+    let (mut black_area, mut white_area) = (black, white);
+    let mut rest = empty;
+    while rest != 0 {
+        let region = bitboards::go::flood(rest & rest.wrapping_neg(), empty, mask);
+        rest &= !region;
+        let border = bitboards::go::neighbours(region, mask);
+        match (border & black != 0, border & white != 0) {
+            (true, false) => black_area |= region,
+            (false, true) => white_area |= region,
+            _ => {}
+        }
+    }
+    (black_area, white_area)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

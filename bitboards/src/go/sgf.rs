@@ -1,0 +1,315 @@
+//! SGF (FF[4]) for Go games: reading the main line of a game and writing one.
+//!
+//! Read: `SZ`, `KM`, `RU`, `PB`, `PW`, `RE`, `PL`, setup `AB`/`AW` (with `aa:cc`
+//! rectangles), moves `B`/`W` (`[]` or `[tt]` for a pass). Of several variations the
+//! first is followed. Values may contain `\]`.
+
+use thiserror::Error;
+
+use super::board::Color;
+use super::coords::Point;
+use super::game::Move;
+
+/// A Go game read from or written to SGF.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SgfGame {
+    /// Board side (`SZ`, default 19; sente plays up to 9).
+    pub size: usize,
+    /// Komi (`KM`).
+    pub komi: Option<f64>,
+    /// Rules (`RU`).
+    pub rules: Option<String>,
+    /// Black's name (`PB`).
+    pub black: Option<String>,
+    /// White's name (`PW`).
+    pub white: Option<String>,
+    /// Result (`RE`), e.g. `B+3.5`.
+    pub result: Option<String>,
+    /// A comment on the game (`GC`).
+    pub comment: Option<String>,
+    /// Setup stones (`AB`, `AW`).
+    pub setup: Vec<(Color, Point)>,
+    /// Who moves first after the setup (`PL`).
+    pub to_play: Option<Color>,
+    /// The moves of the main line.
+    pub moves: Vec<(Color, Move)>,
+}
+
+/// An SGF text that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SgfError {
+    /// No game tree.
+    #[error("no SGF game tree: the text must start with '(;'")]
+    NoGame,
+    /// Unbalanced brackets or parentheses.
+    #[error("unexpected end of SGF (unclosed '[' or '(')")]
+    Truncated,
+    /// A value that cannot be used.
+    #[error("SGF property {property}[{value}]: {problem}")]
+    Value {
+        /// The property.
+        property: String,
+        /// Its value.
+        value: String,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+/// The nodes of the main line: each node a list of (property, values).
+type Node = Vec<(String, Vec<String>)>;
+
+struct Reader<'a> {
+    text: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn skip_space(&mut self) {
+        while self.pos < self.text.len() && self.text[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        self.skip_space();
+        self.text.get(self.pos).copied()
+    }
+
+    /// Reads a game tree `( node* tree* )`, appending the main line to `out`.
+    fn tree(&mut self, out: &mut Vec<Node>) -> Result<(), SgfError> {
+        if self.peek() != Some(b'(') {
+            return Err(SgfError::NoGame);
+        }
+        self.pos += 1;
+        while self.peek() == Some(b';') {
+            self.pos += 1;
+            out.push(self.node()?);
+        }
+        let mut first = true;
+        loop {
+            match self.peek() {
+                Some(b'(') => {
+                    if first {
+                        self.tree(out)?;
+                        first = false;
+                    } else {
+                        self.tree(&mut Vec::new())?;
+                    }
+                }
+                Some(b')') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(_) => {
+                    // Stray text between nodes: skip a character.
+                    self.pos += 1;
+                }
+                None => return Err(SgfError::Truncated),
+            }
+        }
+    }
+
+    fn node(&mut self) -> Result<Node, SgfError> {
+        let mut props = Vec::new();
+        loop {
+            self.skip_space();
+            let start = self.pos;
+            while self.pos < self.text.len() && self.text[self.pos].is_ascii_alphabetic() {
+                self.pos += 1;
+            }
+            if self.pos == start {
+                return Ok(props);
+            }
+            let name: String = String::from_utf8_lossy(&self.text[start..self.pos])
+                .chars()
+                .filter(|c| c.is_ascii_uppercase())
+                .collect();
+            let mut values = Vec::new();
+            while self.peek() == Some(b'[') {
+                self.pos += 1;
+                let mut v = Vec::new();
+                loop {
+                    match self.text.get(self.pos) {
+                        None => return Err(SgfError::Truncated),
+                        Some(b'\\') => {
+                            if let Some(&c) = self.text.get(self.pos + 1) {
+                                v.push(c);
+                            }
+                            self.pos += 2;
+                        }
+                        Some(b']') => {
+                            self.pos += 1;
+                            break;
+                        }
+                        Some(&c) => {
+                            v.push(c);
+                            self.pos += 1;
+                        }
+                    }
+                }
+                values.push(String::from_utf8_lossy(&v).into_owned());
+            }
+            props.push((name, values));
+        }
+    }
+}
+
+fn bad(property: &str, value: &str, problem: impl Into<String>) -> SgfError {
+    SgfError::Value { property: property.to_string(), value: value.to_string(), problem: problem.into() }
+}
+
+/// Reads the first game of an SGF text.
+pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
+    let start = text.find('(').ok_or(SgfError::NoGame)?;
+    let mut reader = Reader { text: &text.as_bytes()[start..], pos: 0 };
+    let mut nodes = Vec::new();
+    reader.tree(&mut nodes)?;
+    let mut game = SgfGame { size: 19, ..SgfGame::default() };
+    // The size must be known before points are read: look for SZ first.
+    for (name, values) in nodes.iter().flatten() {
+        if name == "SZ" {
+            let v = values.first().map(String::as_str).unwrap_or("");
+            game.size = v.split(':').next().unwrap_or("").trim().parse().map_err(|_| bad("SZ", v, "not a size"))?;
+        }
+    }
+    let point = |prop: &str, v: &str, size: usize| -> Result<Option<Point>, SgfError> {
+        if v.is_empty() || (v == "tt" && size <= 19) {
+            return Ok(None);
+        }
+        Point::from_sgf(v, size).map(Some).map_err(|e| bad(prop, v, e.to_string()))
+    };
+    for (name, values) in nodes.iter().flatten() {
+        let first = values.first().map(String::as_str).unwrap_or("");
+        match name.as_str() {
+            "KM" => game.komi = Some(first.trim().parse().map_err(|_| bad("KM", first, "not a number"))?),
+            "RU" => game.rules = Some(first.to_string()),
+            "PB" => game.black = Some(first.to_string()),
+            "PW" => game.white = Some(first.to_string()),
+            "RE" => game.result = Some(first.to_string()),
+            "GC" => game.comment = Some(first.to_string()),
+            "PL" => {
+                game.to_play = Some(match first.trim() {
+                    "B" | "b" => Color::Black,
+                    "W" | "w" => Color::White,
+                    _ => return Err(bad("PL", first, "not B or W")),
+                })
+            }
+            "AB" | "AW" => {
+                let color = if name == "AB" { Color::Black } else { Color::White };
+                for v in values {
+                    match v.split_once(':') {
+                        Some((a, b)) => {
+                            let (Some(a), Some(b)) = (point(name, a, game.size)?, point(name, b, game.size)?) else {
+                                return Err(bad(name, v, "an empty point in a rectangle"));
+                            };
+                            for r in a.row().min(b.row())..=a.row().max(b.row()) {
+                                for c in a.col().min(b.col())..=a.col().max(b.col()) {
+                                    game.setup.push((color, Point::new(r, c)));
+                                }
+                            }
+                        }
+                        None => {
+                            if let Some(p) = point(name, v, game.size)? {
+                                game.setup.push((color, p));
+                            }
+                        }
+                    }
+                }
+            }
+            "B" | "W" => {
+                let color = if name == "B" { Color::Black } else { Color::White };
+                let mv = point(name, first, game.size)?.map_or(Move::Pass, Move::Play);
+                game.moves.push((color, mv));
+            }
+            _ => {}
+        }
+    }
+    Ok(game)
+}
+
+/// Writes a game as SGF.
+pub fn write(game: &SgfGame) -> String {
+    let esc = |s: &str| s.replace('\\', "\\\\").replace(']', "\\]");
+    let mut out = format!("(;FF[4]GM[1]CA[UTF-8]AP[sente]SZ[{}]", game.size);
+    if let Some(k) = game.komi {
+        out.push_str(&format!("KM[{k}]"));
+    }
+    for (tag, v) in
+        [("RU", &game.rules), ("PB", &game.black), ("PW", &game.white), ("RE", &game.result), ("GC", &game.comment)]
+    {
+        if let Some(v) = v {
+            out.push_str(&format!("{tag}[{}]", esc(v)));
+        }
+    }
+    for color in [Color::Black, Color::White] {
+        let stones: Vec<String> =
+            game.setup.iter().filter(|(c, _)| *c == color).map(|(_, p)| format!("[{}]", p.to_sgf())).collect();
+        if !stones.is_empty() {
+            out.push_str(if color == Color::Black { "AB" } else { "AW" });
+            out.push_str(&stones.concat());
+        }
+    }
+    if let Some(c) = game.to_play {
+        out.push_str(&format!("PL[{}]", c.letter()));
+    }
+    for (i, (c, m)) in game.moves.iter().enumerate() {
+        if i % 10 == 0 {
+            out.push('\n');
+        }
+        let v = match m {
+            Move::Play(p) => p.to_sgf(),
+            Move::Pass => String::new(),
+        };
+        out.push_str(&format!(";{}[{v}]", c.letter()));
+    }
+    out.push_str(")\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_game_with_setup_passes_and_variations() {
+        let text = "(;FF[4]GM[1]SZ[9]KM[6.5]RU[Chinese]PB[Black \\] man]PW[w]AB[aa][bb:cc]AW[ii]PL[W]\n;W[ee];B[tt](;W[dd];B[])(;W[ff]))";
+        let g = parse(text).unwrap();
+        assert_eq!(g.size, 9);
+        assert_eq!(g.komi, Some(6.5));
+        assert_eq!(g.black.as_deref(), Some("Black ] man"));
+        assert_eq!(g.setup.len(), 1 + 4 + 1);
+        assert_eq!(g.to_play, Some(Color::White));
+        assert_eq!(
+            g.moves,
+            vec![
+                (Color::White, Move::Play(Point::new(4, 4))),
+                (Color::Black, Move::Pass),
+                (Color::White, Move::Play(Point::new(3, 3))),
+                (Color::Black, Move::Pass),
+            ]
+        );
+    }
+
+    #[test]
+    fn write_then_read() {
+        let g = SgfGame {
+            size: 7,
+            komi: Some(7.5),
+            result: Some("W+2.5".into()),
+            setup: vec![(Color::Black, Point::new(3, 3))],
+            moves: vec![(Color::White, Move::Play(Point::new(0, 6))), (Color::Black, Move::Pass)],
+            ..SgfGame::default()
+        };
+        assert_eq!(parse(&write(&g)).unwrap(), SgfGame { size: 7, ..g.clone() });
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(parse("no game"), Err(SgfError::NoGame));
+        assert_eq!(parse("(;SZ[9];B[aa"), Err(SgfError::Truncated));
+        assert!(matches!(parse("(;SZ[9];B[zz])"), Err(SgfError::Value { .. })));
+        assert!(matches!(parse("(;SZ[x])"), Err(SgfError::Value { .. })));
+        assert!(matches!(parse("(;KM[lots])"), Err(SgfError::Value { .. })));
+    }
+}

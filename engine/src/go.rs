@@ -1,0 +1,560 @@
+//! Go behind the front ends: the game state, move generation by MCTS, dead stones and
+//! scoring, with a GTP face ([`GoGtp`]) and a UGI+ face ([`GoSession`]).
+
+use std::time::Duration;
+
+use bitboards::go::sgf::{self, SgfGame};
+use bitboards::go::{Board, Color, Game, Illegal, Move, Point, Superko, bits};
+use protocol::gtp::{self, Command, errors};
+use protocol::ugi::{OptionKind, StartPosition};
+use search::go::mcts::{Mcts, dead_stones, ownership};
+use search::{Limits, Outcome, Player, Score, StopFlag};
+
+use crate::gtp::GtpGame;
+use crate::io::Output;
+use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
+
+/// Settling playouts used to judge dead stones at the end of a game.
+const STATUS_PLAYOUTS: usize = 600;
+/// A stone is dead when the other colour owns its point in more than this share.
+const DEAD_THRESHOLD: f32 = 0.8;
+
+/// The state both Go front ends share.
+#[derive(Clone, Debug)]
+pub struct GoState {
+    game: Game,
+    seed: u64,
+}
+
+impl GoState {
+    /// An empty 9×9 board, komi 7.5, positional superko.
+    pub fn new() -> GoState {
+        GoState { game: Game::new(Board::new(9), 7.5, Superko::Positional), seed: 1 }
+    }
+
+    fn restart(&mut self, board: Board) {
+        self.game = Game::new(board, self.game.komi(), self.game.superko());
+    }
+
+    /// A new empty board of side `size`.
+    pub fn set_size(&mut self, size: usize) -> Result<(), String> {
+        if !(2..=bitboards::go::MAX_SIZE).contains(&size) {
+            return Err(errors::UNACCEPTABLE_SIZE.into());
+        }
+        self.restart(Board::new(size));
+        Ok(())
+    }
+
+    /// Changes the superko rule (the game restarts from its start with its moves).
+    pub fn set_superko(&mut self, superko: Superko) -> Result<(), String> {
+        let moves: Vec<(Color, Move)> = self.game.moves().to_vec();
+        let mut game = Game::new(*self.game.start(), self.game.komi(), superko);
+        for (c, m) in moves {
+            game.play(c, m).map_err(|e| format!("the game so far breaks that rule: {e}"))?;
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    /// Reads a move text: a GTP vertex or `pass`.
+    pub fn parse_move(&self, text: &str) -> Result<Move, String> {
+        if text.eq_ignore_ascii_case("pass") {
+            return Ok(Move::Pass);
+        }
+        Point::from_gtp(text, self.game.board().size()).map(Move::Play).map_err(|e| e.to_string())
+    }
+
+    /// The text of a move.
+    pub fn move_text(&self, m: Move) -> String {
+        match m {
+            Move::Play(p) => p.to_gtp(self.game.board().size()),
+            Move::Pass => "pass".into(),
+        }
+    }
+
+    /// Chooses a move for `color` with MCTS within `limits`; `None` means resign.
+    pub fn think(
+        &mut self,
+        color: Color,
+        limits: &Limits,
+        stop: &StopFlag,
+        allow_pass: bool,
+    ) -> (Option<Move>, search::go::mcts::MctsResult) {
+        let mut game = self.game.clone();
+        if game.board().to_move() != color {
+            // GTP may ask either colour: search as if it were that colour's turn.
+            game.play(color.other(), Move::Pass).ok();
+        }
+        self.seed = self.seed.wrapping_add(1);
+        let mut tree = Mcts::with_pass(&game, self.seed, allow_pass);
+        let r = tree.search(limits, stop, color);
+        let resign = r.win_rate < 0.02 && r.playouts >= 5_000;
+        (if resign { None } else { Some(r.best) }, r)
+    }
+
+    /// Dead stones of the current position, by settling playouts.
+    pub fn dead(&self) -> u128 {
+        dead_stones(self.game.board(), STATUS_PLAYOUTS, DEAD_THRESHOLD, 7)
+    }
+
+    /// The score after removing the dead stones.
+    pub fn final_score(&self) -> bitboards::go::Score {
+        self.game.score(self.dead())
+    }
+}
+
+impl Default for GoState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// Go over GTP.
+#[derive(Default)]
+pub struct GoGtp {
+    state: GoState,
+}
+
+impl GoGtp {
+    fn vertices(&self, set: u128) -> String {
+        let size = self.state.game.board().size();
+        bits(set).map(|p| p.to_gtp(size)).collect::<Vec<_>>().join(" ")
+    }
+
+    fn load_sgf(&mut self, args: &[&str]) -> Result<String, String> {
+        let (path, until) = match args {
+            [path] => (*path, None),
+            [path, n] => (*path, Some(n.parse::<usize>().map_err(|_| errors::SYNTAX_ERROR.to_string())?)),
+            _ => return Err(errors::SYNTAX_ERROR.into()),
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot load file: {e}"))?;
+        let sgf = sgf::parse(&text).map_err(|e| format!("cannot load file: {e}"))?;
+        if !(2..=bitboards::go::MAX_SIZE).contains(&sgf.size) {
+            return Err(format!("cannot load file: board size {} is not supported", sgf.size));
+        }
+        let mut board = Board::new(sgf.size);
+        for &(c, p) in &sgf.setup {
+            board.set(p, Some(c));
+        }
+        board.set_to_move(sgf.to_play.unwrap_or(sgf.moves.first().map_or(Color::Black, |m| m.0)));
+        let komi = sgf.komi.unwrap_or(self.state.game.komi());
+        let mut game = Game::new(board, komi, self.state.game.superko());
+        // `loadsgf file n` loads the position before move n.
+        let count = until.map_or(sgf.moves.len(), |n| n.saturating_sub(1).min(sgf.moves.len()));
+        for (i, &(c, m)) in sgf.moves[..count].iter().enumerate() {
+            game.play(c, m).map_err(|e| format!("cannot load file: move {} is illegal: {e}", i + 1))?;
+        }
+        let next = game.board().to_move();
+        self.state.game = game;
+        Ok(color_name(next).into())
+    }
+
+    fn print_sgf(&self) -> String {
+        let g = &self.state.game;
+        let start = g.start();
+        let setup = start.points().filter_map(|p| start.at(p).map(|c| (c, p))).collect();
+        let result = g.is_over().then(|| self.state.final_score().result());
+        sgf::write(&SgfGame {
+            size: start.size(),
+            komi: Some(g.komi()),
+            rules: Some("Chinese".into()),
+            result,
+            setup,
+            moves: g.moves().to_vec(),
+            ..SgfGame::default()
+        })
+    }
+}
+
+const GO_EXTRA: &[&str] = &[
+    "final_status_list",
+    "kgs-genmove_cleanup",
+    "loadsgf",
+    "printsgf",
+    "is_legal",
+    "gogui-analyze_commands",
+    "sente-ownership",
+    "sente-superko",
+];
+
+impl GtpGame for GoGtp {
+    fn set_board_size(&mut self, size: usize) -> Result<(), String> {
+        self.state.set_size(size)
+    }
+
+    fn clear(&mut self) {
+        let size = self.state.game.board().size();
+        self.state.restart(Board::new(size));
+    }
+
+    fn set_komi(&mut self, komi: f64) {
+        self.state.game.set_komi(komi);
+    }
+
+    fn play(&mut self, black: bool, vertex: &str) -> Result<(), String> {
+        let color = if black { Color::Black } else { Color::White };
+        let mv = self.state.parse_move(vertex).map_err(|_| errors::SYNTAX_ERROR.to_string())?;
+        self.state.game.play(color, mv).map_err(|_: Illegal| errors::ILLEGAL_MOVE.to_string())
+    }
+
+    fn genmove(&mut self, black: bool, limits: Limits, _options: &SearchOptions) -> Result<String, String> {
+        let color = if black { Color::Black } else { Color::White };
+        let (choice, _) = self.state.think(color, &limits, &StopFlag::new(), true);
+        match choice {
+            None => Ok("resign".into()),
+            Some(m) => {
+                self.state.game.play(color, m).map_err(|e| format!("internal error: chose an illegal move ({e})"))?;
+                Ok(self.state.move_text(m))
+            }
+        }
+    }
+
+    fn undo(&mut self) -> Result<(), String> {
+        self.state.game.undo().map(|_| ()).map_err(|_| errors::CANNOT_UNDO.into())
+    }
+
+    fn showboard(&self) -> String {
+        self.state.game.board().draw()
+    }
+
+    fn final_score(&mut self) -> Result<String, String> {
+        Ok(self.state.final_score().result())
+    }
+
+    fn extra(&mut self, cmd: &Command, _out: &Output) -> Option<Result<String, String>> {
+        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+        let board = *self.state.game.board();
+        Some(match (cmd.name.as_str(), args.as_slice()) {
+            ("final_status_list", [status]) => {
+                let dead = self.state.dead();
+                let stones = board.stones(Color::Black) | board.stones(Color::White);
+                match status.to_ascii_lowercase().as_str() {
+                    "dead" => Ok(self.vertices(dead)),
+                    "alive" => Ok(self.vertices(stones & !dead)),
+                    "seki" => Ok(String::new()),
+                    _ => Err(errors::SYNTAX_ERROR.into()),
+                }
+            }
+            ("kgs-genmove_cleanup", [color]) => match gtp::parse_color(color) {
+                None => Err(errors::SYNTAX_ERROR.into()),
+                Some(black) => {
+                    // Capture the dead stones before passing: no pass while the opponent
+                    // still has dead stones on the board.
+                    let color = if black { Color::Black } else { Color::White };
+                    let opponent_dead = self.state.dead() & board.stones(color.other());
+                    let limits = Limits::movetime(Duration::from_secs(2));
+                    let (choice, _) = self.state.think(color, &limits, &StopFlag::new(), opponent_dead == 0);
+                    let m = choice.unwrap_or(Move::Pass);
+                    match self.state.game.play(color, m) {
+                        Ok(()) => Ok(self.state.move_text(m)),
+                        Err(e) => Err(format!("internal error: {e}")),
+                    }
+                }
+            },
+            ("loadsgf", _) => self.load_sgf(&args),
+            ("printsgf", []) => Ok(self.print_sgf()),
+            ("printsgf", [path]) => std::fs::write(path, self.print_sgf())
+                .map(|_| String::new())
+                .map_err(|e| format!("cannot write {path}: {e}")),
+            ("is_legal", [color, vertex]) => match (gtp::parse_color(color), self.state.parse_move(vertex)) {
+                (Some(black), Ok(m)) => {
+                    let c = if black { Color::Black } else { Color::White };
+                    Ok(if self.state.game.check(c, m).is_ok() { "1" } else { "0" }.into())
+                }
+                _ => Err(errors::SYNTAX_ERROR.into()),
+            },
+            ("gogui-analyze_commands", _) => Ok([
+                "gfx/Ownership/sente-ownership",
+                "plist/Dead stones/final_status_list dead",
+                "string/Final score/final_score",
+                "string/Superko rule/sente-superko",
+            ]
+            .join("\n")),
+            ("sente-ownership", []) => {
+                // GoGui gfx: INFLUENCE with values from -1 (white) to 1 (black).
+                let own = ownership(&board, 400, 11);
+                let size = board.size();
+                let cells: Vec<String> = board
+                    .points()
+                    .map(|p| format!("{} {:.2}", p.to_gtp(size), 2.0 * own[p.0 as usize] - 1.0))
+                    .collect();
+                Ok(format!("INFLUENCE {}", cells.join(" ")))
+            }
+            ("sente-superko", []) => Ok(format!("{:?}", self.state.game.superko()).to_lowercase()),
+            ("sente-superko", [rule]) => match parse_superko(rule) {
+                Some(r) => self.state.set_superko(r).map(|_| String::new()),
+                None => Err("superko rules: off, positional, situational".into()),
+            },
+            _ if GO_EXTRA.contains(&cmd.name.as_str()) => Err(errors::SYNTAX_ERROR.into()),
+            _ => return None,
+        })
+    }
+
+    fn extra_commands(&self) -> &'static [&'static str] {
+        GO_EXTRA
+    }
+}
+
+fn parse_superko(text: &str) -> Option<Superko> {
+    match text.to_ascii_lowercase().as_str() {
+        "off" | "none" => Some(Superko::Off),
+        "positional" => Some(Superko::Positional),
+        "situational" => Some(Superko::Situational),
+        _ => None,
+    }
+}
+
+/// The position text of a Go board for UGI+: the rows from the top separated by `/`
+/// (`X` black, `O` white, `.` empty), a space, and the side to move (`b` or `w`).
+pub fn board_text(board: &Board) -> String {
+    let size = board.size();
+    let rows: Vec<String> = (0..size)
+        .map(|r| {
+            (0..size)
+                .map(|c| match board.at(Point::new(r, c)) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                })
+                .collect()
+        })
+        .collect();
+    format!("{} {}", rows.join("/"), if board.to_move() == Color::Black { 'b' } else { 'w' })
+}
+
+/// Reads [`board_text`].
+pub fn parse_board_text(text: &str) -> Result<Board, String> {
+    let mut words = text.split_whitespace();
+    let rows: Vec<&str> = words.next().ok_or("an empty position")?.split('/').collect();
+    let size = rows.len();
+    if !(2..=bitboards::go::MAX_SIZE).contains(&size) {
+        return Err(format!("{size} rows: boards from 2x2 to 9x9"));
+    }
+    let mut board = Board::new(size);
+    for (r, row) in rows.iter().enumerate() {
+        if row.chars().count() != size {
+            return Err(format!("row {} has {} points, expected {size}", r + 1, row.chars().count()));
+        }
+        for (c, ch) in row.chars().enumerate() {
+            let stone = match ch {
+                'X' | 'x' | 'B' | 'b' => Some(Color::Black),
+                'O' | 'o' | 'W' | 'w' => Some(Color::White),
+                '.' | '-' | '+' => None,
+                other => return Err(format!("bad point '{other}' in row {}", r + 1)),
+            };
+            board.set(Point::new(r, c), stone);
+        }
+    }
+    match words.next() {
+        Some("b" | "B") | None => board.set_to_move(Color::Black),
+        Some("w" | "W") => board.set_to_move(Color::White),
+        Some(other) => return Err(format!("bad side to move '{other}': b or w")),
+    }
+    if !board.all_groups_have_liberties() {
+        return Err("a group without liberties stands on the board".into());
+    }
+    Ok(board)
+}
+
+/// Go behind UGI+.
+#[derive(Default)]
+pub struct GoSession {
+    state: GoState,
+    size: Option<usize>,
+}
+
+impl GoSession {
+    /// A session on a board of side `size` (9 if `None`).
+    pub fn new(size: Option<usize>) -> Result<GoSession, String> {
+        let mut s = GoSession { state: GoState::new(), size };
+        s.state.set_size(size.unwrap_or(9))?;
+        Ok(s)
+    }
+}
+
+/// Win rate → centi-units for `score cp` (a logistic scale: 60% ≈ +70, 90% ≈ +380).
+fn win_rate_cp(w: f32) -> i32 {
+    let w = w.clamp(0.001, 0.999) as f64;
+    (400.0 * (w / (1.0 - w)).log10()).round() as i32
+}
+
+impl GameSession for GoSession {
+    fn game_name(&self) -> &'static str {
+        "go"
+    }
+
+    fn options(&self) -> Vec<(&'static str, OptionKind)> {
+        vec![
+            ("Komi", OptionKind::Text { default: "7.5".into() }),
+            (
+                "Superko",
+                OptionKind::Combo {
+                    default: "positional".into(),
+                    values: vec!["off".into(), "positional".into(), "situational".into()],
+                },
+            ),
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "komi" => {
+                let v = value.ok_or("option 'Komi' needs a value")?;
+                let k: f64 = v
+                    .parse()
+                    .ok()
+                    .filter(|k: &f64| k.is_finite() && k.abs() < 1000.0)
+                    .ok_or_else(|| format!("bad komi '{v}'"))?;
+                self.state.game.set_komi(k);
+                Ok(true)
+            }
+            "superko" => {
+                let v = value.ok_or("option 'Superko' needs a value")?;
+                let rule =
+                    parse_superko(v).ok_or_else(|| format!("bad superko rule '{v}': off, positional, situational"))?;
+                self.state.set_superko(rule)?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    fn new_game(&mut self) {
+        let size = self.size.unwrap_or(9);
+        self.state.restart(Board::new(size));
+    }
+
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
+        let board = match start {
+            StartPosition::StartPos => Board::new(self.state.game.board().size()),
+            StartPosition::Fen(text) => parse_board_text(text).map_err(|e| format!("bad position: {e}"))?,
+        };
+        let mut game = Game::new(board, self.state.game.komi(), self.state.game.superko());
+        for (i, text) in moves.iter().enumerate() {
+            let mv = self.state.parse_move(text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+            if mv != Move::Pass && !Point::from_gtp(text, board.size()).is_ok_and(|p| p.on_board(board.size())) {
+                return Err(format!("move {} '{text}' is off the board", i + 1));
+            }
+            let color = game.board().to_move();
+            game.play(color, mv).map_err(|e| format!("move {} '{text}' is illegal: {e}", i + 1))?;
+        }
+        self.state.game = game;
+        Ok(())
+    }
+
+    fn p1_to_move(&self) -> bool {
+        self.state.game.board().to_move() == Color::Black
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.state.game.is_over() {
+            return None;
+        }
+        let m = self.state.final_score().margin();
+        Some(if m > 0.0 {
+            Outcome::Win(Player::One)
+        } else if m < 0.0 {
+            Outcome::Win(Player::Two)
+        } else {
+            Outcome::Draw
+        })
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        if self.state.game.is_over() {
+            return Vec::new();
+        }
+        let color = self.state.game.board().to_move();
+        let mut out: Vec<String> =
+            bits(self.state.game.legal_points(color)).map(|p| self.state.move_text(Move::Play(p))).collect();
+        out.push("pass".into());
+        out
+    }
+
+    fn is_legal(&self, mv: &str) -> bool {
+        let color = self.state.game.board().to_move();
+        !self.state.game.is_over() && self.state.parse_move(mv).is_ok_and(|m| self.state.game.check(color, m).is_ok())
+    }
+
+    fn fen(&self) -> String {
+        board_text(self.state.game.board())
+    }
+
+    fn score(&self) -> String {
+        // Area of the board as it stands (Tromp-Taylor), komi included.
+        let s = self.state.game.score(0);
+        format!("{}", s.margin())
+    }
+
+    fn draw(&self) -> String {
+        self.state.game.board().draw()
+    }
+
+    fn perft(&self, depth: u32, _threads: usize) -> Result<u64, String> {
+        fn count(game: &mut Game, depth: u32) -> u64 {
+            if depth == 0 || game.is_over() {
+                return 1;
+            }
+            let color = game.board().to_move();
+            let mut total = 0;
+            let moves: Vec<Move> = bits(game.legal_points(color)).map(Move::Play).chain([Move::Pass]).collect();
+            for m in moves {
+                game.play(color, m).expect("a legal move");
+                total += count(game, depth - 1);
+                game.undo().expect("just played");
+            }
+            total
+        }
+        if depth > 4 {
+            return Err("Go perft is for checking the rules: depth 4 at most".into());
+        }
+        Ok(count(&mut self.state.game.clone(), depth))
+    }
+
+    fn search_job(&mut self, limits: Limits, _options: &SearchOptions) -> SearchJob {
+        let mut state = self.state.clone();
+        Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
+            let color = state.game.board().to_move();
+            let (choice, r) = state.think(color, &limits, stop, true);
+            let final_report = Report {
+                depth: r.pv.len() as u32,
+                nodes: r.playouts,
+                elapsed: r.elapsed,
+                score: Score::Centi(win_rate_cp(r.win_rate)),
+                pv: r.pv.iter().map(|&m| state.move_text(m)).collect(),
+            };
+            report(&final_report);
+            // UGI has no resignation: a lost position still gets a move.
+            let best = choice.unwrap_or(r.best);
+            SearchOutcome { best_move: Some(state.move_text(best)), report: final_report }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_text_round_trip_and_errors() {
+        let mut b = Board::new(5);
+        b.set(Point::new(0, 0), Some(Color::Black));
+        b.set(Point::new(4, 4), Some(Color::White));
+        b.set_to_move(Color::White);
+        let text = board_text(&b);
+        assert_eq!(text, "X..../...../...../...../....O w");
+        let back = parse_board_text(&text).unwrap();
+        assert_eq!(board_text(&back), text);
+        assert!(parse_board_text("XO/OX b").is_err(), "groups without liberties");
+        assert!(parse_board_text("X../... b").is_err(), "ragged rows");
+        assert!(parse_board_text("../.. q").is_err());
+        assert!(parse_board_text("..Z/.../... b").is_err());
+    }
+}

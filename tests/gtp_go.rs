@@ -1,0 +1,162 @@
+//! Go over GTP as GoGui and Sabaki drive an engine: the setup commands, moves,
+//! genmove under a clock, undo, scoring, and malformed commands that must get `?`
+//! replies while the engine keeps its game.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use bitboards::go::{Board, Color, Game, Move, Point, Superko};
+use common::{Engine, REPLY};
+
+fn gtp(e: &mut Engine, command: &str) -> String {
+    e.send(command);
+    let mut lines = vec![e.recv(REPLY)];
+    loop {
+        let l = e.recv(REPLY);
+        if l.is_empty() {
+            break;
+        }
+        lines.push(l);
+    }
+    lines.join("\n")
+}
+
+#[test]
+fn a_gogui_or_sabaki_session() {
+    let mut e = Engine::start(&["gtp"]);
+    assert_eq!(gtp(&mut e, "protocol_version"), "= 2");
+    assert_eq!(gtp(&mut e, "name"), "= sente");
+    let commands = gtp(&mut e, "list_commands");
+    for required in [
+        "protocol_version",
+        "name",
+        "version",
+        "known_command",
+        "list_commands",
+        "quit",
+        "boardsize",
+        "clear_board",
+        "komi",
+        "play",
+        "genmove",
+        "undo",
+        "showboard",
+        "final_score",
+        "final_status_list",
+        "time_settings",
+        "time_left",
+        "kgs-genmove_cleanup",
+        "loadsgf",
+        "printsgf",
+        "gogui-analyze_commands",
+    ] {
+        assert!(commands.lines().any(|l| l.trim_start_matches("= ") == required), "{required} missing");
+    }
+    assert_eq!(gtp(&mut e, "known_command genmove"), "= true");
+    assert_eq!(gtp(&mut e, "known_command fly"), "= false");
+    assert_eq!(gtp(&mut e, "1 boardsize 9"), "=1");
+    assert_eq!(gtp(&mut e, "2 clear_board"), "=2");
+    assert_eq!(gtp(&mut e, "3 komi 7.5"), "=3");
+    assert_eq!(gtp(&mut e, "4 time_settings 60 0 0"), "=4");
+    assert_eq!(gtp(&mut e, "5 play B E5"), "=5");
+    assert_eq!(gtp(&mut e, "6 time_left white 3 0"), "=6");
+    let started = Instant::now();
+    let reply = gtp(&mut e, "7 genmove W");
+    assert!(started.elapsed() < Duration::from_secs(3), "genmove took {:?} with 3 s left", started.elapsed());
+    let vertex = reply.strip_prefix("=7 ").unwrap();
+    let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
+    game.play(Color::Black, Move::Play(Point::from_gtp("E5", 9).unwrap())).unwrap();
+    let mv = if vertex == "pass" { Move::Pass } else { Move::Play(Point::from_gtp(vertex, 9).unwrap()) };
+    assert!(game.check(Color::White, mv).is_ok(), "white played {vertex}");
+    assert_eq!(gtp(&mut e, "8 undo"), "=8");
+    assert_eq!(gtp(&mut e, "9 undo"), "=9");
+    assert_eq!(gtp(&mut e, "10 undo"), "?10 cannot undo");
+    assert!(gtp(&mut e, "11 showboard").contains(" 5 . . . . . . . . . 5"));
+    assert_eq!(gtp(&mut e, "12 final_score"), "=12 W+7.5");
+    // A short game to score: black walls off the left, white the right.
+    for (c, v) in [
+        ("b", "D1"),
+        ("w", "F1"),
+        ("b", "D2"),
+        ("w", "F2"),
+        ("b", "D3"),
+        ("w", "F3"),
+        ("b", "D4"),
+        ("w", "F4"),
+        ("b", "D5"),
+        ("w", "F5"),
+        ("b", "D6"),
+        ("w", "F6"),
+        ("b", "D7"),
+        ("w", "F7"),
+        ("b", "D8"),
+        ("w", "F8"),
+        ("b", "D9"),
+        ("w", "F9"),
+        ("b", "E5"),
+        ("w", "pass"),
+        ("b", "pass"),
+    ] {
+        assert_eq!(gtp(&mut e, &format!("play {c} {v}")), "=", "play {c} {v}");
+    }
+    // Black: 10 stones + 27 points + 4 (half the 8 neutral points of column E) = 41;
+    // white: 9 + 27 + 4 = 40; with komi 7.5 white wins by 6.5.
+    assert_eq!(gtp(&mut e, "final_score"), "= W+6.5");
+    assert_eq!(gtp(&mut e, "final_status_list dead"), "=");
+    let sgf = gtp(&mut e, "printsgf");
+    assert!(
+        sgf.contains("SZ[9]") && sgf.contains("KM[7.5]") && sgf.contains(";B[dh]") && sgf.contains("RE[W+6.5]"),
+        "{sgf}"
+    );
+    assert_eq!(gtp(&mut e, "quit"), "=");
+    assert!(e.wait_exit(REPLY));
+}
+
+#[test]
+fn malformed_commands_get_errors_and_the_game_survives() {
+    let mut e = Engine::start(&["gtp"]);
+    assert_eq!(gtp(&mut e, "boardsize 9"), "=");
+    assert_eq!(gtp(&mut e, "play b c3"), "=");
+    for (command, reply) in [
+        ("boardsize 19", "? unacceptable size"),
+        ("boardsize nine", "? syntax error"),
+        ("play b c3", "? illegal move"),
+        ("play b z9", "? syntax error"),
+        ("play purple d4", "? syntax error"),
+        ("play b", "? syntax error"),
+        ("komi lots", "? syntax error"),
+        ("genmove", "? syntax error"),
+        ("frobnicate", "? unknown command"),
+        ("42 frobnicate", "?42 unknown command"),
+        ("time_left black -1 0", "? syntax error"),
+        ("loadsgf /nonexistent/game.sgf", "? cannot load file"),
+        ("final_status_list sleepy", "? syntax error"),
+    ] {
+        let got = gtp(&mut e, command);
+        assert!(got.starts_with(reply), "'{command}' got '{got}'");
+    }
+    e.send_bytes(b"\xff\xfe\x00garbage\n");
+    assert_eq!(e.recv(REPLY), "? unknown command");
+    assert_eq!(e.recv(REPLY), "");
+    // The stone on C3 is still there: playing it again is illegal, D4 is fine.
+    assert_eq!(gtp(&mut e, "play b c3"), "? illegal move");
+    assert_eq!(gtp(&mut e, "play w d4"), "=");
+}
+
+#[test]
+fn loadsgf_and_the_first_line_selects_gtp() {
+    let dir = std::env::temp_dir().join(format!("sente-sgf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.sgf");
+    std::fs::write(&file, "(;FF[4]GM[1]SZ[7]KM[0.5]AB[dd];W[cc];B[ee];W[])").unwrap();
+    // No subcommand: a GTP first line selects GTP (Go).
+    let mut e = Engine::start(&[]);
+    assert_eq!(gtp(&mut e, "protocol_version"), "= 2");
+    // The position before move 2: the setup stone and white C5, black to play.
+    assert_eq!(gtp(&mut e, &format!("loadsgf {} 2", file.display())), "= black");
+    let board = gtp(&mut e, "showboard");
+    assert!(board.contains(" 4 . . . X . . . 4") && board.contains(" 5 . . O . . . . 5"), "{board}");
+    assert!(!board.contains(" 3 . . . . X"), "move 2 is not loaded: {board}");
+    std::fs::remove_dir_all(&dir).ok();
+}
