@@ -12,6 +12,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod chaosclock;
 pub mod go;
 pub mod othello;
 pub mod rng;

@@ -2,13 +2,14 @@
 
 use bitboards::othello::{Board, Board6, Board10};
 
+use crate::chaosclock::ChaosSession;
 use crate::go::{GoGtp, GoSession};
 use crate::gtp::GtpGame;
 use crate::othello::{GenericSearch, OthelloGtp, OthelloSession, SolverSearch};
 use crate::session::GameSession;
 
 /// The games `setoption name Game value …` accepts.
-pub const GAMES: &[&str] = &["othello", "go"];
+pub const GAMES: &[&str] = &["othello", "go", "chaosclock"];
 
 /// The game a new engine plays.
 pub const DEFAULT_GAME: &str = "othello";
@@ -23,6 +24,10 @@ pub fn make_session(game: &str, size: Option<usize>) -> Result<Box<dyn GameSessi
             n => Err(format!("Othello is played on 6x6, 8x8 or 10x10 boards, not {n}x{n}")),
         },
         "go" => Ok(Box::new(GoSession::new(size)?)),
+        "chaosclock" | "chaos-clock" => match size {
+            None | Some(12) => Ok(Box::new(ChaosSession::new())),
+            Some(n) => Err(format!("the Chaos Clock has 12 points, not {n}")),
+        },
         other => Err(format!("unknown game '{other}': sente plays {}", GAMES.join(", "))),
     }
 }

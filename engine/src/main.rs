@@ -4,6 +4,7 @@
 //! With no subcommand it speaks UGI+ on stdin/stdout, as a chess engine speaks UCI.
 
 mod bench;
+mod chaosclock;
 mod ffo;
 mod games;
 mod go;
@@ -18,6 +19,7 @@ mod train;
 mod ugi;
 
 use std::io::{BufReader, Write};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -105,6 +107,9 @@ enum Commands {
         #[arg(long, value_enum)]
         task: Option<homework::Task>,
     },
+    /// Chaos Clock (混乱时钟): solve a position, deal and solve openings, or play.
+    #[command(subcommand)]
+    Chaosclock(ChaosCommand),
     /// Train the Othello evaluation: generate self-play data, or fit weights to it.
     #[command(subcommand)]
     TrainOthello(TrainCommand),
@@ -113,6 +118,60 @@ enum Commands {
         /// Search depth.
         depth: Option<u32>,
     },
+}
+
+#[derive(Subcommand)]
+enum ChaosCommand {
+    /// Prove the outcome of a position (e.g. "3,5,1,12,4,2,11,10,6,7,9,8 Y 0").
+    Solve {
+        /// The position.
+        position: String,
+        #[command(flatten)]
+        limits: ChaosLimits,
+    },
+    /// Deal random openings, solve each, and print the outcomes.
+    Openings {
+        /// How many openings.
+        #[arg(long, default_value_t = 100)]
+        count: u64,
+        /// Seed of the deals.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// List only the openings proven both-win (fair openings, seed 003).
+        #[arg(long)]
+        both_win: bool,
+        #[command(flatten)]
+        limits: ChaosLimits,
+    },
+    /// Play against the engine in the terminal.
+    Play {
+        /// Seed of the deal.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Your side: yi (乙, even, moves first) or jia (甲, odd).
+        #[arg(long, default_value = "yi")]
+        side: String,
+        /// The engine's thinking time per move, in seconds.
+        #[arg(long, default_value_t = 2.0)]
+        think: f64,
+    },
+}
+
+/// How hard the Chaos Clock solvers may try.
+#[derive(clap::Args)]
+struct ChaosLimits {
+    /// Nodes of proof search tried first (0: go straight to the retrograde analysis).
+    #[arg(long, default_value_t = 1_000_000)]
+    nodes: u64,
+    /// The most states the retrograde analysis may enumerate (about 120 bytes each; 0: no analysis).
+    #[arg(long, default_value_t = 100_000_000)]
+    max_states: usize,
+}
+
+impl ChaosLimits {
+    fn to_prove_limits(&self) -> chaosclock::ProveLimits {
+        chaosclock::ProveLimits { search_nodes: self.nodes, max_states: self.max_states, deadline: None }
+    }
 }
 
 #[derive(Subcommand)]
@@ -161,8 +220,25 @@ enum TrainCommand {
     },
 }
 
-fn main() -> Result<()> {
+/// Runs the command; an error is printed as one line (with its causes), never as a
+/// backtrace, and a closed output pipe (`sente … | head`) is not an error.
+fn main() -> ExitCode {
     let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+fn run(cli: Cli) -> Result<()> {
     match cli.command {
         None => run_detected(),
         Some(Commands::Ugi) => run_protocol(Protocol::Ugi, None),
@@ -230,9 +306,29 @@ fn main() -> Result<()> {
             }
             Ok(())
         }
+        Some(Commands::Chaosclock(ChaosCommand::Solve { position, limits })) => {
+            chaosclock::solve(&position, limits.to_prove_limits(), &mut std::io::stdout().lock())
+        }
+        Some(Commands::Chaosclock(ChaosCommand::Openings { count, seed, both_win, limits })) => {
+            chaosclock::openings(count, seed, both_win, limits.to_prove_limits(), &mut std::io::stdout().lock())
+        }
+        Some(Commands::Chaosclock(ChaosCommand::Play { seed, side, think })) => {
+            let human = chaosclock::parse_side(&side)?;
+            if !think.is_finite() || think <= 0.0 {
+                bail!("--think must be a positive number of seconds");
+            }
+            chaosclock::play(
+                seed,
+                human,
+                Duration::from_secs_f64(think),
+                &mut std::io::stdin().lock(),
+                &mut std::io::stdout().lock(),
+            )
+        }
         Some(Commands::Bench { depth }) => {
+            let mut stdout = std::io::stdout().lock();
             for line in bench::run(depth) {
-                println!("{line}");
+                writeln!(stdout, "{line}")?;
             }
             Ok(())
         }
@@ -325,7 +421,8 @@ fn perft(game: &str, depth: u32, threads: usize, size: Option<usize>) -> Result<
     let start = Instant::now();
     let count = session.perft(depth, threads).map_err(anyhow::Error::msg).context("perft")?;
     let secs = start.elapsed().as_secs_f64();
-    println!("perft {game} depth {depth}: {count}");
-    println!("time {secs:.3} s, {:.1} M leaves/s", count as f64 / secs.max(1e-9) / 1e6);
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "perft {game} depth {depth}: {count}")?;
+    writeln!(stdout, "time {secs:.3} s, {:.1} M leaves/s", count as f64 / secs.max(1e-9) / 1e6)?;
     Ok(())
 }

@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 pub mod alphabeta;
+pub mod chaosclock;
 pub mod conformance;
 mod game;
 pub mod go;

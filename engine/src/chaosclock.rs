@@ -1,0 +1,367 @@
+//! Chaos Clock behind the front ends: the UGI+ session, and the `sente chaosclock`
+//! subcommands (solve a position, deal and solve openings, play in the terminal).
+
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use bitboards::chaosclock::{Move, Outcome, Record, Side, State, random_opening};
+use protocol::ugi::{OptionKind, StartPosition};
+use search::chaosclock::player::{self, evaluate};
+use search::chaosclock::retrograde::{Analysis, TooBig};
+use search::chaosclock::solver::{Solution, SolveLimits, Solver};
+use search::{Limits, Player, Score, StopFlag, TimeBudget};
+
+use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
+
+/// The outcome in the words of the front ends.
+pub fn outcome_text(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win(Side::Yi) => "乙 (even, first player) wins",
+        Outcome::Win(Side::Jia) => "甲 (odd, second player) wins",
+        Outcome::BothWin => "both win",
+        Outcome::BothLose => "both lose",
+    }
+}
+
+fn to_search_outcome(o: Outcome) -> search::Outcome {
+    match o {
+        Outcome::Win(Side::Yi) => search::Outcome::Win(Player::One),
+        Outcome::Win(Side::Jia) => search::Outcome::Win(Player::Two),
+        Outcome::BothWin => search::Outcome::BothWin,
+        Outcome::BothLose => search::Outcome::BothLose,
+    }
+}
+
+/// Plays `moves` (text) from `start`, naming the first bad one.
+pub fn play_moves(start: State, moves: &[String]) -> Result<Record, String> {
+    let mut record = Record::new(start);
+    for (i, text) in moves.iter().enumerate() {
+        let mv = Move::parse(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+        record.play(mv).map_err(|e| format!("move {} '{text}' is illegal: {e}", i + 1))?;
+    }
+    Ok(record)
+}
+
+/// Chaos Clock behind UGI+. `position startpos` is the opening dealt from the `Seed`
+/// option (so that both engines of a match get the same deal).
+pub struct ChaosSession {
+    record: Record,
+    seed: u64,
+    solver: Solver,
+}
+
+impl ChaosSession {
+    /// A session on the opening of seed 1.
+    pub fn new() -> ChaosSession {
+        ChaosSession { record: Record::new(random_opening(1)), seed: 1, solver: Solver::new() }
+    }
+}
+
+impl Default for ChaosSession {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl GameSession for ChaosSession {
+    fn game_name(&self) -> &'static str {
+        "chaosclock"
+    }
+
+    fn options(&self) -> Vec<(&'static str, OptionKind)> {
+        vec![("Seed", OptionKind::Spin { default: 1, min: 0, max: i64::MAX })]
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool, String> {
+        if !name.eq_ignore_ascii_case("seed") {
+            return Ok(false);
+        }
+        let v = value.ok_or("option 'Seed' needs a value")?;
+        self.seed = v.parse().map_err(|_| format!("bad seed '{v}': a whole number"))?;
+        self.record = Record::new(random_opening(self.seed));
+        Ok(true)
+    }
+
+    fn new_game(&mut self) {
+        self.record = Record::new(random_opening(self.seed));
+        self.solver.clear();
+    }
+
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
+        let start = match start {
+            StartPosition::StartPos => random_opening(self.seed),
+            StartPosition::Fen(text) => State::parse(text).map_err(|e| format!("bad position: {e}"))?,
+        };
+        self.record = play_moves(start, moves)?;
+        Ok(())
+    }
+
+    fn p1_to_move(&self) -> bool {
+        self.record.state().to_move() == Side::Yi
+    }
+
+    fn outcome(&self) -> Option<search::Outcome> {
+        self.record.state().outcome().map(to_search_outcome)
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        self.record.state().legal_moves().iter().map(Move::to_string).collect()
+    }
+
+    fn is_legal(&self, mv: &str) -> bool {
+        Move::parse(mv).is_ok_and(|m| self.record.next_state(m).is_ok())
+    }
+
+    fn fen(&self) -> String {
+        self.record.state().to_string()
+    }
+
+    fn score(&self) -> String {
+        // Player one's (乙's) progress minus 甲's, in pieces.
+        let s = self.record.state();
+        format!("{:.1}", player::progress(&s, Side::Yi) - player::progress(&s, Side::Jia))
+    }
+
+    fn draw(&self) -> String {
+        self.record.state().draw()
+    }
+
+    fn perft(&self, depth: u32, _threads: usize) -> Result<u64, String> {
+        fn count(r: &mut Record, depth: u32) -> u64 {
+            if depth == 0 || r.state().outcome().is_some() {
+                return 1;
+            }
+            let mut n = 0;
+            for mv in r.state().legal_moves() {
+                r.play(mv).expect("a legal move");
+                n += count(r, depth - 1);
+                r.undo();
+            }
+            n
+        }
+        if depth > 8 {
+            return Err("Chaos Clock perft is for checking the rules: depth 8 at most".into());
+        }
+        Ok(count(&mut self.record.clone(), depth))
+    }
+
+    fn search_job(&mut self, limits: Limits, _options: &SearchOptions) -> SearchJob {
+        let record = self.record.clone();
+        let mut solver = std::mem::take(&mut self.solver);
+        Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
+            let state = record.state();
+            let player_id = if state.to_move() == Side::Yi { Player::One } else { Player::Two };
+            let budget = TimeBudget::new(&limits, player_id, 20);
+            let start = budget.start();
+            let deadline = budget.hard_limit().map(|h| start + h);
+            let states = record.states();
+            let history = &states[..states.len() - 1];
+            let nodes = limits.nodes.unwrap_or(if limits.infinite { u64::MAX } else { 2_000_000 });
+            let depth = limits.depth.unwrap_or(12);
+            let decision = player::choose(state, history, &mut solver, deadline, nodes, depth);
+            if limits.infinite {
+                while !stop.is_stopped() {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            }
+            let final_report = Report {
+                depth: decision.as_ref().map_or(0, |d| d.depth),
+                nodes: decision.as_ref().map_or(0, |d| d.nodes),
+                elapsed: start.elapsed(),
+                score: Score::Centi(decision.as_ref().map_or(0, |d| (d.value * 10.0) as i32)),
+                pv: decision.as_ref().map(|d| vec![d.best.to_string()]).unwrap_or_default(),
+            };
+            report(&final_report);
+            SearchOutcome { best_move: decision.map(|d| d.best.to_string()), report: final_report }
+        })
+    }
+}
+
+/// How a position was solved, and what it cost.
+pub enum Method {
+    /// The proof search, with the nodes it searched.
+    Search(u64),
+    /// The retrograde analysis, with the states it enumerated.
+    Retrograde(usize),
+}
+
+/// An exact verdict and how it was reached.
+pub struct Verdict {
+    /// The outcome, best move and proof length.
+    pub solution: Solution,
+    /// Which solver found it.
+    pub method: Method,
+}
+
+/// How hard [`prove`] may try.
+#[derive(Clone, Copy, Debug)]
+pub struct ProveLimits {
+    /// Nodes of proof search tried first (0: none).
+    pub search_nodes: u64,
+    /// The most states the retrograde analysis may enumerate (0: none).
+    pub max_states: usize,
+    /// Give up on the proof search at this instant.
+    pub deadline: Option<Instant>,
+}
+
+/// Proves the outcome of `state` after `history`: the proof search first (quick on
+/// positions near the end), then the retrograde analysis of every reachable state.
+/// `Err` says why neither could.
+pub fn prove(state: State, history: &[State], limits: ProveLimits) -> Result<Verdict, String> {
+    if limits.search_nodes > 0 {
+        let mut solver = Solver::new();
+        let search_limits = SolveLimits { nodes: Some(limits.search_nodes), deadline: limits.deadline };
+        if let Some(solution) = solver.solve(state, history, search_limits) {
+            let nodes = solution.nodes;
+            return Ok(Verdict { solution, method: Method::Search(nodes) });
+        }
+    }
+    if limits.max_states == 0 {
+        return Err(format!("not proven within {} nodes of search", limits.search_nodes));
+    }
+    match Analysis::new(state, history, limits.max_states) {
+        Ok(a) => {
+            let solution =
+                Solution { outcome: a.outcome(), best: a.best_move(), nodes: a.len() as u64, length: a.length() };
+            Ok(Verdict { solution, method: Method::Retrograde(a.len()) })
+        }
+        Err(TooBig::States(n)) => Err(format!(
+            "not proven within {} nodes of search, and more than {} states are reachable ({n} found)",
+            limits.search_nodes, limits.max_states
+        )),
+    }
+}
+
+/// `sente chaosclock solve`: proves the outcome of a position.
+pub fn solve(position: &str, limits: ProveLimits, out: &mut impl Write) -> Result<()> {
+    let state = State::parse(position).map_err(|e| anyhow::anyhow!("bad position '{position}': {e}"))?;
+    let start = Instant::now();
+    match prove(state, &[], limits) {
+        Ok(v) => {
+            writeln!(out, "outcome: {}", outcome_text(v.solution.outcome))?;
+            match v.solution.best {
+                Some(m) => writeln!(out, "best move: {m}")?,
+                None => writeln!(out, "best move: none (the game is over)")?,
+            }
+            writeln!(out, "plies to the end: {}", v.solution.length)?;
+            match v.method {
+                Method::Search(n) => writeln!(out, "method: proof search, nodes: {n}")?,
+                Method::Retrograde(n) => writeln!(out, "method: retrograde analysis, states: {n}")?,
+            }
+        }
+        Err(why) => writeln!(out, "outcome: {why}")?,
+    }
+    writeln!(out, "time: {:.3} s", start.elapsed().as_secs_f64())?;
+    Ok(())
+}
+
+/// `sente chaosclock openings`: deals openings, solves each and prints the outcomes.
+pub fn openings(count: u64, seed: u64, both_win_only: bool, limits: ProveLimits, out: &mut impl Write) -> Result<()> {
+    let mut tally = [0u64; 5];
+    let names = ["乙 (first player) wins", "甲 (second player) wins", "both win", "both lose", "not proven"];
+    let start = Instant::now();
+    for i in 0..count {
+        let deal = random_opening(seed.wrapping_mul(1_000_003).wrapping_add(i));
+        let t = Instant::now();
+        let r = prove(deal, &[], limits);
+        let k = match r.as_ref().map(|v| v.solution.outcome) {
+            Ok(Outcome::Win(Side::Yi)) => 0,
+            Ok(Outcome::Win(Side::Jia)) => 1,
+            Ok(Outcome::BothWin) => 2,
+            Ok(Outcome::BothLose) => 3,
+            Err(_) => 4,
+        };
+        tally[k] += 1;
+        if !both_win_only || k == 2 {
+            let (best, size) = match &r {
+                Ok(v) => (
+                    v.solution.best.map_or("-".to_string(), |m| m.to_string()),
+                    match v.method {
+                        Method::Search(n) => format!("{n} nodes"),
+                        Method::Retrograde(n) => format!("{n} states"),
+                    },
+                ),
+                Err(_) => ("-".to_string(), "too big".to_string()),
+            };
+            writeln!(out, "{deal}  {:<24} best {best:<4} {size:>16} {:7.2} s", names[k], t.elapsed().as_secs_f64())?;
+            out.flush()?;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    writeln!(out, "{count} openings (seed {seed}), {:.2} s per opening:", secs / count.max(1) as f64)?;
+    for (name, n) in names.iter().zip(tally) {
+        writeln!(out, "  {name:<24} {n:>6}  {:>5.1}%", 100.0 * n as f64 / count.max(1) as f64)?;
+    }
+    Ok(())
+}
+
+/// `sente chaosclock play`: a human against the engine in the terminal.
+pub fn play(seed: u64, human: Side, think: Duration, input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
+    let mut record = Record::new(random_opening(seed));
+    let mut solver = Solver::new();
+    writeln!(
+        out,
+        "Chaos Clock. You play {}. Moves: w<n> walks piece n, p<n> places it, pass. 'help', 'quit'.",
+        human.name()
+    )?;
+    let mut drawn = None;
+    loop {
+        let state = record.state();
+        if drawn != Some(record.moves().len()) {
+            writeln!(out, "\n{}", state.draw())?;
+            drawn = Some(record.moves().len());
+        }
+        if let Some(o) = state.outcome() {
+            writeln!(out, "{}", outcome_text(o))?;
+            return Ok(());
+        }
+        if state.to_move() == human {
+            write!(out, "your move> ")?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line).context("cannot read the move")? == 0 {
+                writeln!(out, "\nend of input: game abandoned")?;
+                return Ok(());
+            }
+            let text = line.trim();
+            match text {
+                "quit" | "exit" => return Ok(()),
+                "help" | "?" => {
+                    let legal: Vec<String> = state.legal_moves().iter().map(Move::to_string).collect();
+                    writeln!(out, "legal moves: {}", legal.join(" "))?;
+                    continue;
+                }
+                "" => continue,
+                _ => {}
+            }
+            match Move::parse(text) {
+                Err(e) => writeln!(out, "{e}")?,
+                Ok(mv) => {
+                    if let Err(e) = record.play(mv) {
+                        writeln!(out, "{mv} is not possible: {e}")?;
+                    }
+                }
+            }
+        } else {
+            let states = record.states();
+            let deadline = Some(Instant::now() + think);
+            let d = player::choose(state, &states[..states.len() - 1], &mut solver, deadline, 5_000_000, 12)
+                .context("the engine found no move")?;
+            let note = d.proven.map_or(format!("value {:.0}", evaluate(&state, state.to_move())), |o| {
+                format!("proven: {}", outcome_text(o))
+            });
+            writeln!(out, "{} plays {} ({note})", state.to_move().name(), d.best)?;
+            record.play(d.best).map_err(|e| anyhow::anyhow!("engine move {}: {e}", d.best))?;
+        }
+    }
+}
+
+/// Reads `yi`/`jia` (or 乙/甲).
+pub fn parse_side(text: &str) -> Result<Side> {
+    match text.to_ascii_lowercase().as_str() {
+        "yi" | "乙" | "even" | "first" => Ok(Side::Yi),
+        "jia" | "甲" | "odd" | "second" => Ok(Side::Jia),
+        other => bail!("bad side '{other}': yi (乙, even, first) or jia (甲, odd, second)"),
+    }
+}

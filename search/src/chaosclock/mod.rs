@@ -1,0 +1,6 @@
+//! Chaos Clock in the search crate: the exact solvers (a proof search, and a
+//! retrograde analysis of every reachable state) and the player.
+
+pub mod player;
+pub mod retrograde;
+pub mod solver;

@@ -1,0 +1,214 @@
+//! The Chaos Clock player: it plays the solver's move when the solver proves the
+//! position within part of the time, and otherwise the best move of a depth-limited
+//! max-n search (each side maximises its own value, as the game is not zero-sum) with
+//! an evaluation built from seed 003's notes.
+//!
+//! **Evaluation.** For each side, a progress score in pieces: a fixed piece counts 1, a
+//! piece in hand 0.7 (it can be placed whenever its point is free of a fixed piece,
+//! which never happens), a piece on the board that can reach point 12 and then walk
+//! home, or be captured into the hand, counts by how soon; a piece that cannot move
+//! ("stuck") and cannot be freed counts nothing. A side values a position by its own
+//! progress, a little by the other's (both-win beats both-lose), and dislikes the
+//! other finishing first.
+
+use std::time::Instant;
+
+use bitboards::chaosclock::{Move, Outcome, Side, State};
+
+use super::solver::{SolveLimits, Solver, ordered_moves};
+
+/// Value of outcomes for the side concerned (on the evaluation's scale).
+fn outcome_value(o: Outcome, side: Side) -> f32 {
+    match o.rank_for(side) {
+        3 => 100.0,
+        2 => 60.0,
+        1 => 10.0,
+        _ => 0.0,
+    }
+}
+
+/// Progress of `side` towards having all six pieces fixed, in pieces (0 to 6).
+pub fn progress(s: &State, side: Side) -> f32 {
+    let first = if side == Side::Jia { 1 } else { 2 };
+    let hand = s.hand(side);
+    let mut total = 0.0;
+    for n in (first..=12u8).step_by(2) {
+        if s.is_fixed(n) {
+            total += 1.0;
+        } else if hand >> n & 1 == 1 {
+            total += 0.7;
+        } else if let Some(p) = s.point_of(n) {
+            // On the board: how many of its own walks to reach point 12 (from where it
+            // walks home), if it ever can; blocked by fixed pieces on the way.
+            let mut at = p;
+            let mut steps = 0;
+            let mut reach = None;
+            while steps < 12 {
+                if at == 12 && n != 12 {
+                    reach = Some(steps);
+                    break;
+                }
+                let next = (at - 1 + n) % 12 + 1;
+                if s.is_fixed(next) || n == 12 {
+                    break;
+                }
+                at = next;
+                steps += 1;
+            }
+            total += match reach {
+                Some(k) => 0.5 / (1.0 + k as f32),
+                // Piece 12, or a piece that can never walk home: it needs capturing.
+                None if n == 12 => 0.35,
+                None => 0.2,
+            };
+        }
+    }
+    total
+}
+
+/// The evaluation of `s` for `side`.
+pub fn evaluate(s: &State, side: Side) -> f32 {
+    if let Some(o) = s.outcome() {
+        return outcome_value(o, side);
+    }
+    let mine = progress(s, side);
+    let theirs = progress(s, side.other());
+    // Scaled to stay between the outcome values.
+    20.0 + 6.0 * mine + 1.5 * theirs - 3.0 * (theirs - mine).max(0.0)
+}
+
+/// What the player decided.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// The move.
+    pub best: Move,
+    /// The proven outcome, when the solver proved the position.
+    pub proven: Option<Outcome>,
+    /// Depth of the heuristic search (0 when proven).
+    pub depth: u32,
+    /// Positions searched.
+    pub nodes: u64,
+    /// The mover's value of the position (evaluation scale).
+    pub value: f32,
+}
+
+struct MaxN {
+    nodes: u64,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    aborted: bool,
+}
+
+impl MaxN {
+    /// Values of `s` for (甲, 乙) searched `depth` plies.
+    fn search(&mut self, s: &State, depth: u32, path: &mut Vec<u64>) -> [f32; 2] {
+        self.nodes += 1;
+        if s.outcome().is_some() || depth == 0 {
+            return [evaluate(s, Side::Jia), evaluate(s, Side::Yi)];
+        }
+        if self.nodes & 0x3FF == 0
+            && (self.nodes >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return [0.0, 0.0];
+        }
+        let me = s.to_move();
+        let k = usize::from(me == Side::Yi);
+        let mut best = [f32::MIN, f32::MIN];
+        for mv in ordered_moves(s) {
+            let child = s.play(mv).expect("legal");
+            let v = if child.outcome().is_none() && path.contains(&child.key()) {
+                let o = Outcome::BothLose;
+                [outcome_value(o, Side::Jia), outcome_value(o, Side::Yi)]
+            } else {
+                path.push(child.key());
+                let v = self.search(&child, depth - 1, path);
+                path.pop();
+                v
+            };
+            if v[k] > best[k] {
+                best = v;
+            }
+        }
+        best
+    }
+}
+
+/// Chooses a move for the side to move in `state` (after `history`), within a
+/// deadline and a node budget.
+pub fn choose(
+    state: State,
+    history: &[State],
+    solver: &mut Solver,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    max_depth: u32,
+) -> Option<Decision> {
+    let moves = ordered_moves(&state);
+    if moves.is_empty() {
+        return None;
+    }
+    // The solver gets a third of the budget.
+    let start = Instant::now();
+    let solve_deadline = deadline.map(|d| start + (d.saturating_duration_since(start)) / 3);
+    let limits = SolveLimits { nodes: Some(node_limit / 3), deadline: solve_deadline };
+    if let Some(sol) = solver.solve(state, history, limits)
+        && let Some(best) = sol.best
+    {
+        let value = outcome_value(sol.outcome, state.to_move());
+        return Some(Decision { best, proven: Some(sol.outcome), depth: 0, nodes: sol.nodes, value });
+    }
+    let me = state.to_move();
+    let k = usize::from(me == Side::Yi);
+    let mut search = MaxN { nodes: 0, deadline, node_limit, aborted: false };
+    let mut path: Vec<u64> = history.iter().map(State::key).collect();
+    path.push(state.key());
+    let mut decision = Decision { best: moves[0], proven: None, depth: 0, nodes: 0, value: evaluate(&state, me) };
+    for depth in 1..=max_depth {
+        let mut best: Option<(Move, f32)> = None;
+        for &mv in &moves {
+            let child = state.play(mv).expect("legal");
+            path.push(child.key());
+            let v = search.search(&child, depth - 1, &mut path);
+            path.pop();
+            if search.aborted {
+                break;
+            }
+            if best.is_none_or(|(_, b)| v[k] > b) {
+                best = Some((mv, v[k]));
+            }
+        }
+        if search.aborted {
+            break;
+        }
+        if let Some((mv, v)) = best {
+            decision = Decision { best: mv, proven: None, depth, nodes: search.nodes, value: v };
+        }
+    }
+    decision.nodes = search.nodes;
+    Some(decision)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn takes_a_won_position() {
+        // 乙 has only 12 left, in hand: placing it wins (nothing on point 12).
+        let s = State::parse("1,2,3,4,5,6,7,8,9,10,0,0 Y 0").unwrap();
+        let mut solver = Solver::new();
+        let d = choose(s, &[], &mut solver, None, 100_000, 4).unwrap();
+        assert_eq!(d.best, Move::Place(12));
+        assert!(d.proven.is_some());
+    }
+
+    #[test]
+    fn progress_counts_fixed_and_held_pieces() {
+        let s = State::parse("1,2,3,4,5,6,7,8,9,10,0,0 Y 0").unwrap();
+        assert!((progress(&s, Side::Jia) - 5.7).abs() < 1e-4);
+        assert!((progress(&s, Side::Yi) - 5.7).abs() < 1e-4);
+    }
+}
