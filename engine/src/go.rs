@@ -15,9 +15,9 @@ use crate::io::Output;
 use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// Settling playouts used to judge dead stones at the end of a game.
-const STATUS_PLAYOUTS: usize = 600;
+pub(crate) const STATUS_PLAYOUTS: usize = 600;
 /// A stone is dead when the other colour owns its point in more than this share.
-const DEAD_THRESHOLD: f32 = 0.8;
+pub(crate) const DEAD_THRESHOLD: f32 = 0.8;
 
 /// The state both Go front ends share.
 #[derive(Clone, Debug)]

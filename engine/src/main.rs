@@ -3,6 +3,7 @@
 //!
 //! With no subcommand it speaks UGI+ on stdin/stdout, as a chess engine speaks UCI.
 
+mod arena;
 mod bench;
 mod chaosclock;
 mod ffo;
@@ -107,6 +108,8 @@ enum Commands {
         #[arg(long, value_enum)]
         task: Option<homework::Task>,
     },
+    /// Play a match between two engines (UGI+, GTP, NBoard), or merge shards' results.
+    Arena(Box<arena::cli::ArenaArgs>),
     /// Chaos Clock (混乱时钟): solve a position, deal and solve openings, or play.
     #[command(subcommand)]
     Chaosclock(ChaosCommand),
@@ -306,6 +309,7 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
+        Some(Commands::Arena(args)) => arena::cli::main(&args, &mut std::io::stdout().lock()),
         Some(Commands::Chaosclock(ChaosCommand::Solve { position, limits })) => {
             chaosclock::solve(&position, limits.to_prove_limits(), &mut std::io::stdout().lock())
         }

@@ -1,0 +1,243 @@
+//! The command line of `sente arena`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use clap::{Args, Subcommand};
+
+use super::{
+    DeadStones, EloModel, EngineSpec, GameKind, GameSetup, MatchConfig, OpeningSource, RefereeRules, Sprt, Summary,
+    TimeControl, merge, openings, run, write_results,
+};
+
+/// `sente arena`: play a match, or merge the results of shards.
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct ArenaArgs {
+    #[command(subcommand)]
+    command: Option<ArenaCommand>,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+#[derive(Subcommand)]
+enum ArenaCommand {
+    /// Add result files (shards of one match) together and print the statistics.
+    Merge {
+        /// results.jsonl files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write the merged results here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Evaluate this SPRT on the merged results.
+        #[arg(long)]
+        sprt: Option<String>,
+        /// Normalized Elo for the SPRT bounds (default logistic).
+        #[arg(long)]
+        normalized: bool,
+    },
+}
+
+#[derive(Args)]
+struct PlayArgs {
+    /// The game: othello, go or chaosclock.
+    #[arg(long, default_value = "othello")]
+    game: String,
+    /// An engine, twice: "name=N cmd='program args' proto=ugi|gtp|nboard option.K=V init='command'".
+    #[arg(long = "engine")]
+    engines: Vec<String>,
+    /// Game pairs: each opening played twice, colours swapped.
+    #[arg(long, default_value_t = 10)]
+    rounds: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Clock: base seconds + increment seconds, e.g. 60+0.5.
+    #[arg(long, conflicts_with_all = ["st", "nodes"])]
+    tc: Option<String>,
+    /// Fixed seconds per move.
+    #[arg(long, conflicts_with = "nodes")]
+    st: Option<f64>,
+    /// Fixed nodes (playouts) per move: UGI+ engines only.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Milliseconds an engine may overrun its time before it loses on time.
+    #[arg(long, default_value_t = 1000)]
+    margin_ms: u64,
+    /// Seconds to wait for a move with --nodes.
+    #[arg(long, default_value_t = 120.0)]
+    move_timeout: f64,
+    /// Openings file (see the README); without it, random openings.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Random plies of a random opening (Othello, Go).
+    #[arg(long)]
+    random_plies: Option<usize>,
+    /// Seed of random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Board side (Go: up to 9; Othello: 8).
+    #[arg(long)]
+    size: Option<usize>,
+    /// Komi (Go).
+    #[arg(long, default_value_t = 7.0)]
+    komi: f64,
+    /// Othello: end a game with the exact solver at this many empties (0: never).
+    #[arg(long, default_value_t = 0)]
+    solve_empties: u32,
+    /// Go dead stones: arena (its own judgement) or ask (the engines, if they agree).
+    #[arg(long, default_value = "arena")]
+    dead_stones: String,
+    /// Moves after which a game is adjudicated (Go scored as it stands, Chaos Clock both lose).
+    #[arg(long)]
+    max_moves: Option<usize>,
+    /// Folder for results.jsonl and the game records.
+    #[arg(long, default_value = "arena-out")]
+    out: PathBuf,
+    /// Continue the match whose results are in --out.
+    #[arg(long)]
+    resume: bool,
+    /// Play only shard i of n (pairs k with k mod n = i), e.g. 0/4.
+    #[arg(long, default_value = "0/1")]
+    shard: String,
+    /// Stop when decided: "elo0=0 elo1=5 alpha=0.05 beta=0.05".
+    #[arg(long)]
+    sprt: Option<String>,
+    /// The SPRT's Elo bounds are normalized Elo (default logistic).
+    #[arg(long)]
+    normalized: bool,
+    /// Log every line sent to and received from the engines to this file.
+    #[arg(long)]
+    debug_log: Option<PathBuf>,
+}
+
+fn parse_seconds(text: &str, what: &str) -> Result<Duration> {
+    let v: f64 = text.trim().parse().map_err(|_| anyhow::anyhow!("{what}: '{text}' is not a number of seconds"))?;
+    if !v.is_finite() || v < 0.0 {
+        bail!("{what}: '{text}' is not a number of seconds");
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
+fn parse_sprt(text: &Option<String>, normalized: bool) -> Result<Option<Sprt>> {
+    let model = if normalized { EloModel::Normalized } else { EloModel::Logistic };
+    text.as_deref().map(|t| Sprt::parse(t, model).map_err(anyhow::Error::msg)).transpose()
+}
+
+impl PlayArgs {
+    fn config(&self) -> Result<MatchConfig> {
+        let kind = GameKind::parse(&self.game).map_err(anyhow::Error::msg)?;
+        let engines: Vec<EngineSpec> =
+            self.engines.iter().map(|e| EngineSpec::parse(e)).collect::<Result<_, _>>().map_err(anyhow::Error::msg)?;
+        let [a, b]: [EngineSpec; 2] =
+            engines.try_into().map_err(|_| anyhow::anyhow!("give exactly two --engine specifications"))?;
+        if a.name == b.name {
+            bail!("both engines are named '{}': give one of them name=...", a.name);
+        }
+        let size = match (kind, self.size) {
+            (GameKind::Othello, None | Some(8)) => 8,
+            (GameKind::Othello, Some(n)) => bail!("the arena referees Othello on 8x8, not {n}x{n}"),
+            (GameKind::Go, None) => 9,
+            (GameKind::Go, Some(n)) if (2..=9).contains(&n) => n,
+            (GameKind::Go, Some(n)) => bail!("Go boards up to 9x9, not {n}x{n}"),
+            (GameKind::ChaosClock, _) => 12,
+        };
+        let control = match (&self.tc, self.st, self.nodes) {
+            (Some(tc), _, _) => {
+                let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
+                TimeControl::Clock { base: parse_seconds(base, "--tc")?, increment: parse_seconds(inc, "--tc")? }
+            }
+            (None, Some(st), _) => TimeControl::PerMove(parse_seconds(&st.to_string(), "--st")?),
+            (None, None, Some(n)) => TimeControl::Nodes(n),
+            (None, None, None) => TimeControl::PerMove(Duration::from_secs(1)),
+        };
+        if matches!(control, TimeControl::Nodes(_)) && [&a, &b].iter().any(|e| e.protocol != super::Protocol::Ugi) {
+            bail!("--nodes can only be told to UGI+ engines; use --st or --tc");
+        }
+        let (shard, shards) = self
+            .shard
+            .split_once('/')
+            .and_then(|(i, n)| Some((i.parse::<u64>().ok()?, n.parse::<u64>().ok()?)))
+            .filter(|&(i, n)| n > 0 && i < n)
+            .ok_or_else(|| anyhow::anyhow!("--shard '{}': i/n with 0 <= i < n", self.shard))?;
+        let max_moves = self.max_moves.unwrap_or(match kind {
+            GameKind::Othello => 200,
+            GameKind::Go => 3 * size * size,
+            GameKind::ChaosClock => 300,
+        });
+        let rules = RefereeRules { size, komi: self.komi, solve_empties: self.solve_empties, max_moves };
+        let setup = GameSetup { kind, size, komi: self.komi };
+        let source = match &self.openings {
+            Some(path) => OpeningSource::File(path.clone()),
+            None => OpeningSource::Random {
+                plies: self.random_plies.unwrap_or(match kind {
+                    GameKind::Othello => 6,
+                    GameKind::Go => 2,
+                    GameKind::ChaosClock => 0,
+                }),
+                seed: self.seed,
+                count: self.rounds,
+            },
+        };
+        let openings = openings::load(kind, &rules, &source)?;
+        let dead_stones = match self.dead_stones.as_str() {
+            "arena" => DeadStones::Arena,
+            "ask" => DeadStones::Ask,
+            other => bail!("--dead-stones '{other}': arena or ask"),
+        };
+        Ok(MatchConfig {
+            engines: [a, b],
+            setup,
+            rules,
+            openings,
+            pairs: self.rounds,
+            control,
+            margin: Duration::from_millis(self.margin_ms),
+            move_timeout: parse_seconds(&self.move_timeout.to_string(), "--move-timeout")?,
+            concurrency: self.concurrency.max(1),
+            out: self.out.clone(),
+            resume: self.resume,
+            shard: (shard, shards),
+            sprt: parse_sprt(&self.sprt, self.normalized)?,
+            dead_stones,
+            debug_log: self.debug_log.clone(),
+            progress: true,
+        })
+    }
+}
+
+/// Runs `sente arena …`; prints the summary.
+pub fn main(args: &ArenaArgs, out: &mut impl std::io::Write) -> Result<()> {
+    match &args.command {
+        Some(ArenaCommand::Merge { files, out: merged, sprt, normalized }) => {
+            let results = merge(files)?;
+            if let Some(path) = merged {
+                write_results(path, &results)?;
+            }
+            let names = results.first().map_or(["A".to_string(), "B".to_string()], |r| {
+                if r.game.is_multiple_of(2) {
+                    [r.first.clone(), r.second.clone()]
+                } else {
+                    [r.second.clone(), r.first.clone()]
+                }
+            });
+            let sprt = parse_sprt(sprt, *normalized)?;
+            write!(out, "{}", Summary::of(&results).report([&names[0], &names[1]], sprt.as_ref()))?;
+            Ok(())
+        }
+        None => {
+            let config = args.play.config()?;
+            let stop = Arc::new(AtomicBool::new(false));
+            let flag = stop.clone();
+            // Ctrl-C: stop starting games, drop the unfinished ones, keep the rest.
+            let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+            let report = run(&config, stop)?;
+            write!(out, "{report}")?;
+            Ok(())
+        }
+    }
+}

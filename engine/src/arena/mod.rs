@@ -1,0 +1,502 @@
+//! `sente arena`: matches between engines run as child processes, refereed with our
+//! own rules, with game pairs over openings, clocks, concurrency, records, resumable
+//! JSON-lines results, shards, and the statistics of [`stats`].
+
+pub mod cli;
+mod openings;
+mod players;
+mod process;
+mod referee;
+mod stats;
+
+use std::collections::{BTreeMap, HashSet};
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
+
+pub use openings::OpeningSource;
+pub use players::{EngineSpec, GameSetup, Protocol, TimeControl};
+use players::{MoveRequest, Player, Reply};
+use process::{Fault, Log};
+use referee::{Ending, Outcome, Referee, write_record};
+pub use referee::{GameKind, Opening, RefereeRules};
+pub use stats::{EloModel, Pentanomial, Sprt, SprtVerdict, Tally};
+
+/// How dead stones are decided at the end of a Go game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadStones {
+    /// The arena's own judgement (settling playouts).
+    Arena,
+    /// Ask both engines (`final_status_list dead`); use their answer when they agree,
+    /// else the arena's, and record the disagreement.
+    Ask,
+}
+
+/// Everything a match needs.
+pub struct MatchConfig {
+    /// The two engines: A (whose results the statistics give) and B.
+    pub engines: [EngineSpec; 2],
+    /// The game and its set-up.
+    pub setup: GameSetup,
+    /// Referee settings.
+    pub rules: RefereeRules,
+    /// Openings.
+    pub openings: Vec<Opening>,
+    /// Game pairs to play (each opening with both colour assignments).
+    pub pairs: u64,
+    /// Time control.
+    pub control: TimeControl,
+    /// Extra time an engine may overrun its clock by before it loses on time.
+    pub margin: Duration,
+    /// The wait for a move when no clock limits it (fixed nodes).
+    pub move_timeout: Duration,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Where results.jsonl and the game records go.
+    pub out: PathBuf,
+    /// Continue from the results already in `out`.
+    pub resume: bool,
+    /// Play only the pairs `k` with `k % n == i`.
+    pub shard: (u64, u64),
+    /// Stop when this test is decided.
+    pub sprt: Option<Sprt>,
+    /// Go dead stones.
+    pub dead_stones: DeadStones,
+    /// Log of all engine I/O.
+    pub debug_log: Option<PathBuf>,
+    /// Draw a progress bar (on a terminal).
+    pub progress: bool,
+}
+
+/// One finished game, one line of results.jsonl.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GameRecord {
+    /// Game number in the schedule (pair × 2, + 1 for the colour-swapped game).
+    pub game: u64,
+    /// Opening number.
+    pub opening: u64,
+    /// The engine in the first seat (Othello/Go black, Chaos Clock 乙).
+    pub first: String,
+    /// The engine in the second seat.
+    pub second: String,
+    /// `1-0`, `0-1`, `1/2-1/2`, `both-win`, `both-lose`.
+    pub result: String,
+    /// Engine A's score: 1, ½ or 0.
+    pub score_a: f64,
+    /// Why the game ended.
+    pub reason: String,
+    /// The score in the game's terms (`B+3.5`, `34-30`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
+    /// Moves played, the opening's included.
+    pub moves: usize,
+    /// Anything else worth knowing (engines' disagreement on dead stones).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The record file, relative to the output folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<String>,
+}
+
+/// Reads a results file (JSON lines); a bad line is an error naming it.
+pub fn read_results(path: &Path) -> Result<Vec<GameRecord>> {
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.with_context(|| format!("{}: cannot read line {}", path.display(), i + 1))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r: GameRecord = serde_json::from_str(&line)
+            .with_context(|| format!("{} line {}: not a game result", path.display(), i + 1))?;
+        out.push(r);
+    }
+    Ok(out)
+}
+
+/// The statistics of a set of results, for engine A against B.
+pub struct Summary {
+    /// Engine A's games.
+    pub tally: Tally,
+    /// Complete game pairs.
+    pub pairs: Pentanomial,
+    /// How many games ended for each reason.
+    pub reasons: BTreeMap<String, u64>,
+}
+
+impl Summary {
+    /// Counts `results`.
+    pub fn of(results: &[GameRecord]) -> Summary {
+        let mut tally = Tally::default();
+        let mut reasons = BTreeMap::new();
+        let mut by_pair: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
+        for r in results {
+            tally.add(r.score_a);
+            // Reasons without the engine names and details after a colon.
+            let reason = r.reason.split(':').next().unwrap_or(&r.reason).to_string();
+            *reasons.entry(reason).or_insert(0) += 1;
+            by_pair.entry(r.game / 2).or_default().push(r.score_a);
+        }
+        let mut pairs = Pentanomial::default();
+        for scores in by_pair.values() {
+            if let [a, b] = scores[..] {
+                pairs.add(a, b);
+            }
+        }
+        Summary { tally, pairs, reasons }
+    }
+
+    /// The report printed at the end of a match.
+    pub fn report(&self, names: [&str; 2], sprt: Option<&Sprt>) -> String {
+        let t = &self.tally;
+        let n = t.games();
+        let score = if n == 0 { 0.0 } else { (t.wins as f64 + t.draws as f64 / 2.0) / n as f64 };
+        let mut out = format!(
+            "Score of {} vs {}: {} - {} - {}  [{score:.3}] {n}\n",
+            names[0], names[1], t.wins, t.losses, t.draws
+        );
+        match stats::elo(t) {
+            Some(e) => out.push_str(&format!(
+                "Elo difference: {e}, LOS: {:.1} %, DrawRatio: {:.1} %\n",
+                100.0 * stats::los(t),
+                100.0 * t.draws as f64 / n.max(1) as f64
+            )),
+            None => out.push_str("Elo difference: no games\n"),
+        }
+        let p = &self.pairs;
+        out.push_str(&format!("Pairs (pentanomial 0, 1/2, 1, 3/2, 2): {:?}  ({} pairs)", p.0, p.pairs()));
+        if let Some(e) = stats::elo_pairs(p) {
+            out.push_str(&format!(", Elo from pairs: {e}"));
+        }
+        out.push('\n');
+        if let Some(sprt) = sprt {
+            let llr = if p.pairs() > 0 { sprt.llr_pairs(p) } else { sprt.llr(t) };
+            let (lower, upper) = sprt.bounds();
+            let verdict = match sprt.verdict(llr) {
+                SprtVerdict::H1 => "H1 accepted",
+                SprtVerdict::H0 => "H0 accepted",
+                SprtVerdict::Continue => "undecided",
+            };
+            out.push_str(&format!(
+                "SPRT ({:?} elo0={} elo1={} alpha={} beta={}): LLR {llr:.2} ({lower:.2}, {upper:.2}) {verdict}\n",
+                sprt.model, sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+            ));
+        }
+        for (reason, count) in &self.reasons {
+            out.push_str(&format!("  {count:>5}  {reason}\n"));
+        }
+        out
+    }
+
+    fn sprt_verdict(&self, sprt: &Sprt) -> SprtVerdict {
+        let llr = if self.pairs.pairs() > 0 { sprt.llr_pairs(&self.pairs) } else { sprt.llr(&self.tally) };
+        sprt.verdict(llr)
+    }
+}
+
+/// What a game came to: a result, or nothing (interrupted).
+enum GameEnd {
+    Finished(GameRecord),
+    Interrupted,
+}
+
+/// Runs a match; returns the summary text.
+pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
+    fs::create_dir_all(config.out.join("games"))
+        .with_context(|| format!("cannot create {}", config.out.join("games").display()))?;
+    let results_path = config.out.join("results.jsonl");
+    let mut results = Vec::new();
+    if results_path.exists() && fs::metadata(&results_path)?.len() > 0 {
+        if !config.resume {
+            bail!(
+                "{} already holds results: add --resume to continue, or choose another --out",
+                results_path.display()
+            );
+        }
+        results = read_results(&results_path)?;
+    }
+    let done: HashSet<u64> = results.iter().map(|r| r.game).collect();
+    let (shard, shards) = config.shard;
+    let schedule: Vec<u64> = (0..config.pairs)
+        .filter(|pair| pair % shards == shard)
+        .flat_map(|pair| [2 * pair, 2 * pair + 1])
+        .filter(|g| !done.contains(g))
+        .collect();
+    let mut results_file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&results_path)
+        .with_context(|| format!("cannot write {}", results_path.display()))?;
+    let log: Option<Log> = match &config.debug_log {
+        Some(path) => {
+            Some(Arc::new(Mutex::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?)))
+        }
+        None => None,
+    };
+
+    let bar = if config.progress { ProgressBar::new(schedule.len() as u64) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let names = [config.engines[0].name.as_str(), config.engines[1].name.as_str()];
+    let next = AtomicU64::new(0);
+    let decided = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = crossbeam_channel::unbounded::<GameEnd>();
+    let mut interrupted = false;
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..config.concurrency.max(1) {
+            let tx = tx.clone();
+            let (schedule, next, stop, decided, log) = (&schedule, &next, stop.clone(), decided.clone(), log.clone());
+            scope.spawn(move || {
+                loop {
+                    if stop.load(Ordering::Relaxed) || decided.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let k = next.fetch_add(1, Ordering::Relaxed) as usize;
+                    let Some(&game) = schedule.get(k) else { break };
+                    let end = play_game(config, game, log.clone(), stop.clone());
+                    if tx.send(end).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for end in rx {
+            match end {
+                GameEnd::Interrupted => interrupted = true,
+                GameEnd::Finished(record) => {
+                    let line = serde_json::to_string(&record)?;
+                    writeln!(results_file, "{line}")?;
+                    results_file.flush()?;
+                    results.push(record);
+                    let summary = Summary::of(&results);
+                    let t = summary.tally;
+                    bar.set_message(format!("{} vs {}: +{} ={} -{}", names[0], names[1], t.wins, t.draws, t.losses));
+                    bar.inc(1);
+                    if let Some(sprt) = &config.sprt
+                        && summary.sprt_verdict(sprt) != SprtVerdict::Continue
+                    {
+                        decided.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    let mut report = Summary::of(&results).report(names, config.sprt.as_ref());
+    if interrupted || stop.load(Ordering::Relaxed) {
+        report.push_str("interrupted: the games finished are in the results; --resume continues\n");
+    }
+    if decided.load(Ordering::Relaxed) {
+        report.push_str("stopped: the SPRT is decided\n");
+    }
+    Ok(report)
+}
+
+/// Plays game number `game` of the schedule.
+fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<AtomicBool>) -> GameEnd {
+    let pair = game / 2;
+    let opening_index = pair % config.openings.len() as u64;
+    let opening = &config.openings[opening_index as usize];
+    // Seat s is played by engine `who[s]` (0: A).
+    let who = if game.is_multiple_of(2) { [0, 1] } else { [1, 0] };
+    let names = [config.engines[who[0]].name.as_str(), config.engines[who[1]].name.as_str()];
+    let mut referee = match Referee::new(config.setup.kind, &config.rules, opening.start.as_deref()) {
+        Ok(r) => r,
+        Err(e) => unreachable_opening(&e),
+    };
+    let mut moves = Vec::new();
+    let mut seats = Vec::new();
+    for m in &opening.moves {
+        let seat = referee.seat_to_move();
+        match referee.play(m) {
+            Ok(text) => {
+                moves.push(text);
+                seats.push(seat);
+            }
+            Err(e) => unreachable_opening(&e),
+        }
+    }
+    let finish = |referee: &Referee, moves: &[String], ending: Ending, note: Option<String>| {
+        let score_first = ending.outcome.first_score();
+        let score_a = if who[0] == 0 { score_first } else { 1.0 - score_first };
+        let (ext, text) = write_record(referee, names, moves, &ending, opening.start.as_deref());
+        let file = format!("games/{game:06}.{ext}");
+        let record = fs::write(config.out.join(&file), text).ok().map(|_| file);
+        GameEnd::Finished(GameRecord {
+            game,
+            opening: opening_index,
+            first: names[0].to_string(),
+            second: names[1].to_string(),
+            result: ending.outcome.text().to_string(),
+            score_a,
+            reason: ending.reason,
+            score: ending.score,
+            moves: moves.len(),
+            note,
+            record,
+        })
+    };
+    let fault_ending = |seat: usize, fault: &Fault| Ending {
+        outcome: Outcome::loss_of(seat),
+        reason: format!("{} {fault}", names[seat]),
+        score: None,
+    };
+
+    let mut players = Vec::new();
+    for seat in 0..2 {
+        match Player::start(&config.engines[who[seat]], config.setup, config.control, log.clone(), stop.clone()) {
+            Ok(p) => players.push(p),
+            Err(Fault::Interrupted) => return GameEnd::Interrupted,
+            Err(fault) => {
+                let mut ending = fault_ending(seat, &fault);
+                ending.reason = format!("{} could not start: {fault}", names[seat]);
+                return finish(&referee, &moves, ending, None);
+            }
+        }
+    }
+    let mut clocks = match config.control {
+        TimeControl::Clock { base, .. } => [base, base],
+        _ => [Duration::ZERO; 2],
+    };
+    let ggf_board = referee.ggf_board();
+    let ending = loop {
+        if stop.load(Ordering::Relaxed) {
+            return GameEnd::Interrupted;
+        }
+        if let Some(ending) = referee.ending(&config.rules, moves.len()) {
+            break ending;
+        }
+        let seat = referee.seat_to_move();
+        let allowed = match config.control {
+            TimeControl::Clock { .. } => clocks[seat] + config.margin,
+            TimeControl::PerMove(t) => t + config.margin,
+            TimeControl::Nodes(_) => config.move_timeout,
+        };
+        let started = Instant::now();
+        let request = MoveRequest {
+            start: opening.start.as_deref(),
+            ggf_board: &ggf_board,
+            moves: &moves,
+            seats: &seats,
+            seat,
+            control: config.control,
+            clocks,
+            deadline: started + allowed,
+        };
+        let reply = players[seat].genmove(&request);
+        let used = started.elapsed();
+        let text = match reply {
+            Err(Fault::Interrupted) => return GameEnd::Interrupted,
+            Err(fault) => break fault_ending(seat, &fault),
+            Ok(Reply::Resign) => {
+                break Ending {
+                    outcome: Outcome::loss_of(seat),
+                    reason: format!("{} resigned", names[seat]),
+                    score: None,
+                };
+            }
+            Ok(Reply::Move(text)) => text,
+        };
+        if used > allowed {
+            break fault_ending(seat, &Fault::Timeout);
+        }
+        if let TimeControl::Clock { increment, .. } = config.control {
+            clocks[seat] = clocks[seat].saturating_sub(used) + increment;
+        }
+        match referee.play(&text) {
+            Ok(canonical) => {
+                moves.push(canonical);
+                seats.push(seat);
+            }
+            Err(why) => {
+                let shown: String = text.chars().take(20).collect();
+                break Ending {
+                    outcome: Outcome::loss_of(seat),
+                    reason: format!("{} played an illegal move '{shown}': {why}", names[seat]),
+                    score: None,
+                };
+            }
+        }
+    };
+    let mut ending = ending;
+    let mut note = None;
+    if config.dead_stones == DeadStones::Ask
+        && matches!(referee, Referee::Go(_))
+        && ending.reason.starts_with("two passes")
+    {
+        let theirs: Vec<Option<Vec<String>>> = players.iter_mut().map(Player::dead_stones).collect();
+        let ours = referee.dead_vertices();
+        match (&theirs[0], &theirs[1]) {
+            (Some(a), Some(b)) if a == b => {
+                if let Some(e) = referee.score_with_dead(a) {
+                    if *a != ours {
+                        note = Some(format!("engines agree on dead stones {a:?}; the arena saw {ours:?}"));
+                    }
+                    ending = e;
+                }
+            }
+            (a, b) => {
+                let say = |v: &Option<Vec<String>>| v.as_ref().map_or("no answer".to_string(), |v| format!("{v:?}"));
+                note = Some(format!(
+                    "dead stones: {} {}, {} {}; the arena's {ours:?} used",
+                    names[0],
+                    say(a),
+                    names[1],
+                    say(b)
+                ));
+            }
+        }
+    }
+    for p in players {
+        p.quit();
+    }
+    finish(&referee, &moves, ending, note)
+}
+
+/// Openings are checked when they are read; one that fails here is a bug.
+fn unreachable_opening(e: &str) -> ! {
+    panic!("an opening checked at load time failed: {e}")
+}
+
+/// `sente arena merge`: adds result files together (shards), refusing conflicting
+/// duplicates, and returns the merged results.
+pub fn merge(paths: &[PathBuf]) -> Result<Vec<GameRecord>> {
+    let mut by_game: BTreeMap<u64, (GameRecord, PathBuf)> = BTreeMap::new();
+    for path in paths {
+        for r in read_results(path)? {
+            match by_game.get(&r.game) {
+                Some((old, from)) if old.result != r.result || old.first != r.first => bail!(
+                    "game {} differs between {} and {}: shards of different matches?",
+                    r.game,
+                    from.display(),
+                    path.display()
+                ),
+                Some(_) => {}
+                None => {
+                    by_game.insert(r.game, (r, path.clone()));
+                }
+            }
+        }
+    }
+    Ok(by_game.into_values().map(|(r, _)| r).collect())
+}
+
+/// Writes results as JSON lines.
+pub fn write_results(path: &Path, results: &[GameRecord]) -> Result<()> {
+    let mut f = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    for r in results {
+        writeln!(f, "{}", serde_json::to_string(r)?)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,169 @@
+//! An engine as a child process: lines in, lines out, with deadlines, and an optional
+//! log of everything said.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Why an engine's game ended against it (besides losing on the board).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The process exited or closed its output.
+    Crash(String),
+    /// No answer in time.
+    Timeout,
+    /// An answer the protocol does not allow.
+    Protocol(String),
+    /// The arena is stopping (Ctrl-C): the game does not count.
+    Interrupted,
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fault::Crash(why) => write!(f, "crashed ({why})"),
+            Fault::Timeout => f.write_str("lost on time"),
+            Fault::Protocol(why) => write!(f, "protocol violation: {why}"),
+            Fault::Interrupted => f.write_str("interrupted"),
+        }
+    }
+}
+
+/// A shared log of engine I/O.
+pub type Log = Arc<Mutex<File>>;
+
+/// A running engine.
+pub struct Process {
+    name: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    log: Option<Log>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Process {
+    /// Starts `command` (program and arguments).
+    pub fn start(name: &str, command: &[String], log: Option<Log>, stop: Arc<AtomicBool>) -> Result<Process, Fault> {
+        let (program, args) = command.split_first().ok_or_else(|| Fault::Crash("empty command".into()))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| Fault::Crash(format!("cannot start '{program}': {e}")))?;
+        let stdout = child.stdout.take().ok_or_else(|| Fault::Crash("no stdout".into()))?;
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Ok(Process { name: name.to_string(), child, stdin, lines: rx, log, stop })
+    }
+
+    fn log(&self, direction: &str, line: &str) {
+        if let Some(log) = &self.log
+            && let Ok(mut f) = log.lock()
+        {
+            let _ = writeln!(f, "{} {direction} {line}", self.name);
+        }
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), Fault> {
+        self.log(">", line);
+        let stdin = self.stdin.as_mut().ok_or_else(|| Fault::Crash("input closed".into()))?;
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|_| stdin.flush())
+            .map_err(|e| Fault::Crash(format!("cannot write to it: {e}")))
+    }
+
+    /// The next line before `deadline`.
+    pub fn recv(&mut self, deadline: Instant) -> Result<String, Fault> {
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                return Err(Fault::Interrupted);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Fault::Timeout);
+            }
+            match self.lines.recv_timeout(left.min(Duration::from_millis(50))) {
+                Ok(line) => {
+                    self.log("<", &line);
+                    return Ok(line);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = self.child.try_wait().ok().flatten();
+                    let why = status.map_or("output closed".to_string(), |s| format!("exited: {s}"));
+                    return Err(Fault::Crash(why));
+                }
+            }
+        }
+    }
+
+    /// Lines until one for which `done` gives a value, before `deadline`; more than
+    /// `max_other` other non-empty lines is a protocol violation.
+    pub fn recv_until<T>(
+        &mut self,
+        deadline: Instant,
+        max_other: usize,
+        mut done: impl FnMut(&str) -> Option<T>,
+    ) -> Result<T, Fault> {
+        let mut other = 0;
+        loop {
+            let line = self.recv(deadline)?;
+            if let Some(v) = done(line.trim()) {
+                return Ok(v);
+            }
+            if !line.trim().is_empty() {
+                other += 1;
+                if other > max_other {
+                    let shown: String = line.chars().take(40).collect();
+                    return Err(Fault::Protocol(format!("unexpected output, e.g. '{shown}'")));
+                }
+            }
+        }
+    }
+
+    /// Asks the engine to quit, then ends it.
+    pub fn quit(&mut self, command: &str) {
+        let _ = self.send(command);
+        self.stdin = None;
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
