@@ -329,15 +329,16 @@ mod tests {
     fn exact_llr(dist: &[(f64, f64)], s0: f64, s1: f64) -> f64 {
         let n: f64 = dist.iter().map(|d| d.1).sum();
         let fit = |s: f64| -> Vec<f64> {
-            // p_i = f_i / (1 + λ (x_i - s)), λ chosen so that the p_i sum to 1.
+            // p_i = f_i / (1 + λ (x_i - s)), λ chosen so that the mean is s:
+            // Σ f_i (x_i - s) / (1 + λ (x_i - s)) = 0 (decreasing in λ).
             let f: Vec<f64> = dist.iter().map(|d| d.1 / n).collect();
-            let total = |lambda: f64| -> f64 {
-                dist.iter().zip(&f).map(|(d, fi)| fi / (1.0 + lambda * (d.0 - s))).sum::<f64>() - 1.0
+            let mean_gap = |lambda: f64| -> f64 {
+                dist.iter().zip(&f).map(|(d, fi)| fi * (d.0 - s) / (1.0 + lambda * (d.0 - s))).sum::<f64>()
             };
             let xs: Vec<f64> = dist.iter().filter(|d| d.1 > 0.0).map(|d| d.0 - s).collect();
             let hi = xs.iter().filter(|&&x| x < 0.0).map(|x| -1.0 / x).fold(f64::INFINITY, f64::min);
             let lo = xs.iter().filter(|&&x| x > 0.0).map(|x| -1.0 / x).fold(f64::NEG_INFINITY, f64::max);
-            let lambda = bisect(|l| total(l) + 0.0 * l, lo + 1e-12, hi - 1e-12);
+            let lambda = bisect(mean_gap, lo + 1e-12, hi - 1e-12);
             dist.iter().zip(&f).map(|(d, fi)| fi / (1.0 + lambda * (d.0 - s))).collect()
         };
         let (p0, p1) = (fit(s0), fit(s1));
