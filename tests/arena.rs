@@ -184,35 +184,17 @@ fn shards_merge_into_the_whole_match() {
     assert_eq!(games, vec![0, 1, 2, 3, 4, 5]);
 }
 
-#[test]
-fn go_over_ugi_and_gtp() {
-    let out = scratch("go");
-    let a = format!("name=ugi cmd={SENTE} proto=ugi");
-    let b = format!("name=gtp cmd='{SENTE} gtp' proto=gtp");
-    let (ok, stdout, stderr) = arena(&[
-        "--game",
-        "go",
-        "--size",
-        "7",
-        "--komi",
-        "8.5",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--rounds",
-        "1",
-        "--st",
-        "0.2",
-        "--margin-ms",
-        "3000",
-        "--concurrency",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+/// A short 7×7 Go match between `a` and `b` (one pair, two games at once); checks
+/// that both games end by the rules and their records replay.
+fn go_match(name: &str, a: &str, b: &str, extra: &str) {
+    let out = scratch(name);
+    let mut args: Vec<&str> =
+        "--game go --size 7 --komi 8.5 --rounds 1 --st 0.2 --concurrency 2".split_whitespace().collect();
+    args.extend(extra.split_whitespace());
+    args.extend(["--engine", a, "--engine", b, "--out", out.to_str().expect("utf-8 path")]);
+    let (ok, stdout, stderr) = arena(&args);
     assert!(ok, "{stderr}");
-    assert!(stdout.contains("Score of ugi vs gtp"), "{stdout}");
+    assert!(stdout.contains("Score of "), "{stdout}");
     let rows = results(&out);
     assert_eq!(rows.len(), 2);
     for r in &rows {
@@ -223,42 +205,18 @@ fn go_over_ugi_and_gtp() {
 }
 
 #[test]
+fn go_over_ugi_and_gtp() {
+    let a = format!("name=ugi cmd={SENTE} proto=ugi");
+    let b = format!("name=gtp cmd='{SENTE} gtp' proto=gtp");
+    go_match("go", &a, &b, "--margin-ms 3000");
+}
+
+#[test]
 fn against_gnu_go() {
     assert!(Path::new(GNUGO).exists(), "GNU Go is needed: apt-get install -y gnugo (.ci/run installs it)");
-    let out = scratch("gnugo");
     let a = format!("name=sente cmd={SENTE} proto=ugi");
     let b = format!("name=gnugo cmd='{GNUGO} --mode gtp --level 1 --chinese-rules' proto=gtp");
-    let (ok, stdout, stderr) = arena(&[
-        "--game",
-        "go",
-        "--size",
-        "7",
-        "--komi",
-        "8.5",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--rounds",
-        "1",
-        "--st",
-        "0.2",
-        "--concurrency",
-        "2",
-        "--dead-stones",
-        "ask",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(ok, "{stderr}");
-    assert!(stdout.contains("Score of sente vs gnugo"), "{stdout}");
-    let rows = results(&out);
-    assert_eq!(rows.len(), 2);
-    for r in &rows {
-        let reason = r["reason"].as_str().unwrap();
-        assert!(reason.starts_with("two passes") || reason.ends_with("resigned"), "{reason}");
-    }
-    check_records(&out, &rows);
+    go_match("gnugo", &a, &b, "--dead-stones ask");
 }
 
 /// A UGI+ engine in a shell script whose answer to `go` is `on_go`.

@@ -256,15 +256,32 @@ pub fn solve(position: &str, limits: ProveLimits, out: &mut impl Write) -> Resul
     Ok(())
 }
 
+/// Deal number `k` of the sequence of `seed` (the same for `openings` and the arena).
+pub fn deal(seed: u64, k: u64) -> State {
+    random_opening(seed.wrapping_mul(1_000_003).wrapping_add(k))
+}
+
+/// Which openings `openings` deals: numbers `from..from + count` of the seed's sequence.
+#[derive(Clone, Copy, Debug)]
+pub struct Deals {
+    /// Seed of the sequence.
+    pub seed: u64,
+    /// First deal.
+    pub from: u64,
+    /// How many.
+    pub count: u64,
+}
+
 /// `sente chaosclock openings`: deals openings, solves each and prints the outcomes.
-pub fn openings(count: u64, seed: u64, both_win_only: bool, limits: ProveLimits, out: &mut impl Write) -> Result<()> {
+pub fn openings(deals: Deals, both_win_only: bool, limits: ProveLimits, out: &mut impl Write) -> Result<()> {
+    let Deals { seed, from, count } = deals;
     let mut tally = [0u64; 5];
     let names = ["乙 (first player) wins", "甲 (second player) wins", "both win", "both lose", "not proven"];
     let start = Instant::now();
-    for i in 0..count {
-        let deal = random_opening(seed.wrapping_mul(1_000_003).wrapping_add(i));
+    for i in from..from + count {
+        let opening = deal(seed, i);
         let t = Instant::now();
-        let r = prove(deal, &[], limits);
+        let r = prove(opening, &[], limits);
         let k = match r.as_ref().map(|v| v.solution.outcome) {
             Ok(Outcome::Win(Side::Yi)) => 0,
             Ok(Outcome::Win(Side::Jia)) => 1,
@@ -284,12 +301,12 @@ pub fn openings(count: u64, seed: u64, both_win_only: bool, limits: ProveLimits,
                 ),
                 Err(_) => ("-".to_string(), "too big".to_string()),
             };
-            writeln!(out, "{deal}  {:<24} best {best:<4} {size:>16} {:7.2} s", names[k], t.elapsed().as_secs_f64())?;
+            writeln!(out, "{opening}  {:<24} best {best:<4} {size:>16} {:7.2} s", names[k], t.elapsed().as_secs_f64())?;
             out.flush()?;
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    writeln!(out, "{count} openings (seed {seed}), {:.2} s per opening:", secs / count.max(1) as f64)?;
+    writeln!(out, "{count} openings (seed {seed}, from {from}), {:.2} s per opening:", secs / count.max(1) as f64)?;
     for (name, n) in names.iter().zip(tally) {
         writeln!(out, "  {name:<24} {n:>6}  {:>5.1}%", 100.0 * n as f64 / count.max(1) as f64)?;
     }

@@ -140,6 +140,9 @@ enum ChaosCommand {
         /// Seed of the deals.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Start at this deal of the seed's sequence (to continue an interrupted run).
+        #[arg(long, default_value_t = 0)]
+        from: u64,
         /// List only the openings proven both-win (fair openings, seed 003).
         #[arg(long)]
         both_win: bool,
@@ -313,8 +316,9 @@ fn run(cli: Cli) -> Result<()> {
         Some(Commands::Chaosclock(ChaosCommand::Solve { position, limits })) => {
             chaosclock::solve(&position, limits.to_prove_limits(), &mut std::io::stdout().lock())
         }
-        Some(Commands::Chaosclock(ChaosCommand::Openings { count, seed, both_win, limits })) => {
-            chaosclock::openings(count, seed, both_win, limits.to_prove_limits(), &mut std::io::stdout().lock())
+        Some(Commands::Chaosclock(ChaosCommand::Openings { count, seed, from, both_win, limits })) => {
+            let deals = chaosclock::Deals { seed, from, count };
+            chaosclock::openings(deals, both_win, limits.to_prove_limits(), &mut std::io::stdout().lock())
         }
         Some(Commands::Chaosclock(ChaosCommand::Play { seed, side, think })) => {
             let human = chaosclock::parse_side(&side)?;

@@ -4,7 +4,6 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use bitboards::chaosclock::random_opening;
 use bitboards::rng::splitmix64;
 
 use super::referee::{GameKind, Opening, Referee, RefereeRules};
@@ -99,7 +98,7 @@ fn random(kind: GameKind, rules: &RefereeRules, plies: usize, seed: u64, count: 
     let mut rng = seed;
     for k in 0..count {
         if kind == GameKind::ChaosClock {
-            let deal = random_opening(seed.wrapping_mul(1_000_003).wrapping_add(k));
+            let deal = crate::chaosclock::deal(seed, k);
             out.push(Opening { start: Some(deal.to_string()), moves: Vec::new() });
             continue;
         }
