@@ -25,6 +25,13 @@ fn arena(args: &[&str]) -> (bool, String, String) {
     (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
+/// Runs a match of engines `a` and `b` with `flags` (space-separated), results in `out`.
+fn arena_match(flags: &str, a: &str, b: &str, out: &Path) -> (bool, String, String) {
+    let mut args: Vec<&str> = flags.split_whitespace().collect();
+    args.extend(["--engine", a, "--engine", b, "--out", out.to_str().expect("utf-8 path")]);
+    arena(&args)
+}
+
 fn results(out: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(out.join("results.jsonl")).expect("results.jsonl");
     text.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect()
@@ -75,25 +82,8 @@ fn othello_over_ugi_and_nboard_with_solver_adjudication() {
     let out = scratch("othello");
     let a = format!("name=ugi cmd={SENTE} proto=ugi option.Hash=16");
     let b = format!("name=nboard cmd='{SENTE} nboard' proto=nboard option.depth=3");
-    let out_s = out.to_str().expect("utf-8 path");
-    let (ok, stdout, stderr) = arena(&[
-        "--game",
-        "othello",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--rounds",
-        "2",
-        "--st",
-        "0.05",
-        "--concurrency",
-        "2",
-        "--solve-empties",
-        "14",
-        "--out",
-        out_s,
-    ]);
+    let (ok, stdout, stderr) =
+        arena_match("--game othello --rounds 2 --st 0.05 --concurrency 2 --solve-empties 14", &a, &b, &out);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("Score of ugi vs nboard:"), "{stdout}");
     assert!(stdout.contains("Elo difference:") && stdout.contains("LOS:"), "{stdout}");
@@ -113,29 +103,13 @@ fn othello_over_ugi_and_nboard_with_solver_adjudication() {
     check_records(&out, &rows);
 
     // Resume: two more pairs, the first four games kept as they were.
-    let (ok, _, stderr) = arena(&[
-        "--game",
-        "othello",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--rounds",
-        "3",
-        "--st",
-        "0.05",
-        "--solve-empties",
-        "14",
-        "--out",
-        out_s,
-        "--resume",
-    ]);
+    let (ok, _, stderr) = arena_match("--game othello --rounds 3 --st 0.05 --solve-empties 14 --resume", &a, &b, &out);
     assert!(ok, "{stderr}");
     let again = results(&out);
     assert_eq!(again.len(), 6);
     assert_eq!(&again[..4], &rows[..]);
     // Without --resume the results are not overwritten.
-    let (ok, _, stderr) = arena(&["--engine", &a, "--engine", &b, "--rounds", "1", "--out", out_s]);
+    let (ok, _, stderr) = arena_match("--rounds 1", &a, &b, &out);
     assert!(!ok && stderr.contains("--resume"), "{stderr}");
     assert_eq!(results(&out).len(), 6);
 }
@@ -148,20 +122,7 @@ fn shards_merge_into_the_whole_match() {
     let mut files = Vec::new();
     for shard in ["0/2", "1/2"] {
         let out = base.join(shard.replace('/', "-"));
-        let (ok, _, stderr) = arena(&[
-            "--engine",
-            &a,
-            "--engine",
-            &b,
-            "--rounds",
-            "3",
-            "--nodes",
-            "300",
-            "--shard",
-            shard,
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let (ok, _, stderr) = arena_match(&format!("--rounds 3 --nodes 300 --shard {shard}"), &a, &b, &out);
         assert!(ok, "{stderr}");
         files.push(out.join("results.jsonl"));
     }
@@ -188,11 +149,8 @@ fn shards_merge_into_the_whole_match() {
 /// that both games end by the rules and their records replay.
 fn go_match(name: &str, a: &str, b: &str, extra: &str) {
     let out = scratch(name);
-    let mut args: Vec<&str> =
-        "--game go --size 7 --komi 8.5 --rounds 1 --st 0.2 --concurrency 2".split_whitespace().collect();
-    args.extend(extra.split_whitespace());
-    args.extend(["--engine", a, "--engine", b, "--out", out.to_str().expect("utf-8 path")]);
-    let (ok, stdout, stderr) = arena(&args);
+    let flags = format!("--game go --size 7 --komi 8.5 --rounds 1 --st 0.2 --concurrency 2 {extra}");
+    let (ok, stdout, stderr) = arena_match(&flags, a, b, &out);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("Score of "), "{stdout}");
     let rows = results(&out);
@@ -242,22 +200,8 @@ fn misbehaving_engines_lose_with_the_right_reason() {
     for (name, on_go, reason) in cases {
         let fake = fake_engine(&dir, name, on_go);
         let out = dir.join(name);
-        let (ok, stdout, stderr) = arena(&[
-            "--engine",
-            &sente,
-            "--engine",
-            &fake,
-            "--rounds",
-            "2",
-            "--st",
-            "0.05",
-            "--margin-ms",
-            "500",
-            "--concurrency",
-            "2",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let (ok, stdout, stderr) =
+            arena_match("--rounds 2 --st 0.05 --margin-ms 500 --concurrency 2", &sente, &fake, &out);
         assert!(ok, "{name}: {stderr}");
         let rows = results(&out);
         // Every game was played to its end and recorded; sente won them all.
@@ -272,18 +216,7 @@ fn misbehaving_engines_lose_with_the_right_reason() {
     }
     // An engine that cannot even start loses too, and says why.
     let out = dir.join("missing");
-    let (ok, _, stderr) = arena(&[
-        "--engine",
-        &sente,
-        "--engine",
-        "name=ghost cmd=/no/such/engine",
-        "--rounds",
-        "1",
-        "--st",
-        "0.05",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, _, stderr) = arena_match("--rounds 1 --st 0.05", &sente, "name=ghost cmd=/no/such/engine", &out);
     assert!(ok, "{stderr}");
     for r in results(&out) {
         assert!(r["reason"].as_str().unwrap().contains("ghost could not start"), "{r}");

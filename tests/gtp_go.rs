@@ -7,20 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use bitboards::go::{Board, Color, Game, Move, Point, Superko};
-use common::{Engine, REPLY};
-
-fn gtp(e: &mut Engine, command: &str) -> String {
-    e.send(command);
-    let mut lines = vec![e.recv(REPLY)];
-    loop {
-        let l = e.recv(REPLY);
-        if l.is_empty() {
-            break;
-        }
-        lines.push(l);
-    }
-    lines.join("\n")
-}
+use common::{Engine, REPLY, gtp};
 
 #[test]
 fn a_gogui_or_sabaki_session() {

@@ -4,21 +4,7 @@ mod common;
 
 use bitboards::othello::{Board, Move, Position};
 use bitboards::rng::splitmix64;
-use common::{Engine, REPLY};
-
-/// Sends a GTP command and returns the reply (without its empty line).
-fn gtp(e: &mut Engine, command: &str) -> String {
-    e.send(command);
-    let mut lines = vec![e.recv(REPLY)];
-    loop {
-        let l = e.recv(REPLY);
-        if l.is_empty() {
-            break;
-        }
-        lines.push(l);
-    }
-    lines.join("\n")
-}
+use common::{Engine, REPLY, gtp};
 
 #[test]
 fn a_quarry_session() {

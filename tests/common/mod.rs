@@ -134,6 +134,21 @@ impl Drop for Engine {
     }
 }
 
+/// Sends a GTP command and returns the reply, its lines joined, without the empty
+/// line that ends it.
+pub fn gtp(e: &mut Engine, command: &str) -> String {
+    e.send(command);
+    let mut lines = vec![e.recv(REPLY)];
+    loop {
+        let l = e.recv(REPLY);
+        if l.is_empty() {
+            break;
+        }
+        lines.push(l);
+    }
+    lines.join("\n")
+}
+
 /// Runs `sente` with `args` to completion and returns its standard output.
 pub fn run(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_sente")).args(args).output().expect("run sente");

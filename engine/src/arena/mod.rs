@@ -177,7 +177,7 @@ impl Summary {
         }
         out.push('\n');
         if let Some(sprt) = sprt {
-            let llr = if p.pairs() > 0 { sprt.llr_pairs(p) } else { sprt.llr(t) };
+            let llr = self.llr(sprt);
             let (lower, upper) = sprt.bounds();
             let verdict = match sprt.verdict(llr) {
                 SprtVerdict::H1 => "H1 accepted",
@@ -195,9 +195,9 @@ impl Summary {
         out
     }
 
-    fn sprt_verdict(&self, sprt: &Sprt) -> SprtVerdict {
-        let llr = if self.pairs.pairs() > 0 { sprt.llr_pairs(&self.pairs) } else { sprt.llr(&self.tally) };
-        sprt.verdict(llr)
+    /// The SPRT's log-likelihood ratio: from the game pairs once there are any.
+    fn llr(&self, sprt: &Sprt) -> f64 {
+        if self.pairs.pairs() > 0 { sprt.llr_pairs(&self.pairs) } else { sprt.llr(&self.tally) }
     }
 }
 
@@ -283,7 +283,7 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
                     bar.set_message(format!("{} vs {}: +{} ={} -{}", names[0], names[1], t.wins, t.draws, t.losses));
                     bar.inc(1);
                     if let Some(sprt) = &config.sprt
-                        && summary.sprt_verdict(sprt) != SprtVerdict::Continue
+                        && sprt.verdict(summary.llr(sprt)) != SprtVerdict::Continue
                     {
                         decided.store(true, Ordering::Relaxed);
                     }

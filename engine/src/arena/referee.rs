@@ -60,6 +60,17 @@ impl Outcome {
         }
     }
 
+    /// The outcome of a margin from the first player's side (positive: first wins).
+    pub fn of_margin(margin: f64) -> Outcome {
+        if margin > 0.0 {
+            Outcome::FirstWins
+        } else if margin < 0.0 {
+            Outcome::SecondWins
+        } else {
+            Outcome::Draw
+        }
+    }
+
     /// The loss of `seat` (0: first player).
     pub fn loss_of(seat: usize) -> Outcome {
         if seat == 0 { Outcome::SecondWins } else { Outcome::FirstWins }
@@ -205,11 +216,7 @@ impl Referee {
             Referee::Othello { position, solver, .. } => {
                 if let Some(r) = position.result() {
                     let (b, w) = r.wof_counts();
-                    let outcome = match r.black_margin() {
-                        m if m > 0 => Outcome::FirstWins,
-                        m if m < 0 => Outcome::SecondWins,
-                        _ => Outcome::Draw,
-                    };
+                    let outcome = Outcome::of_margin(r.black_margin().into());
                     return Some(Ending { outcome, reason: "game over".into(), score: Some(format!("{b}-{w}")) });
                 }
                 let empties = position.board().empty_count();
@@ -223,13 +230,8 @@ impl Referee {
                         SolveLimits::default(),
                     )?;
                     let black_margin = if position.side_to_move() == Color::Black { s.score } else { -s.score };
-                    let outcome = match black_margin {
-                        m if m > 0 => Outcome::FirstWins,
-                        m if m < 0 => Outcome::SecondWins,
-                        _ => Outcome::Draw,
-                    };
                     return Some(Ending {
-                        outcome,
+                        outcome: Outcome::of_margin(black_margin.into()),
                         reason: format!("adjudicated by the exact solver at {empties} empties"),
                         score: Some(format!("black {black_margin:+} with perfect play")),
                     });
@@ -238,18 +240,17 @@ impl Referee {
             }
             Referee::Go(g) => {
                 if g.is_over() || moves >= rules.max_moves {
-                    let score = g.score(dead_stones(g.board(), STATUS_PLAYOUTS, DEAD_THRESHOLD, 7));
-                    let outcome = match score.margin() {
-                        m if m > 0.0 => Outcome::FirstWins,
-                        m if m < 0.0 => Outcome::SecondWins,
-                        _ => Outcome::Draw,
-                    };
+                    let score = g.score(judge_dead(g));
                     let reason = if moves >= rules.max_moves {
                         format!("move cap ({} moves): scored as it stands", rules.max_moves)
                     } else {
                         "two passes: area scoring".to_string()
                     };
-                    return Some(Ending { outcome, reason, score: Some(score.result()) });
+                    return Some(Ending {
+                        outcome: Outcome::of_margin(score.margin()),
+                        reason,
+                        score: Some(score.result()),
+                    });
                 }
                 None
             }
@@ -279,19 +280,11 @@ impl Referee {
         }
     }
 
-    /// Go: the stones the arena judges dead (settling playouts), as a bit set.
-    pub fn dead_stones(&self) -> u128 {
-        match self {
-            Referee::Go(g) => dead_stones(g.board(), STATUS_PLAYOUTS, DEAD_THRESHOLD, 7),
-            _ => 0,
-        }
-    }
-
     /// Go: the arena's dead stones as sorted GTP vertices.
     pub fn dead_vertices(&self) -> Vec<String> {
         let Referee::Go(g) = self else { return Vec::new() };
         let size = g.board().size();
-        let dead = self.dead_stones();
+        let dead = judge_dead(g);
         let mut v: Vec<String> = go::points(size).filter(|p| dead & p.bit() != 0).map(|p| p.to_gtp(size)).collect();
         v.sort();
         v
@@ -306,12 +299,11 @@ impl Referee {
             bits |= Point::from_gtp(v, size).ok()?.bit();
         }
         let score = g.score(bits);
-        let outcome = match score.margin() {
-            m if m > 0.0 => Outcome::FirstWins,
-            m if m < 0.0 => Outcome::SecondWins,
-            _ => Outcome::Draw,
-        };
-        Some(Ending { outcome, reason: "two passes: area scoring".into(), score: Some(score.result()) })
+        Some(Ending {
+            outcome: Outcome::of_margin(score.margin()),
+            reason: "two passes: area scoring".into(),
+            score: Some(score.result()),
+        })
     }
 
     /// The start in GGF `BO` form (Othello; empty otherwise).
@@ -326,6 +318,12 @@ impl Referee {
             _ => String::new(),
         }
     }
+}
+
+/// The stones the arena judges dead at the end of a Go game: the same settling
+/// playouts as our `final_status_list`.
+fn judge_dead(g: &go::Game) -> u128 {
+    dead_stones(g.board(), STATUS_PLAYOUTS, DEAD_THRESHOLD, 7)
 }
 
 /// Writes a finished game's record: (file extension, text).

@@ -12,6 +12,22 @@ pub fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
     ((rng.next_u64() as u128 * n as u128) >> 64) as usize
 }
 
+/// A uniformly random empty point that `accept` takes: the empty points are scanned
+/// from a random place on, wrapping round; `None` if none is accepted.
+#[inline(always)]
+fn random_point(
+    board: &FastBoard,
+    rng: &mut Xoshiro256PlusPlus,
+    accept: impl Fn(&FastBoard, Cell) -> bool,
+) -> Option<Cell> {
+    let n = board.empty_count();
+    if n == 0 {
+        return None;
+    }
+    let start = below(rng, n);
+    (0..n).map(|i| board.empty_at(if start + i >= n { start + i - n } else { start + i })).find(|&c| accept(board, c))
+}
+
 /// The usual playout length cap: three moves per point. Random play with simple ko
 /// can cycle forever (triple ko); such playouts are scored as they stand.
 pub fn move_cap(size: usize) -> usize {
@@ -31,20 +47,7 @@ pub fn light_playout(
     let mut played = 0;
     while board.passes() < 2 && played < max_moves {
         let black = board.to_move() == bitboards::go::Color::Black;
-        let n = board.empty_count();
-        let mut chosen = None;
-        if n > 0 {
-            let start = below(rng, n);
-            for i in 0..n {
-                let k = if start + i >= n { start + i - n } else { start + i };
-                let cell = board.empty_at(k);
-                if board.is_playable(cell) {
-                    chosen = Some(cell);
-                    break;
-                }
-            }
-        }
-        match chosen {
+        match random_point(board, rng, |b, cell| b.is_playable(cell)) {
             Some(cell) => {
                 on_move(cell, black);
                 board.play(cell);
@@ -63,20 +66,7 @@ pub fn light_playout(
 pub fn settling_playout(board: &mut FastBoard, rng: &mut Xoshiro256PlusPlus, max_moves: usize) {
     let mut played = 0;
     while board.passes() < 2 && played < max_moves {
-        let n = board.empty_count();
-        let mut chosen = None;
-        if n > 0 {
-            let start = below(rng, n);
-            for i in 0..n {
-                let k = if start + i >= n { start + i - n } else { start + i };
-                let cell = board.empty_at(k);
-                if !board.is_inside_own_area(cell) && board.is_playable(cell) {
-                    chosen = Some(cell);
-                    break;
-                }
-            }
-        }
-        match chosen {
+        match random_point(board, rng, |b, cell| !b.is_inside_own_area(cell) && b.is_playable(cell)) {
             Some(cell) => {
                 board.play(cell);
             }
