@@ -32,6 +32,9 @@ pub trait Entry: Copy {
 
 const WAYS: usize = 4;
 
+/// Size of a huge page (x86-64 and most Linux systems).
+const HUGE_PAGE: usize = 2 << 20;
+
 #[repr(C, align(64))]
 struct Bucket {
     words: [AtomicU64; 2 * WAYS],
@@ -55,10 +58,39 @@ impl TranspositionTable {
     pub fn new(mib: usize) -> TranspositionTable {
         let len = (mib.max(1) << 20) / std::mem::size_of::<Bucket>();
         let layout = Layout::array::<Bucket>(len).expect("table size fits in memory");
-        // SAFETY: the layout has non-zero size; all-zero bits are valid atomics.
-        let ptr = unsafe { alloc_zeroed(layout) } as *mut Bucket;
+        let ptr = Self::allocate(layout) as *mut Bucket;
         let buckets = NonNull::new(ptr).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
         TranspositionTable { buckets, len, generation: AtomicU8::new(1) }
+    }
+
+    /// Zeroed memory for `layout`. On Linux a large table is mapped directly and
+    /// backed by 2 MiB pages where the kernel allows: every probe lands on a random
+    /// page, and with 4 KiB pages most of them also miss the TLB (FFO #40–#49 with a
+    /// 256 MiB table: 9% faster, see the README). The pages are zeroed lazily by the
+    /// kernel, so an unused table costs no resident memory.
+    fn allocate(layout: Layout) -> *mut u8 {
+        #[cfg(target_os = "linux")]
+        if layout.size() >= HUGE_PAGE {
+            // SAFETY: an anonymous private mapping of a non-zero size; the advice
+            // changes no data and may fail harmlessly.
+            unsafe {
+                let ptr = libc::mmap(
+                    std::ptr::null_mut(),
+                    layout.size(),
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                );
+                if ptr == libc::MAP_FAILED {
+                    return std::ptr::null_mut();
+                }
+                libc::madvise(ptr, layout.size(), libc::MADV_HUGEPAGE);
+                return ptr as *mut u8;
+            }
+        }
+        // SAFETY: the layout has non-zero size; all-zero bits are valid atomics.
+        unsafe { alloc_zeroed(layout) }
     }
 
     /// Size in bytes.
@@ -171,8 +203,15 @@ impl TranspositionTable {
 impl Drop for TranspositionTable {
     fn drop(&mut self) {
         let layout = Layout::array::<Bucket>(self.len).expect("same layout as in new");
+        let ptr = self.buckets.as_ptr() as *mut u8;
+        #[cfg(target_os = "linux")]
+        if layout.size() >= HUGE_PAGE {
+            // SAFETY: mapped in `allocate` with this size.
+            unsafe { libc::munmap(ptr as *mut libc::c_void, layout.size()) };
+            return;
+        }
         // SAFETY: allocated in `new` with this layout.
-        unsafe { dealloc(self.buckets.as_ptr() as *mut u8, layout) };
+        unsafe { dealloc(ptr, layout) };
     }
 }
 

@@ -5,6 +5,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::hash::EXACT;
 use crate::tt::TranspositionTable;
 
 /// Everything the threads of one search share.
@@ -62,6 +63,9 @@ pub struct Searcher<'a> {
     pub nodes: u64,
     /// Set once the search must unwind: results are meaningless, store nothing.
     pub aborted: bool,
+    /// Selectivity of the running search: a ProbCut level of `probcut.rs`, or
+    /// [`EXACT`] for a search without forward pruning.
+    pub sel: u8,
     countdown: u32,
     interval: u32,
     reported: u64,
@@ -72,7 +76,7 @@ impl<'a> Searcher<'a> {
     pub fn new(shared: &'a Shared<'a>, cancel: Option<&'a Cancel<'a>>) -> Searcher<'a> {
         // With a node limit, look more often so as not to overshoot it by much.
         let interval = (shared.node_limit / 64).clamp(1, POLL_INTERVAL as u64) as u32;
-        Searcher { shared, cancel, nodes: 0, aborted: false, countdown: interval, interval, reported: 0 }
+        Searcher { shared, cancel, nodes: 0, aborted: false, sel: EXACT, countdown: interval, interval, reported: 0 }
     }
 
     /// Checks the stop conditions every so often; true once the search must unwind.

@@ -8,7 +8,9 @@
 //!   order (odd quadrants first, then by square class), stability cutoff;
 //! * above: null-window search with the transposition table, enhanced transposition
 //!   cutoff, stability cutoff and fastest-first move ordering (fewest replies for the
-//!   opponent first), with the parallel split of `parallel.rs` high in the tree.
+//!   opponent first), with the parallel split of `parallel.rs` high in the tree. The
+//!   table's buckets of the node and of its children are prefetched: waiting for
+//!   memory was the largest cost of these nodes.
 //!
 //! Scores are disc differences for the side to move, empties to the winner, so always
 //! even; a null window `(alpha, alpha + 1)` answers "more than alpha?".
@@ -18,7 +20,7 @@ use bitboards::othello::movegen::{moves, potential_moves};
 use bitboards::othello::{flips, squares};
 
 use super::context::Searcher;
-use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
+use super::hash::{HashEntry, NO_MOVE, board_hash};
 use super::midgame::EVAL_SORT_MIN_EMPTIES;
 use super::stability::{corner_stability, stable_discs};
 
@@ -344,16 +346,18 @@ impl Searcher<'_> {
         }
         self.nodes += 1;
         let beta = alpha + 1;
+        let hash = board_hash(p, o);
+        let tt = self.shared.tt;
+        // The bucket's load overlaps the stability count.
+        tt.prefetch(hash);
         if alpha >= STABILITY_THRESHOLD[n as usize] {
             let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if bound <= alpha {
                 return bound;
             }
         }
-        let hash = board_hash(p, o);
-        let tt = self.shared.tt;
         let found = tt.probe::<HashEntry>(hash);
-        let entry = found.filter(|e| e.depth as u32 >= n && e.selectivity == EXACT);
+        let entry = found.filter(|e| e.depth as u32 >= n && e.selectivity >= self.sel);
         if let Some(e) = entry {
             if e.lower as i32 > alpha {
                 return e.lower as i32;
@@ -383,12 +387,20 @@ impl Searcher<'_> {
         if self.aborted {
             return 0;
         }
+        if n > SHALLOW_MAX + 1 {
+            // The children will probe the table: start loading their buckets now, so
+            // that the loads overlap each other (and the searches before them).
+            for m in list.iter() {
+                let (cp, co) = child(p, o, m.sq, m.flips);
+                tt.prefetch(board_hash(cp, co));
+            }
+        }
         if n >= ETC_MIN {
             for m in list.iter() {
                 let (cp, co) = child(p, o, m.sq, m.flips);
                 if let Some(e) = tt.probe::<HashEntry>(board_hash(cp, co))
                     && e.depth as u32 >= n - 1
-                    && e.selectivity == EXACT
+                    && e.selectivity >= self.sel
                     && -(e.upper as i32) > alpha
                 {
                     return -(e.upper as i32);
@@ -424,7 +436,7 @@ impl Searcher<'_> {
             return 0;
         }
         let (lower, upper) = if best > alpha { (best, 64) } else { (-64, best) };
-        self.store(hash, entry, n as u8, EXACT, lower, upper, best_move, self.nodes - start_nodes);
+        self.store(hash, entry, n as u8, self.sel, lower, upper, best_move, self.nodes - start_nodes);
         best
     }
 

@@ -11,7 +11,7 @@ use bitboards::othello::{flips, squares};
 use super::context::Searcher;
 use super::endgame::{INF, Move, MoveList, QUADRANT, final_score, ordering_score};
 use super::eval::eval_discs;
-use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
+use super::hash::{HashEntry, NO_MOVE, board_hash};
 
 /// From this many empties up, the exact search sorts its moves with shallow searches.
 pub const EVAL_SORT_MIN_EMPTIES: u32 = 16;
@@ -47,7 +47,7 @@ impl Searcher<'_> {
         }
         let hash = board_hash(p, o);
         let found = if depth >= 2 { self.shared.tt.probe::<HashEntry>(hash) } else { None };
-        let entry = found.filter(|e| e.depth as u32 >= depth && e.selectivity == EXACT);
+        let entry = found.filter(|e| e.depth as u32 >= depth && e.selectivity >= self.sel);
         if let Some(e) = entry {
             if e.lower as i32 >= beta {
                 return e.lower as i32;
@@ -57,6 +57,14 @@ impl Searcher<'_> {
             }
             if e.lower == e.upper {
                 return e.lower as i32;
+            }
+        }
+        if beta == alpha + 1 {
+            if let Some(bound) = self.probcut(p, o, alpha, depth, n, parity) {
+                return bound;
+            }
+            if self.aborted {
+                return 0;
             }
         }
         let start_nodes = self.nodes;
@@ -102,7 +110,7 @@ impl Searcher<'_> {
             } else {
                 (-64, best)
             };
-            self.store(hash, entry, depth as u8, EXACT, lower, upper, best_move, self.nodes - start_nodes);
+            self.store(hash, entry, depth as u8, self.sel, lower, upper, best_move, self.nodes - start_nodes);
         }
         best
     }

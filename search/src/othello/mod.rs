@@ -9,6 +9,7 @@ mod midgame;
 mod parallel;
 pub mod patterns;
 mod perft;
+mod probcut;
 mod solver;
 mod stability;
 pub mod train;

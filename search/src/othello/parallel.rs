@@ -33,11 +33,13 @@ impl Searcher<'_> {
         let best = AtomicI32::new(pack(-INF, 64));
         let incomplete = AtomicBool::new(false);
         let shared = self.shared;
+        let sel = self.sel;
         rest.par_iter().for_each(|m| {
             if flag.load(Ordering::Relaxed) {
                 return;
             }
             let mut s = Searcher::new(shared, Some(&cancel));
+            s.sel = sel;
             let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
             let score = -s.nws_endgame(cp, co, -beta, n - 1, parity ^ QUADRANT[m.sq as usize]);
             s.flush_nodes();

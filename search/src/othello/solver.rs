@@ -3,6 +3,11 @@
 //!
 //! Three modes: the exact score with a best move and its line; win/loss/draw only (a
 //! window of (−1, 1), much cheaper); and every root move with its exact score.
+//!
+//! The exact mode first deepens a selective midgame search (ProbCut, `probcut.rs`)
+//! to a dozen plies short of the end: it leaves the best moves in the table and
+//! gives the exact search an aspiration window (FFO #40–#49: 2.5 times fewer nodes
+//! than solving at once).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -13,6 +18,16 @@ use bitboards::othello::{Board, flips};
 use super::context::{Searcher, Shared};
 use super::endgame::{INF, QUADRANT, SHALLOW_MAX, final_score, ordered_moves, parity_of};
 use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
+use super::probcut::SOLVER_LEVEL;
+
+/// How many plies short of the end the midgame iterations stop before a solve
+/// (measured on FFO #40–#49: 10 to 14 all do well, 12 best).
+const MIDGAME_GAP: u32 = 12;
+
+/// Deepest search sorting the root moves: deeper ones cost more than they save once
+/// the table holds the previous iterations' moves (FFO #40–#49: 2 to 8 all do well;
+/// uncapped, the exact iteration's sorting alone took seconds).
+const ROOT_SORT_MAX_DEPTH: u32 = 6;
 use crate::tt::TranspositionTable;
 
 /// What the solver is asked for.
@@ -71,7 +86,7 @@ impl Searcher<'_> {
         let use_table = n > SHALLOW_MAX;
         let hash = board_hash(p, o);
         let found = if use_table { self.shared.tt.probe::<HashEntry>(hash) } else { None };
-        let entry = found.filter(|e| e.depth as u32 >= n && e.selectivity == EXACT);
+        let entry = found.filter(|e| e.depth as u32 >= n && e.selectivity >= self.sel);
         if let Some(e) = entry
             && e.lower == e.upper
         {
@@ -115,7 +130,7 @@ impl Searcher<'_> {
             } else {
                 (-64, best)
             };
-            self.store(hash, entry, n as u8, EXACT, lower, upper, best_move, self.nodes - start_nodes);
+            self.store(hash, entry, n as u8, self.sel, lower, upper, best_move, self.nodes - start_nodes);
         }
         best
     }
@@ -245,8 +260,18 @@ fn solve_with(shared: &Shared<'_>, board: Board, mode: SolveMode) -> Option<Solu
         return Some(after);
     }
     let solution = match mode {
-        SolveMode::Exact | SolveMode::WinLossDraw => {
-            let (alpha, beta) = if mode == SolveMode::Exact { (-64, 64) } else { (-1, 1) };
+        SolveMode::Exact => {
+            // Selective midgame iterations first (move ordering, aspiration window),
+            // then the exact search: see `iterations`.
+            let limits = ThinkLimits { exact_empties: 64, ..ThinkLimits::default() };
+            let t = think_with(shared, board, limits, &mut |_| {});
+            if !t.exact {
+                return None;
+            }
+            Solution { score: t.score, best_move: t.best_move, pv: t.pv, move_scores: Vec::new(), nodes: 0 }
+        }
+        SolveMode::WinLossDraw => {
+            let (alpha, beta) = (-1, 1);
             let hash_move = shared.tt.probe::<HashEntry>(board_hash(p, o)).map_or(NO_MOVE, |e| e.best);
             let list = ordered_moves(p, o, parity, n, hash_move);
             let mut alpha = alpha;
@@ -385,12 +410,8 @@ fn think_with(
     let mut result = Thought { best_move: Some(first), score: 0, depth: 0, exact: false, pv: vec![first], nodes: 0 };
     let exact_allowed = n <= limits.exact_empties;
     let target = if exact_allowed { n } else { limits.depth.unwrap_or(64).clamp(1, n) };
-    let mut depth = 0;
-    while depth < target {
-        // One ply deeper each time, except that once the exact search is allowed and
-        // near, the next iteration is the exact one.
-        depth = if exact_allowed && depth + 1 >= n.saturating_sub(10).max(1) { n } else { depth + 1 };
-        let depth_now = depth;
+    for (depth_now, sel) in iterations(n, target, exact_allowed) {
+        s.sel = sel;
         let mut window = if result.depth >= 3 { 3 } else { 64 };
         let (score, best) = loop {
             let alpha = (result.score - window).max(-64);
@@ -413,7 +434,7 @@ fn think_with(
             best_move: Some(best),
             score,
             depth: depth_now,
-            exact: depth_now >= n,
+            exact: depth_now >= n && sel == EXACT,
             pv: s.principal_variation(p, o, best),
             nodes: shared.nodes.load(std::sync::atomic::Ordering::Relaxed),
         };
@@ -425,6 +446,19 @@ fn think_with(
     s.flush_nodes();
     result.nodes = shared.nodes.load(std::sync::atomic::Ordering::Relaxed);
     result
+}
+
+/// The iterations of [`Solver::think`] as (depth, selectivity). Towards a solve:
+/// selective midgame searches ([`SOLVER_LEVEL`]) one ply deeper each time up to
+/// [`MIDGAME_GAP`] plies short of the end, then the exact search. Otherwise exact
+/// midgame searches one ply deeper each time.
+fn iterations(n: u32, target: u32, solve: bool) -> Vec<(u32, u8)> {
+    if !solve {
+        return (1..=target).map(|d| (d, EXACT)).collect();
+    }
+    let mut plan: Vec<(u32, u8)> = (1..n.saturating_sub(MIDGAME_GAP)).map(|d| (d, SOLVER_LEVEL)).collect();
+    plan.push((n, EXACT));
+    plan
 }
 
 /// One root iteration: PVS over the root moves at `depth` (exact if `depth >= n`).
@@ -442,7 +476,7 @@ fn root_search(
 ) -> (i32, u8) {
     let hash_move = s.shared.tt.probe::<HashEntry>(board_hash(p, o)).map_or(NO_MOVE, |e| e.best);
     let list = if depth >= 3 {
-        s.eval_sorted_moves(p, o, parity, n, (depth - 3) / 2, alpha, hash_move)
+        s.eval_sorted_moves(p, o, parity, n, ((depth - 3) / 2).min(ROOT_SORT_MAX_DEPTH), alpha, hash_move)
     } else {
         ordered_moves(p, o, parity, n, hash_move)
     };

@@ -537,9 +537,10 @@ mod tests {
     fn children_are_labelled_exactly() {
         let solver = Solver::new(16, 1);
         let settings = GameSettings { solve_empties: 12, children_from: 10, label_min: 6, ..GameSettings::default() };
-        let records = training_game(&solver, 3, &settings);
+        // A few games, so that the count does not hang on how one game goes.
+        let records: Vec<Record> = (3..6).flat_map(|seed| training_game(&solver, seed, &settings)).collect();
         let exact: Vec<&Record> = records.iter().filter(|r| r.exact).collect();
-        assert!(exact.len() > 20, "{} exact records", exact.len());
+        assert!(exact.len() > 40, "{} exact records", exact.len());
         assert!(exact.iter().all(|r| (!(r.player | r.opponent)).count_ones() >= 5));
         let stop = AtomicBool::new(false);
         for r in exact.iter().step_by(3) {
