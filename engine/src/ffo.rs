@@ -28,6 +28,9 @@ pub fn run(path: &str, options: &FfoOptions, out: &mut impl Write) -> Result<usi
         .filter(|p| options.only.is_empty() || p.number.is_some_and(|n| options.only.contains(&n)))
         .collect();
     let solver = Solver::new(options.hash_mb, options.threads);
+    // Touch the whole table before the first clock starts, as Edax allocates its
+    // table before solving: otherwise the first problem pays for the page faults.
+    solver.clear();
     let stop = AtomicBool::new(false);
     let bar = ProgressBar::new(problems.len() as u64);
     bar.set_style(

@@ -412,19 +412,25 @@ fn think_with(
     let target = if exact_allowed { n } else { limits.depth.unwrap_or(64).clamp(1, n) };
     for (depth_now, sel) in iterations(n, target, exact_allowed) {
         s.sel = sel;
+        // Aspiration: a window around the last score; when the score falls outside,
+        // the side it fell on is closed at the bound just proven and the other side
+        // opens four times wider.
         let mut window = if result.depth >= 3 { 3 } else { 64 };
+        let mut alpha = (result.score - window).max(-64);
+        let mut beta = (result.score + window).min(64);
         let (score, best) = loop {
-            let alpha = (result.score - window).max(-64);
-            let beta = (result.score + window).min(64);
             let (score, best) = root_search(&mut s, p, o, alpha, beta, depth_now, n, parity, limits.exclude);
             if s.aborted {
                 break (score, best);
             }
-            if (score <= alpha && alpha > -64) || (score >= beta && beta < 64) {
-                window *= 4;
-                continue;
+            window *= 4;
+            if score <= alpha && alpha > -64 {
+                (alpha, beta) = ((score - window).max(-64), (score + 1).min(64));
+            } else if score >= beta && beta < 64 {
+                (alpha, beta) = ((score - 1).max(-64), (score + window).min(64));
+            } else {
+                break (score, best);
             }
-            break (score, best);
         };
         if s.aborted {
             break;
