@@ -390,20 +390,24 @@ impl Searcher<'_> {
         if n > SHALLOW_MAX + 1 {
             // The children will probe the table: start loading their buckets now, so
             // that the loads overlap each other (and the searches before them).
+            let mut child_hashes = arrayvec::ArrayVec::<u64, 40>::new();
             for m in list.iter() {
                 let (cp, co) = child(p, o, m.sq, m.flips);
-                tt.prefetch(board_hash(cp, co));
+                let h = board_hash(cp, co);
+                tt.prefetch(h);
+                child_hashes.push(h);
             }
-        }
-        if n >= ETC_MIN {
-            for m in list.iter() {
-                let (cp, co) = child(p, o, m.sq, m.flips);
-                if let Some(e) = tt.probe::<HashEntry>(board_hash(cp, co))
-                    && e.depth as u32 >= n - 1
-                    && e.selectivity >= self.sel
-                    && -(e.upper as i32) > alpha
-                {
-                    return -(e.upper as i32);
+            // Enhanced transposition cutoff: a child already proven bad enough for the
+            // opponent settles this node.
+            if n >= ETC_MIN {
+                for &h in &child_hashes {
+                    if let Some(e) = tt.probe::<HashEntry>(h)
+                        && e.depth as u32 >= n - 1
+                        && e.selectivity >= self.sel
+                        && -(e.upper as i32) > alpha
+                    {
+                        return -(e.upper as i32);
+                    }
                 }
             }
         }

@@ -6,8 +6,8 @@
 //!
 //! The exact mode first deepens a selective midgame search (ProbCut, `probcut.rs`)
 //! to a dozen plies short of the end: it leaves the best moves in the table and
-//! gives the exact search an aspiration window (FFO #40–#49: 2.5 times fewer nodes
-//! than solving at once).
+//! gives the exact search an aspiration window (FFO #40–#47 on one thread: about
+//! half the nodes of solving at once; see the README).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -19,6 +19,7 @@ use super::context::{Searcher, Shared};
 use super::endgame::{INF, QUADRANT, SHALLOW_MAX, final_score, ordered_moves, parity_of};
 use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
 use super::probcut::SOLVER_LEVEL;
+use crate::tt::TranspositionTable;
 
 /// How many plies short of the end the midgame iterations stop before a solve
 /// (measured on FFO #40–#49: 10 to 14 all do well, 12 best).
@@ -28,7 +29,6 @@ const MIDGAME_GAP: u32 = 12;
 /// the table holds the previous iterations' moves (FFO #40–#49: 2 to 8 all do well;
 /// uncapped, the exact iteration's sorting alone took seconds).
 const ROOT_SORT_MAX_DEPTH: u32 = 6;
-use crate::tt::TranspositionTable;
 
 /// What the solver is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
