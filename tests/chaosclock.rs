@@ -97,6 +97,30 @@ fn solve_proves_a_small_position_and_refuses_a_bad_one() {
 }
 
 #[test]
+fn openings_are_listed_in_deal_order_however_many_are_solved_at_once() {
+    // Limits too small to prove a dealt opening: every line says so, and the tally adds up.
+    let args = ["chaosclock", "openings", "--count", "5", "--seed", "7", "--nodes", "1000", "--max-states", "1000"];
+    let one_at_a_time = run(&[&args[..], &["--jobs", "1"]].concat());
+    let two_at_once = run(&[&args[..], &["--jobs", "2"]].concat());
+    let deals = |out: &str| -> Vec<String> {
+        out.lines().filter(|l| l.contains("too big")).map(|l| l.split("  ").next().unwrap_or("").to_string()).collect()
+    };
+    assert_eq!(deals(&one_at_a_time).len(), 5, "{one_at_a_time}");
+    assert_eq!(deals(&one_at_a_time), deals(&two_at_once));
+    for deal in deals(&two_at_once) {
+        State::parse(&deal).unwrap_or_else(|e| panic!("{deal}: {e}"));
+    }
+    assert!(two_at_once.contains("5 openings (seed 7, from 0)"), "{two_at_once}");
+    assert!(two_at_once.lines().any(|l| l.starts_with("  not proven") && l.contains(" 5 ")), "{two_at_once}");
+
+    let out = Command::new(env!("CARGO_BIN_EXE_sente"))
+        .args(["chaosclock", "openings", "--count", "1", "--jobs", "0"])
+        .output()
+        .expect("run");
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--jobs"));
+}
+
+#[test]
 fn a_human_game_in_the_terminal_explains_bad_input() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sente"))
         .args(["chaosclock", "play", "--seed", "3", "--side", "yi", "--think", "0.2"])

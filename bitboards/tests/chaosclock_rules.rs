@@ -195,6 +195,25 @@ fn compare_game(start: State, seed: u64, plies: usize) {
         );
         let legal = state.legal_moves();
         assert_eq!(sorted(legal.clone()), sorted(slow.legal()), "ply {ply}: legal moves of {state}");
+        // The allocation-free generator gives the same moves, in order, and the same states.
+        let (successors, count) = state.successors();
+        let played: Vec<(Move, State)> = legal.iter().map(|&m| (m, state.play(m).expect("legal"))).collect();
+        assert_eq!(&successors[..count], &played[..], "ply {ply}: successors of {state}");
+        // The canonical state has the same moves to the same states.
+        let (same, same_count) = state.canonical().successors();
+        assert_eq!(&same[..same_count], &played[..], "ply {ply}: successors of {}", state.canonical());
+        let (canonical, canonical_count) = state.canonical_successors();
+        let expected: Vec<(Move, State)> = played.iter().map(|&(m, s)| (m, s.canonical())).collect();
+        assert_eq!(&canonical[..canonical_count], &expected[..], "ply {ply}: canonical successors of {state}");
+        let (mut loose, mut fixed) = (0u16, 0u16);
+        for p in 1..=12u8 {
+            match state.at(p) {
+                0 => {}
+                n if n == p => fixed |= 1 << (n - 1),
+                n => loose |= 1 << (n - 1),
+            }
+        }
+        assert_eq!(state.loose_and_fixed(), (loose, fixed), "ply {ply}: loose and fixed pieces of {state}");
         // Every move the checker refuses, the engine refuses too.
         for n in 1..=12 {
             for mv in [Move::Walk(n), Move::Place(n)] {

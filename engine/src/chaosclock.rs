@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use bitboards::chaosclock::{Move, Outcome, Record, Side, State, random_opening};
 use protocol::ugi::{OptionKind, StartPosition};
+use rayon::prelude::*;
 use search::chaosclock::player::{self, evaluate};
 use search::chaosclock::retrograde::{Analysis, TooBig};
 use search::chaosclock::solver::{Solution, SolveLimits, Solver};
@@ -270,39 +271,51 @@ pub struct Deals {
     pub from: u64,
     /// How many.
     pub count: u64,
+    /// How many are solved at once.
+    pub jobs: usize,
 }
 
 /// `sente chaosclock openings`: deals openings, solves each and prints the outcomes.
 pub fn openings(deals: Deals, both_win_only: bool, limits: ProveLimits, out: &mut impl Write) -> Result<()> {
-    let Deals { seed, from, count } = deals;
+    let Deals { seed, from, count, jobs } = deals;
     let mut tally = [0u64; 5];
     let names = ["乙 (first player) wins", "甲 (second player) wins", "both win", "both lose", "not proven"];
     let start = Instant::now();
-    for i in from..from + count {
-        let opening = deal(seed, i);
-        let t = Instant::now();
-        let r = prove(opening, &[], limits);
-        let k = match r.as_ref().map(|v| v.solution.outcome) {
-            Ok(Outcome::Win(Side::Yi)) => 0,
-            Ok(Outcome::Win(Side::Jia)) => 1,
-            Ok(Outcome::BothWin) => 2,
-            Ok(Outcome::BothLose) => 3,
-            Err(_) => 4,
-        };
-        tally[k] += 1;
-        if !both_win_only || k == 2 {
-            let (best, size) = match &r {
-                Ok(v) => (
-                    v.solution.best.map_or("-".to_string(), |m| m.to_string()),
-                    match v.method {
-                        Method::Search(n) => format!("{n} nodes"),
-                        Method::Retrograde(n) => format!("{n} states"),
-                    },
-                ),
-                Err(_) => ("-".to_string(), "too big".to_string()),
+    let numbers: Vec<u64> = (from..from + count).collect();
+    for batch in numbers.chunks(jobs.max(1)) {
+        // A batch is solved at once; its lines are printed in deal order.
+        let solved: Vec<(State, Result<Verdict, String>, f64)> = batch
+            .par_iter()
+            .map(|&i| {
+                let opening = deal(seed, i);
+                let t = Instant::now();
+                let r = prove(opening, &[], limits);
+                (opening, r, t.elapsed().as_secs_f64())
+            })
+            .collect();
+        for (opening, r, secs) in solved {
+            let k = match r.as_ref().map(|v| v.solution.outcome) {
+                Ok(Outcome::Win(Side::Yi)) => 0,
+                Ok(Outcome::Win(Side::Jia)) => 1,
+                Ok(Outcome::BothWin) => 2,
+                Ok(Outcome::BothLose) => 3,
+                Err(_) => 4,
             };
-            writeln!(out, "{opening}  {:<24} best {best:<4} {size:>16} {:7.2} s", names[k], t.elapsed().as_secs_f64())?;
-            out.flush()?;
+            tally[k] += 1;
+            if !both_win_only || k == 2 {
+                let (best, size) = match &r {
+                    Ok(v) => (
+                        v.solution.best.map_or("-".to_string(), |m| m.to_string()),
+                        match v.method {
+                            Method::Search(n) => format!("{n} nodes"),
+                            Method::Retrograde(n) => format!("{n} states"),
+                        },
+                    ),
+                    Err(_) => ("-".to_string(), "too big".to_string()),
+                };
+                writeln!(out, "{opening}  {:<24} best {best:<4} {size:>16} {secs:7.2} s", names[k])?;
+                out.flush()?;
+            }
         }
     }
     let secs = start.elapsed().as_secs_f64();

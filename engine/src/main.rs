@@ -146,6 +146,9 @@ enum ChaosCommand {
         /// List only the openings proven both-win (fair openings, seed 003).
         #[arg(long)]
         both_win: bool,
+        /// Openings solved at once (each also splits its work over the idle threads).
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
         #[command(flatten)]
         limits: ChaosLimits,
     },
@@ -169,7 +172,7 @@ struct ChaosLimits {
     /// Nodes of proof search tried first (0: go straight to the retrograde analysis).
     #[arg(long, default_value_t = 1_000_000)]
     nodes: u64,
-    /// The most states the retrograde analysis may enumerate (about 120 bytes each; 0: no analysis).
+    /// The most states the retrograde analysis may enumerate (about 50 bytes each; 0: no analysis).
     #[arg(long, default_value_t = 100_000_000)]
     max_states: usize,
 }
@@ -316,8 +319,11 @@ fn run(cli: Cli) -> Result<()> {
         Some(Commands::Chaosclock(ChaosCommand::Solve { position, limits })) => {
             chaosclock::solve(&position, limits.to_prove_limits(), &mut std::io::stdout().lock())
         }
-        Some(Commands::Chaosclock(ChaosCommand::Openings { count, seed, from, both_win, limits })) => {
-            let deals = chaosclock::Deals { seed, from, count };
+        Some(Commands::Chaosclock(ChaosCommand::Openings { count, seed, from, both_win, jobs, limits })) => {
+            if jobs == 0 {
+                bail!("--jobs must be at least 1");
+            }
+            let deals = chaosclock::Deals { seed, from, count, jobs };
             chaosclock::openings(deals, both_win, limits.to_prove_limits(), &mut std::io::stdout().lock())
         }
         Some(Commands::Chaosclock(ChaosCommand::Play { seed, side, think })) => {

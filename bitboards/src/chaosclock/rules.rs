@@ -165,6 +165,33 @@ const EXTRA_BIT: u32 = 53;
 const PASSED_BIT: u32 = 54;
 const PENDING_SHIFT: u32 = 55;
 const OUTCOME_SHIFT: u32 = 57;
+/// The twelve points' nibbles.
+const BOARD: u64 = (1 << 48) - 1;
+/// Every piece on its own point.
+const HOME: u64 = 0xCBA9_8765_4321;
+/// For a byte of the board (two points): bit n for each piece n on them (bit 0: empty).
+const PIECES_OF_BYTE: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut x = 0;
+    while x < 256 {
+        t[x] = (1 << (x & 0xF)) | (1 << (x >> 4));
+        x += 1;
+    }
+    t
+};
+/// For a byte of `board ^ HOME`: bit 0 / 1 if its first / second point holds its own
+/// piece.
+const HOME_OF_BYTE: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut x = 0;
+    while x < 256 {
+        t[x] = ((x & 0xF == 0) as u16) | ((x >> 4 == 0) as u16) << 1;
+        x += 1;
+    }
+    t
+};
+/// The most legal moves a position has: six placements, twelve walks, the pass.
+pub const MAX_MOVES: usize = 19;
 
 /// A Chaos Clock position: the twelve points, the side to move, the piece the previous
 /// move walked, the extra-move, pass and completion flags, and the outcome once over.
@@ -201,6 +228,40 @@ impl State {
     /// The packed word (a perfect hash of the position).
     pub fn key(&self) -> u64 {
         self.0
+    }
+
+    /// The same position with what can no longer affect the rest of the game cleared,
+    /// so that positions with the same future are equal: the extra-move flag (no rule
+    /// reads it) and the piece walked last once it is no longer loose on the board
+    /// (fixed, or walked off). Its moves lead to the same states as this one's.
+    pub fn canonical(&self) -> State {
+        let mut key = self.0 & !(1 << EXTRA_BIT);
+        let walked = self.just_walked();
+        if walked != 0 && self.point_of(walked).is_none_or(|p| p == walked) {
+            key &= !(0xF << WALKED_SHIFT);
+        }
+        State(key)
+    }
+
+    /// The loose pieces (on the board away from their numbers) and the fixed ones, as
+    /// bit sets (bit n − 1 for piece n). Loose pieces only ever leave their set and
+    /// fixed ones never do.
+    #[inline]
+    pub fn loose_and_fixed(&self) -> (u16, u16) {
+        let board = self.0 & BOARD;
+        let away = board ^ HOME;
+        let (mut on_board, mut fixed) = (0u16, 0u16);
+        for k in 0..6 {
+            on_board |= PIECES_OF_BYTE[(board >> (8 * k) & 0xFF) as usize];
+            fixed |= HOME_OF_BYTE[(away >> (8 * k) & 0xFF) as usize] << (2 * k);
+        }
+        ((on_board >> 1) & !fixed, fixed)
+    }
+
+    /// The state whose [`State::key`] is `key` (for tables that store keys; a word
+    /// that no state has as its key gives a meaningless state).
+    pub fn from_key(key: u64) -> State {
+        State(key)
     }
 
     /// The piece on point `p` (1..=12), 0 if none.
@@ -283,8 +344,11 @@ impl State {
 
     /// True if `side` has all six pieces on their own numbers.
     pub fn is_complete(&self, side: Side) -> bool {
-        let first = if side == Side::Jia { 1 } else { 2 };
-        (first..=12).step_by(2).all(|n| self.is_fixed(n))
+        // A nibble of `board ^ HOME` is zero where the point holds its own piece; 甲's
+        // points are the odd ones (even nibbles), 乙's the even ones.
+        let away = (self.0 ^ HOME) & BOARD;
+        let points = if side == Side::Jia { 0x0F0F_0F0F_0F0F } else { 0xF0F0_F0F0_F0F0 };
+        away & points == 0
     }
 
     /// The pieces in `side`'s hand, as a bit set (bit n for piece n).
@@ -348,7 +412,7 @@ impl State {
             return Err(MoveError::GameOver);
         }
         let me = self.to_move();
-        let mut next = State(self.0 & (((1 << SIDE_BIT) - 1) | (1 << SIDE_BIT) | (3 << PENDING_SHIFT)));
+        let mut next = self.carried();
         let mut captured_enemy = false;
         match mv {
             Move::Pass => next.0 |= 1 << PASSED_BIT,
@@ -376,7 +440,20 @@ impl State {
                 next.set(n, n);
             }
         }
-        // The end of the game.
+        Ok(self.finish(next, mv, captured_enemy))
+    }
+
+    /// What a move keeps of the state before it: the board, the side to move and the
+    /// completion flag.
+    fn carried(&self) -> State {
+        State(self.0 & (BOARD | (1 << SIDE_BIT) | (3 << PENDING_SHIFT)))
+    }
+
+    /// Completes the move `mv` of the side to move, whose board change `next` holds:
+    /// the end of the game, the completion flag, the extra move or the turn.
+    #[inline]
+    fn finish(&self, mut next: State, mv: Move, captured_enemy: bool) -> State {
+        let me = self.to_move();
         let mut outcome = None;
         let mut pending = self.completed();
         if let Some(first) = pending
@@ -403,14 +480,82 @@ impl State {
                 None => 0,
             } << PENDING_SHIFT;
         if let Some(o) = outcome {
-            return Ok(next.with_outcome(o));
+            return next.with_outcome(o);
         }
         if captured_enemy {
             next.0 |= 1 << EXTRA_BIT;
         } else {
             next.set_to_move(me.other());
         }
-        Ok(next)
+        next
+    }
+
+    /// Every legal move with the state it leads to, in the order of
+    /// [`State::legal_moves`], without allocating: the first `n` entries of the array.
+    pub fn successors(&self) -> ([(Move, State); MAX_MOVES], usize) {
+        self.successors_as::<false>()
+    }
+
+    /// [`State::successors`] with every state made [`State::canonical`].
+    pub fn canonical_successors(&self) -> ([(Move, State); MAX_MOVES], usize) {
+        self.successors_as::<true>()
+    }
+
+    #[inline(always)]
+    fn successors_as<const CANONICAL: bool>(&self) -> ([(Move, State); MAX_MOVES], usize) {
+        let mut out = [(Move::Pass, *self); MAX_MOVES];
+        let mut n = 0;
+        if self.outcome().is_some() {
+            return (out, 0);
+        }
+        let me = self.to_move();
+        let base = self.carried();
+        let mut on_board = 0u16;
+        for p in 1..=12u8 {
+            on_board |= 1 << self.at(p);
+        }
+        let mine: u16 = if me == Side::Jia { 0b0_1010_1010_1010 } else { 0b1_0101_0101_0100 };
+        let hand = mine & !on_board;
+        for piece in 1..=12u8 {
+            if hand >> piece & 1 == 1 {
+                let taken = self.at(piece);
+                let mut next = base;
+                next.set(piece, piece);
+                let mut child = self.finish(next, Move::Place(piece), taken != 0 && !me.owns(taken));
+                if CANONICAL {
+                    child.0 &= !(1 << EXTRA_BIT);
+                }
+                out[n] = (Move::Place(piece), child);
+                n += 1;
+            }
+        }
+        let walked = self.just_walked();
+        for p in 1..=12u8 {
+            let piece = self.at(p);
+            if piece == 0 || piece == p || piece == walked {
+                continue;
+            }
+            let mut next = base;
+            next.set(p, 0);
+            let mut still_loose = false;
+            if piece != 12 {
+                let q = (p - 1 + piece) % 12 + 1;
+                if self.at(q) == q {
+                    continue;
+                }
+                next.set(q, piece);
+                still_loose = q != piece;
+            }
+            if !CANONICAL || still_loose {
+                next.0 |= (piece as u64) << WALKED_SHIFT;
+            }
+            out[n] = (Move::Walk(piece), self.finish(next, Move::Walk(piece), false));
+            n += 1;
+        }
+        let mut next = base;
+        next.0 |= 1 << PASSED_BIT;
+        out[n] = (Move::Pass, self.finish(next, Move::Pass, false));
+        (out, n + 1)
     }
 
     /// Reads the text form (see the module documentation).

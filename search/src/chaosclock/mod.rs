@@ -4,3 +4,4 @@
 pub mod player;
 pub mod retrograde;
 pub mod solver;
+pub mod state_table;

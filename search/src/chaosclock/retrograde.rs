@@ -1,31 +1,34 @@
 //! The exact outcome of a Chaos Clock position by retrograde analysis of every state
-//! reachable from it.
+//! reachable from it, one layer at a time.
 //!
-//! The reachable states of an opening number 10⁷ to 10⁸, few enough to hold in memory.
-//! The analysis enumerates them, then computes, as the solver's documentation explains
-//! ([`super::solver`]), the states from which each side can force a win (backward from
-//! the wins: a state of the prover is won when one move reaches a won state, a state of
-//! the defender when every move does), and among the other states those from which a
-//! both-win ending can be reached (backward from the both-win endings). Whatever is in
-//! neither is both-lose. Play that goes round for ever is, correctly, never counted as
+//! A piece that stands on the board away from its number is *loose*. Pieces only ever
+//! leave that set (captured, walked home, or piece 12 walked off) and the set of fixed
+//! pieces only grows (a placement fixes the piece it places), so the pair (loose set,
+//! fixed set) — a *layer* — never comes back once left. Inside a layer the only moves
+//! are walks to an empty point and passes; every other move goes to a later layer.
+//! Layers are ordered by (fewer loose pieces, then more fixed pieces): a layer's moves
+//! out of it lead to strictly later classes, so the layers of one class are independent
+//! and are handled in parallel.
+//!
+//! The analysis enumerates the reachable states forward layer by layer (each layer's
+//! states sorted, so a state is found again by binary search), then solves the layers
+//! backward, latest first. In each layer it computes, as the solver's documentation
+//! explains ([`super::solver`]), the states from which each side can force a win (a
+//! state of the prover is won when one move reaches a won state, a state of the
+//! defender when every move does; processed in order of distance, so the distances are
+//! exact), and among the other states those from which a both-win ending can be reached
+//! through states neither side wins. Whatever is in neither is both-lose. Play that
+//! goes round for ever (only possible inside a layer) is, correctly, never counted as
 //! anyone's win.
 //!
 //! The states played before the position are dead ends (the repetition rule: both
 //! lose), so the analysis of a position in the middle of a game is exact too.
 
-use std::collections::VecDeque;
-
 use bitboards::chaosclock::{Move, Outcome, Side, State};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// Codes of edges that end the game, above every state index.
-const END_JIA: u32 = u32::MAX;
-const END_YI: u32 = u32::MAX - 1;
-const END_BOTH_WIN: u32 = u32::MAX - 2;
-const END_BOTH_LOSE: u32 = u32::MAX - 3;
-/// Indices at or above this are endings.
-const FIRST_END: u32 = END_BOTH_LOSE;
+use super::state_table::StateTable;
 
 /// Not won / not reachable.
 const NEVER: u16 = u16::MAX;
@@ -37,30 +40,82 @@ pub enum TooBig {
     States(usize),
 }
 
-/// The reverse of the move graph: the states with a move to state i are
-/// `from[starts[i]..starts[i + 1]]`.
-struct Predecessors {
-    starts: Vec<u64>,
-    from: Vec<u32>,
+/// The layer of a state: bit n − 1 of the low 12 bits for each loose piece n, of the
+/// next 12 bits for each fixed piece.
+fn layer_key(s: &State) -> u32 {
+    let (loose, fixed) = s.loose_and_fixed();
+    loose as u32 | (fixed as u32) << 12
 }
 
-impl Predecessors {
-    fn of(&self, i: usize) -> &[u32] {
-        &self.from[self.starts[i] as usize..self.starts[i + 1] as usize]
+/// The class of a layer: moves out of a layer only reach higher classes.
+fn class_of(key: u32) -> usize {
+    let loose = (key & 0xFFF).count_ones() as usize;
+    let fixed = (key >> 12).count_ones() as usize;
+    (12 - loose) * 13 + fixed
+}
+
+const CLASSES: usize = 13 * 13;
+
+/// What a state's analysis found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Value {
+    /// Plies within which 甲 / 乙 forces a win (`NEVER`: it cannot).
+    win_in: [u16; 2],
+    /// Plies to the nearest both-win ending through states neither side wins.
+    both_win_in: u16,
+}
+
+impl Value {
+    fn pack(&self) -> u64 {
+        self.win_in[0] as u64 | (self.win_in[1] as u64) << 16 | (self.both_win_in as u64) << 32
     }
+
+    fn unpack(word: u64) -> Value {
+        Value { win_in: [word as u16, (word >> 16) as u16], both_win_in: (word >> 32) as u16 }
+    }
+
+    fn neither_wins(&self) -> bool {
+        self.win_in == [NEVER, NEVER]
+    }
+
+    fn outcome(&self) -> Outcome {
+        if self.win_in[0] != NEVER {
+            Outcome::Win(Side::Jia)
+        } else if self.win_in[1] != NEVER {
+            Outcome::Win(Side::Yi)
+        } else if self.both_win_in != NEVER {
+            Outcome::BothWin
+        } else {
+            Outcome::BothLose
+        }
+    }
+}
+
+/// Where a move leads, seen from the analysis.
+#[derive(Clone, Copy, Debug)]
+enum Next {
+    /// The game ends.
+    End(Outcome),
+    /// A state of a later layer, already solved.
+    Later(Value),
+}
+
+/// The reachable states of one layer, sorted, and their slots in the value table.
+struct Layer {
+    key: u32,
+    states: Vec<u64>,
+    slots: Vec<u32>,
 }
 
 /// The analysis of every state reachable from a root.
 pub struct Analysis {
-    states: Vec<State>,
-    index: FxHashMap<u64, u32>,
-    /// The moves of state i lead to `edges[offsets[i]..offsets[i + 1]]`.
-    offsets: Vec<u64>,
-    edges: Vec<u32>,
-    /// Plies within which 甲 / 乙 forces a win from each state (`NEVER`: it cannot).
-    win_in: [Vec<u16>; 2],
-    /// Plies to the nearest both-win ending through states neither side wins.
-    both_win_in: Vec<u16>,
+    root: State,
+    layers: Vec<Layer>,
+    layer_index: FxHashMap<u32, u32>,
+    /// Every state's value (packed by [`Value::pack`]).
+    table: StateTable,
+    blocked: FxHashSet<u64>,
+    total: usize,
 }
 
 fn side_index(s: Side) -> usize {
@@ -70,212 +125,239 @@ fn side_index(s: Side) -> usize {
     }
 }
 
-fn end_code(o: Outcome) -> u32 {
-    match o {
-        Outcome::Win(Side::Jia) => END_JIA,
-        Outcome::Win(Side::Yi) => END_YI,
-        Outcome::BothWin => END_BOTH_WIN,
-        Outcome::BothLose => END_BOTH_LOSE,
-    }
-}
-
 impl Analysis {
     /// Analyses every state reachable from `root` after `history` (whose states end the
     /// game as repetitions), unless more than `max_states` are reachable.
     pub fn new(root: State, history: &[State], max_states: usize) -> Result<Analysis, TooBig> {
         let blocked: FxHashSet<u64> = history.iter().map(State::key).collect();
-        let mut analysis = Analysis::enumerate(root, &blocked, max_states)?;
-        let predecessors = analysis.predecessors();
-        for side in [Side::Jia, Side::Yi] {
-            analysis.win_in[side_index(side)] = analysis.forced_wins(side, &predecessors);
+        let mut analysis = Analysis {
+            root,
+            layers: Vec::new(),
+            layer_index: FxHashMap::default(),
+            blocked,
+            total: 0,
+            table: StateTable::new(0),
+        };
+        if root.outcome().is_some() {
+            return Ok(analysis);
         }
-        analysis.both_win_in = analysis.both_win_distances(&predecessors);
+        let classes = analysis.enumerate(max_states)?;
+        let table = StateTable::new(analysis.total);
+        analysis.layers.par_iter_mut().for_each(|layer| {
+            layer.slots = layer.states.iter().map(|&k| table.insert(k)).collect();
+        });
+        analysis.table = table;
+        for class in classes.iter().rev() {
+            class.par_iter().for_each(|&id| analysis.solve_layer(id as usize));
+        }
         Ok(analysis)
     }
 
-    /// States reachable from the root (the root included).
+    /// States reachable from the root (the root included; none if the game is over),
+    /// counted after merging states that differ only in what cannot matter any more.
     pub fn len(&self) -> usize {
-        self.states.len()
+        self.total
     }
 
-    /// Never true: the root is always there.
+    /// True only when the root's game is already over.
     pub fn is_empty(&self) -> bool {
-        self.states.is_empty()
+        self.total == 0
     }
 
-    /// Breadth-first enumeration, one layer at a time: the moves of a layer are made in
-    /// parallel, the new states numbered in order.
-    fn enumerate(root: State, blocked: &FxHashSet<u64>, max_states: usize) -> Result<Analysis, TooBig> {
-        let mut states = vec![root];
-        let mut index = FxHashMap::default();
-        index.insert(root.key(), 0u32);
-        let mut offsets = vec![0u64];
-        let mut edges: Vec<u32> = Vec::new();
-        let mut layer_start = 0;
-        while layer_start < states.len() {
-            let layer_end = states.len();
-            let children: Vec<Vec<State>> = states[layer_start..layer_end]
-                .par_iter()
-                .map(|s| s.legal_moves().into_iter().map(|m| s.play(m).expect("legal")).collect())
+    /// The layer id of `key`, created (empty) if new.
+    fn layer_id(&mut self, key: u32, classes: &mut [Vec<u32>]) -> usize {
+        let next = self.layers.len() as u32;
+        let id = *self.layer_index.entry(key).or_insert(next);
+        if id == next {
+            self.layers.push(Layer { key, states: Vec::new(), slots: Vec::new() });
+            classes[class_of(key)].push(id);
+        }
+        id as usize
+    }
+
+    /// Forward enumeration, class by class (the layers of a class in parallel); returns
+    /// the layer ids of each class.
+    fn enumerate(&mut self, max_states: usize) -> Result<Vec<Vec<u32>>, TooBig> {
+        let mut classes = vec![Vec::new(); CLASSES];
+        let root = self.root.canonical();
+        self.layer_id(layer_key(&root), &mut classes);
+        // States entering each layer from earlier ones (repeats allowed).
+        let mut entries: Vec<Vec<u64>> = vec![vec![root.key()]];
+        for c in 0..CLASSES {
+            let work: Vec<(usize, Vec<u64>)> =
+                classes[c].iter().map(|&id| (id as usize, std::mem::take(&mut entries[id as usize]))).collect();
+            let blocked = &self.blocked;
+            let closed: Vec<(usize, Vec<u64>, Grouped)> = work
+                .into_par_iter()
+                .map(|(id, seeds)| {
+                    let (states, exits) = close_layer(seeds, blocked);
+                    (id, states, exits)
+                })
                 .collect();
-            for list in children {
-                for child in list {
-                    let code = if let Some(o) = child.outcome() {
-                        end_code(o)
-                    } else if blocked.contains(&child.key()) {
-                        END_BOTH_LOSE
+            for (id, states, exits) in closed {
+                self.total += states.len();
+                self.layers[id].states = states;
+                for (key, group) in exits.groups() {
+                    let target = self.layer_id(key, &mut classes);
+                    if entries.len() <= target {
+                        entries.resize_with(target + 1, Vec::new);
+                    }
+                    entries[target].extend_from_slice(group);
+                }
+            }
+            if self.total > max_states {
+                return Err(TooBig::States(self.total));
+            }
+        }
+        Ok(classes)
+    }
+
+    /// Computes the values of the states of layer `id`, every later layer being solved.
+    fn solve_layer(&self, id: usize) {
+        let layer = &self.layers[id];
+        let states = &layer.states;
+        let n = states.len();
+        // Moves inside the layer (as CSR lists), and the reverse of them.
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0u32);
+        let mut inside: Vec<u32> = Vec::new();
+        // Moves to later layers: (state, from which state of this layer).
+        let mut later: Vec<(u64, u32)> = Vec::new();
+        // Per state: what the moves out of the layer give.
+        let mut exits = Vec::with_capacity(n);
+        for (i, &k) in states.iter().enumerate() {
+            let s = State::from_key(k);
+            let mut exit = Exit::new(side_index(s.to_move()));
+            for_each_child(s, &self.blocked, |_, child| match child {
+                Err(o) => exit.add(Next::End(o)),
+                Ok(child) => {
+                    let key = layer_key(&child);
+                    if key == layer.key {
+                        inside.push(states.binary_search(&child.key()).expect("enumerated") as u32);
                     } else {
-                        let next = states.len() as u32;
-                        *index.entry(child.key()).or_insert_with(|| {
-                            states.push(child);
-                            next
-                        })
-                    };
-                    edges.push(code);
+                        later.push((child.key(), i as u32));
+                    }
                 }
-                offsets.push(edges.len() as u64);
-                if states.len() > max_states || states.len() as u64 >= FIRST_END as u64 {
-                    return Err(TooBig::States(states.len()));
+            });
+            offsets.push(inside.len() as u32);
+            exits.push(exit);
+        }
+        // Each lookup is a cache miss: the table is asked for them a few at a time ahead.
+        const AHEAD: usize = 16;
+        for &(child, _) in later.iter().take(AHEAD) {
+            self.table.prefetch(child);
+        }
+        for (j, &(child, from)) in later.iter().enumerate() {
+            if let Some(&(next, _)) = later.get(j + AHEAD) {
+                self.table.prefetch(next);
+            }
+            let slot = self.table.find(child).expect("enumerated");
+            exits[from as usize].add(Next::Later(Value::unpack(self.table.value(slot))));
+        }
+        drop(later);
+        let predecessors = reverse(&offsets, &inside, n);
+        let moves_in = |i: usize| offsets[i + 1] - offsets[i];
+        let mut values = vec![Value { win_in: [NEVER, NEVER], both_win_in: NEVER }; n];
+        for prover in 0..2 {
+            let mut queue = BucketQueue::default();
+            // For the defender's states: moves inside the layer not yet known to lose.
+            let mut open = vec![0u32; n];
+            let mut latest = vec![0u16; n];
+            for i in 0..n {
+                let e = &exits[i];
+                if e.mover == prover {
+                    if e.best_win[prover] != NEVER {
+                        queue.push(e.best_win[prover].saturating_add(1), i as u32);
+                    }
+                } else if e.all_won[prover] {
+                    open[i] = moves_in(i);
+                    latest[i] = e.worst_win[prover].saturating_add(1);
+                    if open[i] == 0 {
+                        queue.push(latest[i], i as u32);
+                    }
                 }
             }
-            layer_start = layer_end;
-        }
-        Ok(Analysis { states, index, offsets, edges, win_in: [Vec::new(), Vec::new()], both_win_in: Vec::new() })
-    }
-
-    fn moves_of(&self, i: usize) -> &[u32] {
-        &self.edges[self.offsets[i] as usize..self.offsets[i + 1] as usize]
-    }
-
-    /// For each state, the states with a move to it (once per such move).
-    fn predecessors(&self) -> Predecessors {
-        let n = self.states.len();
-        let mut starts = vec![0u64; n + 1];
-        for &e in &self.edges {
-            if e < FIRST_END {
-                starts[e as usize + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            starts[i + 1] += starts[i];
-        }
-        let mut fill = starts.clone();
-        let mut from = vec![0u32; starts[n] as usize];
-        for i in 0..n {
-            for &e in self.moves_of(i) {
-                if e < FIRST_END {
-                    from[fill[e as usize] as usize] = i as u32;
-                    fill[e as usize] += 1;
-                }
-            }
-        }
-        Predecessors { starts, from }
-    }
-
-    /// The plies within which `prover` forces a win from each state (`NEVER` if it
-    /// cannot), computed backward from the wins in order of distance.
-    fn forced_wins(&self, prover: Side, predecessors: &Predecessors) -> Vec<u16> {
-        let n = self.states.len();
-        let win_end = end_code(Outcome::Win(prover));
-        let mut win_in = vec![NEVER; n];
-        // For the defender's states: moves not yet known to lose.
-        let mut open = vec![0u16; n];
-        let mut queue = VecDeque::new();
-        for i in 0..n {
-            let moves = self.moves_of(i);
-            if self.states[i].to_move() == prover {
-                if moves.contains(&win_end) {
-                    win_in[i] = 1;
-                    queue.push_back(i as u32);
-                }
-            } else {
-                let safe = moves.iter().filter(|&&e| e != win_end).count();
-                if safe == 0 {
-                    win_in[i] = 1;
-                    queue.push_back(i as u32);
-                }
-                open[i] = safe as u16;
-            }
-        }
-        while let Some(w) = queue.pop_front() {
-            let w = w as usize;
-            let next = win_in[w].saturating_add(1);
-            for &p in predecessors.of(w) {
-                let p = p as usize;
-                if win_in[p] != NEVER {
+            while let Some((d, w)) = queue.pop() {
+                let w = w as usize;
+                if values[w].win_in[prover] != NEVER {
                     continue;
                 }
-                if self.states[p].to_move() == prover {
-                    win_in[p] = next;
-                    queue.push_back(p as u32);
-                } else {
-                    open[p] -= 1;
-                    if open[p] == 0 {
-                        win_in[p] = next;
-                        queue.push_back(p as u32);
+                values[w].win_in[prover] = d;
+                for &p in predecessors.of(w) {
+                    let p = p as usize;
+                    if values[p].win_in[prover] != NEVER {
+                        continue;
+                    }
+                    if exits[p].mover == prover {
+                        queue.push(d.saturating_add(1), p as u32);
+                    } else if exits[p].all_won[prover] {
+                        open[p] -= 1;
+                        latest[p] = latest[p].max(d.saturating_add(1));
+                        if open[p] == 0 {
+                            queue.push(latest[p], p as u32);
+                        }
                     }
                 }
             }
         }
-        win_in
-    }
-
-    /// Plies to the nearest both-win ending along moves between states neither side
-    /// can force a win from (`NEVER` if none).
-    fn both_win_distances(&self, predecessors: &Predecessors) -> Vec<u16> {
-        let n = self.states.len();
-        let neither = |i: usize| self.win_in[0][i] == NEVER && self.win_in[1][i] == NEVER;
-        let mut dist = vec![NEVER; n];
-        let mut queue = VecDeque::new();
-        for (i, d) in dist.iter_mut().enumerate() {
-            if neither(i) && self.moves_of(i).contains(&END_BOTH_WIN) {
-                *d = 1;
-                queue.push_back(i as u32);
+        let mut queue = BucketQueue::default();
+        for (i, e) in exits.iter().enumerate() {
+            if values[i].neither_wins() && e.best_both_win != NEVER {
+                queue.push(e.best_both_win.saturating_add(1), i as u32);
             }
         }
-        while let Some(w) = queue.pop_front() {
+        while let Some((d, w)) = queue.pop() {
             let w = w as usize;
+            if values[w].both_win_in != NEVER {
+                continue;
+            }
+            values[w].both_win_in = d;
             for &p in predecessors.of(w) {
                 let p = p as usize;
-                if dist[p] == NEVER && neither(p) {
-                    dist[p] = dist[w].saturating_add(1);
-                    queue.push_back(p as u32);
+                if values[p].both_win_in == NEVER && values[p].neither_wins() {
+                    queue.push(d.saturating_add(1), p as u32);
                 }
             }
         }
-        dist
+        for (&slot, v) in layer.slots.iter().zip(&values) {
+            self.table.set(slot, v.pack());
+        }
     }
 
-    fn outcome_at(&self, i: usize) -> Outcome {
-        if self.win_in[0][i] != NEVER {
-            Outcome::Win(Side::Jia)
-        } else if self.win_in[1][i] != NEVER {
-            Outcome::Win(Side::Yi)
-        } else if self.both_win_in[i] != NEVER {
-            Outcome::BothWin
-        } else {
-            Outcome::BothLose
-        }
+    /// The value of a state (canonical) of a solved layer.
+    fn value_of(&self, s: State) -> Option<Value> {
+        self.table.find(s.key()).map(|slot| Value::unpack(self.table.value(slot)))
+    }
+
+    fn root_value(&self) -> Option<Value> {
+        self.value_of(self.root.canonical())
     }
 
     /// The outcome of a state reached from the root without repeating one (`None` if
     /// it is not among them). Exact for the root; for a later state, exact when the
     /// game got there without passing through any state it can reach again.
     pub fn outcome_of(&self, s: &State) -> Option<Outcome> {
-        self.index.get(&s.key()).map(|&i| self.outcome_at(i as usize))
+        if let Some(o) = s.outcome() {
+            return Some(o);
+        }
+        self.value_of(s.canonical()).map(|v| v.outcome())
     }
 
     /// The outcome of the root.
     pub fn outcome(&self) -> Outcome {
-        self.outcome_at(0)
+        match self.root.outcome() {
+            Some(o) => o,
+            None => self.root_value().expect("the root is analysed").outcome(),
+        }
     }
 
     /// Plies to the end along the proof: for a win, the most the loser can delay it;
-    /// for both-win, the shortest path; 0 for both-lose.
+    /// for both-win, the shortest path; 0 for both-lose or a finished game.
     pub fn length(&self) -> u32 {
-        match self.outcome() {
-            Outcome::Win(s) => self.win_in[side_index(s)][0] as u32,
-            Outcome::BothWin => self.both_win_in[0] as u32,
+        let Some(v) = self.root_value() else { return 0 };
+        match v.outcome() {
+            Outcome::Win(s) => v.win_in[side_index(s)] as u32,
+            Outcome::BothWin => v.both_win_in as u32,
             Outcome::BothLose => 0,
         }
     }
@@ -284,42 +366,244 @@ impl Analysis {
     /// quickest win, the slowest loss, the shortest way to both-win, or a move that
     /// does not hand the other side a win.
     pub fn best_move(&self) -> Option<Move> {
-        let root = self.states[0];
-        let moves = root.legal_moves();
-        let me = root.to_move();
-        let outcome = self.outcome();
+        let root_value = self.root_value()?;
+        let me = self.root.to_move();
+        let outcome = root_value.outcome();
+        let mut values = Vec::new();
+        for_each_child(self.root, &self.blocked, |m, child| {
+            values.push(match child {
+                Err(o) => (m, None, Some(o)),
+                Ok(child) => (m, Some(self.value_of(child).expect("enumerated")), None),
+            })
+        });
         // How good each move is (smaller is better), if it achieves the outcome.
-        let cost = |e: u32| -> Option<u32> {
+        let cost = |value: Option<Value>, end: Option<Outcome>| -> Option<u32> {
             match outcome {
                 Outcome::Win(w) => {
-                    let at = |e: u32| -> Option<u16> {
-                        if e == end_code(Outcome::Win(w)) {
-                            Some(0)
-                        } else if e < FIRST_END && self.win_in[side_index(w)][e as usize] != NEVER {
-                            Some(self.win_in[side_index(w)][e as usize])
-                        } else {
-                            None
-                        }
+                    let d = match (value, end) {
+                        (_, Some(o)) if o == Outcome::Win(w) => 0,
+                        (Some(v), _) if v.win_in[side_index(w)] != NEVER => v.win_in[side_index(w)] as u32,
+                        _ => return None,
                     };
-                    let d = at(e)? as u32;
                     Some(if w == me { d } else { u32::MAX - d })
                 }
-                Outcome::BothWin => match e {
-                    END_BOTH_WIN => Some(0),
-                    e if e < FIRST_END && self.outcome_at(e as usize) == Outcome::BothWin => {
-                        Some(self.both_win_in[e as usize] as u32)
-                    }
+                Outcome::BothWin => match (value, end) {
+                    (_, Some(Outcome::BothWin)) => Some(0),
+                    (Some(v), _) if v.outcome() == Outcome::BothWin => Some(v.both_win_in as u32),
                     _ => None,
                 },
-                Outcome::BothLose => match e {
-                    END_BOTH_LOSE => Some(1),
-                    e if e < FIRST_END && self.outcome_at(e as usize) == Outcome::BothLose => Some(0),
+                Outcome::BothLose => match (value, end) {
+                    (_, Some(Outcome::BothLose)) => Some(1),
+                    (Some(v), _) if v.outcome() == Outcome::BothLose => Some(0),
                     _ => None,
                 },
             }
         };
-        let edges = self.moves_of(0);
-        moves.iter().zip(edges).filter_map(|(&m, &e)| cost(e).map(|c| (c, m))).min_by_key(|&(c, _)| c).map(|(_, m)| m)
+        values.into_iter().filter_map(|(m, v, e)| cost(v, e).map(|c| (c, m))).min_by_key(|&(c, _)| c).map(|(_, m)| m)
+    }
+}
+
+/// What the moves of a state that leave its layer give.
+struct Exit {
+    /// 0 for 甲 to move, 1 for 乙.
+    mover: usize,
+    /// For each prover: the fewest plies to its win among them (`NEVER`: none wins).
+    best_win: [u16; 2],
+    /// For each prover: true if every one of them is its win...
+    all_won: [bool; 2],
+    /// ...and then the most plies to it.
+    worst_win: [u16; 2],
+    /// The fewest plies to a both-win ending through states neither side wins.
+    best_both_win: u16,
+}
+
+impl Exit {
+    fn new(mover: usize) -> Exit {
+        Exit { mover, best_win: [NEVER; 2], all_won: [true; 2], worst_win: [0; 2], best_both_win: NEVER }
+    }
+
+    fn add(&mut self, next: Next) {
+        let (win_in, both_win_in, neither) = match next {
+            Next::End(Outcome::Win(s)) => {
+                let mut w = [NEVER; 2];
+                w[side_index(s)] = 0;
+                (w, NEVER, false)
+            }
+            Next::End(Outcome::BothWin) => ([NEVER; 2], 0, true),
+            Next::End(Outcome::BothLose) => ([NEVER; 2], NEVER, true),
+            Next::Later(v) => (v.win_in, v.both_win_in, v.neither_wins()),
+        };
+        for (p, &d) in win_in.iter().enumerate() {
+            if d == NEVER {
+                self.all_won[p] = false;
+            } else {
+                self.best_win[p] = self.best_win[p].min(d);
+                self.worst_win[p] = self.worst_win[p].max(d);
+            }
+        }
+        if neither {
+            self.best_both_win = self.best_both_win.min(both_win_in);
+        }
+    }
+}
+
+/// The states with a move to state i are `from[starts[i]..starts[i + 1]]` (once per
+/// such move).
+struct Predecessors {
+    starts: Vec<u32>,
+    from: Vec<u32>,
+}
+
+impl Predecessors {
+    fn of(&self, i: usize) -> &[u32] {
+        &self.from[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+}
+
+fn reverse(offsets: &[u32], targets: &[u32], n: usize) -> Predecessors {
+    let mut starts = vec![0u32; n + 1];
+    for &t in targets {
+        starts[t as usize + 1] += 1;
+    }
+    for i in 0..n {
+        starts[i + 1] += starts[i];
+    }
+    let mut fill = starts.clone();
+    let mut from = vec![0u32; targets.len()];
+    for i in 0..n {
+        for &t in &targets[offsets[i] as usize..offsets[i + 1] as usize] {
+            from[fill[t as usize] as usize] = i as u32;
+            fill[t as usize] += 1;
+        }
+    }
+    Predecessors { starts, from }
+}
+
+/// A queue of states by distance, smallest first.
+#[derive(Default)]
+struct BucketQueue {
+    buckets: Vec<Vec<u32>>,
+    at: usize,
+}
+
+impl BucketQueue {
+    fn push(&mut self, d: u16, i: u32) {
+        let d = d as usize;
+        if self.buckets.len() <= d {
+            self.buckets.resize_with(d + 1, Vec::new);
+        }
+        self.buckets[d].push(i);
+        self.at = self.at.min(d);
+    }
+
+    fn pop(&mut self) -> Option<(u16, u32)> {
+        while self.at < self.buckets.len() {
+            if let Some(i) = self.buckets[self.at].pop() {
+                return Some((self.at as u16, i));
+            }
+            self.at += 1;
+        }
+        None
+    }
+}
+
+/// The states of one layer reachable from `seeds` by moves inside it, sorted, and the
+/// successors in later layers, grouped by layer (repeats allowed).
+fn close_layer(seeds: Vec<u64>, blocked: &FxHashSet<u64>) -> (Vec<u64>, Grouped) {
+    let Some(&first) = seeds.first() else { return (Vec::new(), Grouped::of(&[])) };
+    let key = layer_key(&State::from_key(first));
+    let mut seen: FxHashSet<u64> = FxHashSet::with_capacity_and_hasher(seeds.len(), Default::default());
+    let mut stack: Vec<u64> = seeds.into_iter().filter(|&k| seen.insert(k)).collect();
+    let mut later = Vec::new();
+    while let Some(k) = stack.pop() {
+        for_each_child(State::from_key(k), blocked, |_, child| {
+            if let Ok(child) = child {
+                let child_key = layer_key(&child);
+                if child_key == key {
+                    if seen.insert(child.key()) {
+                        stack.push(child.key());
+                    }
+                } else {
+                    later.push((child_key, child.key()));
+                }
+            }
+        });
+    }
+    let mut states: Vec<u64> = seen.into_iter().collect();
+    states.sort_unstable();
+    (states, Grouped::of(&later))
+}
+
+/// Calls `f` with each move of `s` and where it leads: the end of the game, or the next
+/// state made canonical. A state of the history (`blocked`, exact states) is a
+/// repetition: both lose.
+#[inline]
+fn for_each_child(s: State, blocked: &FxHashSet<u64>, mut f: impl FnMut(Move, Result<State, Outcome>)) {
+    if blocked.is_empty() {
+        let (successors, count) = s.canonical_successors();
+        for &(m, child) in &successors[..count] {
+            f(m, child.outcome().map_or(Ok(child), Err));
+        }
+    } else {
+        let (successors, count) = s.successors();
+        for &(m, child) in &successors[..count] {
+            f(
+                m,
+                match child.outcome() {
+                    Some(o) => Err(o),
+                    None if blocked.contains(&child.key()) => Err(Outcome::BothLose),
+                    None => Ok(child.canonical()),
+                },
+            );
+        }
+    }
+}
+
+/// States grouped by their layer key (a counting sort: the layers a layer's moves
+/// reach are few).
+struct Grouped {
+    keys: Vec<u32>,
+    starts: Vec<u32>,
+    items: Vec<u64>,
+}
+
+impl Grouped {
+    fn of(list: &[(u32, u64)]) -> Grouped {
+        let mut group_of: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut keys = Vec::new();
+        let mut counts: Vec<u32> = Vec::new();
+        let groups: Vec<u32> = list
+            .iter()
+            .map(|&(key, _)| {
+                let g = *group_of.entry(key).or_insert_with(|| {
+                    keys.push(key);
+                    counts.push(0);
+                    keys.len() as u32 - 1
+                });
+                counts[g as usize] += 1;
+                g
+            })
+            .collect();
+        let mut starts = Vec::with_capacity(keys.len() + 1);
+        starts.push(0u32);
+        for c in &counts {
+            starts.push(starts.last().copied().unwrap_or(0) + c);
+        }
+        let mut fill = starts.clone();
+        let mut items = vec![0u64; list.len()];
+        for (&g, &(_, state)) in groups.iter().zip(list) {
+            items[fill[g as usize] as usize] = state;
+            fill[g as usize] += 1;
+        }
+        Grouped { keys, starts, items }
+    }
+
+    /// Each layer key with its states.
+    fn groups(&self) -> impl Iterator<Item = (u32, &[u64])> {
+        self.keys
+            .iter()
+            .enumerate()
+            .map(|(g, &k)| (k, &self.items[self.starts[g] as usize..self.starts[g + 1] as usize]))
     }
 }
 
@@ -335,5 +619,20 @@ mod tests {
         assert_eq!(a.outcome(), Outcome::Win(Side::Yi));
         assert_eq!(a.best_move(), Some(Move::Place(12)));
         assert_eq!(a.length(), 2);
+    }
+
+    #[test]
+    fn moves_leave_a_layer_only_for_a_later_class() {
+        let mut s = bitboards::chaosclock::random_opening(5);
+        for step in 0..200u64 {
+            let moves = s.legal_moves();
+            let child = s.play(moves[(step * 7 + 3) as usize % moves.len()]).expect("legal");
+            if child.outcome().is_some() {
+                break;
+            }
+            let (a, b) = (layer_key(&s), layer_key(&child));
+            assert!(a == b || class_of(b) > class_of(a), "{s} -> {child}");
+            s = child;
+        }
     }
 }
