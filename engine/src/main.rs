@@ -3,6 +3,11 @@
 //!
 //! With no subcommand it speaks UGI+ on stdin/stdout, as a chess engine speaks UCI.
 
+/// mimalloc: the retrograde analysis makes millions of small per-layer allocations
+/// from two threads; with it `sente chaosclock solve` runs about 1.3 times as fast.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod arena;
 mod bench;
 mod chaosclock;

@@ -11,8 +11,11 @@
 //! and are handled in parallel.
 //!
 //! The analysis enumerates the reachable states forward layer by layer (each layer's
-//! states sorted, so a state is found again by binary search), then solves the layers
-//! backward, latest first. In each layer it computes, as the solver's documentation
+//! states sorted, so that a move inside the layer is found by binary search), then
+//! solves the layers backward, latest first, keeping every state's value in one
+//! lock-free [`StateTable`] that the threads share (a move to a later layer costs one
+//! probe, prefetched ahead). States are taken [`State::canonical`]: those that differ
+//! only in what no rule reads any more are one. In each layer it computes, as the solver's documentation
 //! explains ([`super::solver`]), the states from which each side can force a win (a
 //! state of the prover is won when one move reaches a won state, a state of the
 //! defender when every move does; processed in order of distance, so the distances are
