@@ -177,7 +177,7 @@ struct ChaosLimits {
     /// Nodes of proof search tried first (0: go straight to the retrograde analysis).
     #[arg(long, default_value_t = 1_000_000)]
     nodes: u64,
-    /// The most states the retrograde analysis may enumerate (about 50 bytes each; 0: no analysis).
+    /// The most states the retrograde analysis may enumerate (about 60 bytes each; 0: no analysis).
     #[arg(long, default_value_t = 100_000_000)]
     max_states: usize,
 }
