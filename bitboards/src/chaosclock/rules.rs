@@ -248,14 +248,9 @@ impl State {
     /// fixed ones never do.
     #[inline]
     pub fn loose_and_fixed(&self) -> (u16, u16) {
-        let board = self.0 & BOARD;
-        let away = board ^ HOME;
-        let (mut on_board, mut fixed) = (0u16, 0u16);
-        for k in 0..6 {
-            on_board |= PIECES_OF_BYTE[(board >> (8 * k) & 0xFF) as usize];
-            fixed |= HOME_OF_BYTE[(away >> (8 * k) & 0xFF) as usize] << (2 * k);
-        }
-        ((on_board >> 1) & !fixed, fixed)
+        let away = (self.0 ^ HOME) & BOARD;
+        let fixed = (0..6).fold(0, |set, k| set | HOME_OF_BYTE[(away >> (8 * k) & 0xFF) as usize] << (2 * k));
+        ((self.pieces_on_board() >> 1) & !fixed, fixed)
     }
 
     /// The state whose [`State::key`] is `key` (for tables that store keys; a word
@@ -353,17 +348,14 @@ impl State {
 
     /// The pieces in `side`'s hand, as a bit set (bit n for piece n).
     pub fn hand(&self, side: Side) -> u16 {
-        let mut on_board = 0u16;
-        for p in 1..=12 {
-            on_board |= 1 << self.at(p);
-        }
-        let mut hand = 0;
-        for n in 1..=12u8 {
-            if on_board >> n & 1 == 0 && side.owns(n) {
-                hand |= 1 << n;
-            }
-        }
-        hand
+        let owned: u16 = if side == Side::Jia { 0b0_1010_1010_1010 } else { 0b1_0101_0101_0100 };
+        owned & !self.pieces_on_board()
+    }
+
+    /// Bit n for each piece n on the board (bit 0 if a point is empty).
+    #[inline]
+    fn pieces_on_board(&self) -> u16 {
+        (0..6).fold(0, |set, k| set | PIECES_OF_BYTE[(self.0 >> (8 * k) & 0xFF) as usize])
     }
 
     /// The legal moves: placements, walks, then the pass. Empty once the game is over.
@@ -510,12 +502,7 @@ impl State {
         }
         let me = self.to_move();
         let base = self.carried();
-        let mut on_board = 0u16;
-        for p in 1..=12u8 {
-            on_board |= 1 << self.at(p);
-        }
-        let mine: u16 = if me == Side::Jia { 0b0_1010_1010_1010 } else { 0b1_0101_0101_0100 };
-        let hand = mine & !on_board;
+        let hand = self.hand(me);
         for piece in 1..=12u8 {
             if hand >> piece & 1 == 1 {
                 let taken = self.at(piece);
@@ -529,23 +516,19 @@ impl State {
                 n += 1;
             }
         }
-        let walked = self.just_walked();
         for p in 1..=12u8 {
             let piece = self.at(p);
-            if piece == 0 || piece == p || piece == walked {
+            if piece == 0 {
                 continue;
             }
+            let Ok(target) = self.walk_target(p, piece) else { continue };
             let mut next = base;
             next.set(p, 0);
-            let mut still_loose = false;
-            if piece != 12 {
-                let q = (p - 1 + piece) % 12 + 1;
-                if self.at(q) == q {
-                    continue;
-                }
+            if let Some(q) = target {
                 next.set(q, piece);
-                still_loose = q != piece;
             }
+            // Fixed on arrival, or off the board: the mark can no longer matter.
+            let still_loose = target.is_some_and(|q| q != piece);
             if !CANONICAL || still_loose {
                 next.0 |= (piece as u64) << WALKED_SHIFT;
             }

@@ -99,8 +99,8 @@ impl Value {
 enum Next {
     /// The game ends.
     End(Outcome),
-    /// A state of a later layer, already solved.
-    Later(Value),
+    /// A state already solved.
+    State(Value),
 }
 
 /// The reachable states of one layer, sorted, and their slots in the value table.
@@ -110,11 +110,66 @@ struct Layer {
     slots: Vec<u32>,
 }
 
+/// The layers found by the forward enumeration, and each class's layer ids.
+#[derive(Default)]
+struct Layers {
+    list: Vec<Layer>,
+    index: FxHashMap<u32, u32>,
+    classes: Vec<Vec<u32>>,
+}
+
+impl Layers {
+    /// The layer id of `key`, created (empty) if new.
+    fn id(&mut self, key: u32) -> usize {
+        let next = self.list.len() as u32;
+        let id = *self.index.entry(key).or_insert(next);
+        if id == next {
+            self.list.push(Layer { key, states: Vec::new(), slots: Vec::new() });
+            self.classes[class_of(key)].push(id);
+        }
+        id as usize
+    }
+
+    /// Forward enumeration from `root` (canonical), class by class (the layers of a
+    /// class in parallel), unless more than `max_states` states are reachable.
+    fn enumerate(root: State, blocked: &FxHashSet<u64>, max_states: usize) -> Result<Layers, TooBig> {
+        let mut layers = Layers { classes: vec![Vec::new(); CLASSES], ..Layers::default() };
+        layers.id(layer_key(&root));
+        // States entering each layer from earlier ones (repeats allowed).
+        let mut entries: Vec<Vec<u64>> = vec![vec![root.key()]];
+        let mut total = 0;
+        for c in 0..CLASSES {
+            let work: Vec<(usize, Vec<u64>)> =
+                layers.classes[c].iter().map(|&id| (id as usize, std::mem::take(&mut entries[id as usize]))).collect();
+            let closed: Vec<(usize, Vec<u64>, Grouped)> = work
+                .into_par_iter()
+                .map(|(id, seeds)| {
+                    let (states, exits) = close_layer(seeds, blocked);
+                    (id, states, exits)
+                })
+                .collect();
+            for (id, states, exits) in closed {
+                total += states.len();
+                layers.list[id].states = states;
+                for (key, group) in exits.groups() {
+                    let target = layers.id(key);
+                    if entries.len() <= target {
+                        entries.resize_with(target + 1, Vec::new);
+                    }
+                    entries[target].extend_from_slice(group);
+                }
+            }
+            if total > max_states {
+                return Err(TooBig::States(total));
+            }
+        }
+        Ok(layers)
+    }
+}
+
 /// The analysis of every state reachable from a root.
 pub struct Analysis {
     root: State,
-    layers: Vec<Layer>,
-    layer_index: FxHashMap<u32, u32>,
     /// Every state's value (packed by [`Value::pack`]).
     table: StateTable,
     blocked: FxHashSet<u64>,
@@ -133,27 +188,19 @@ impl Analysis {
     /// game as repetitions), unless more than `max_states` are reachable.
     pub fn new(root: State, history: &[State], max_states: usize) -> Result<Analysis, TooBig> {
         let blocked: FxHashSet<u64> = history.iter().map(State::key).collect();
-        let mut analysis = Analysis {
-            root,
-            layers: Vec::new(),
-            layer_index: FxHashMap::default(),
-            blocked,
-            total: 0,
-            table: StateTable::new(0),
-        };
         if root.outcome().is_some() {
-            return Ok(analysis);
+            return Ok(Analysis { root, table: StateTable::new(0), blocked, total: 0 });
         }
-        let classes = analysis.enumerate(max_states)?;
-        let table = StateTable::new(analysis.total);
-        analysis.layers.par_iter_mut().for_each(|layer| {
+        let mut layers = Layers::enumerate(root.canonical(), &blocked, max_states)?;
+        let total = layers.list.iter().map(|l| l.states.len()).sum();
+        let table = StateTable::new(total);
+        layers.list.par_iter_mut().for_each(|layer| {
             layer.slots = layer.states.iter().map(|&k| table.insert(k)).collect();
         });
-        analysis.table = table;
-        for class in classes.iter().rev() {
-            class.par_iter().for_each(|&id| analysis.solve_layer(id as usize));
+        for class in layers.classes.iter().rev() {
+            class.par_iter().for_each(|&id| solve_layer(&layers.list[id as usize], &blocked, &table));
         }
-        Ok(analysis)
+        Ok(Analysis { root, table, blocked, total })
     }
 
     /// States reachable from the root (the root included; none if the game is over),
@@ -165,166 +212,6 @@ impl Analysis {
     /// True only when the root's game is already over.
     pub fn is_empty(&self) -> bool {
         self.total == 0
-    }
-
-    /// The layer id of `key`, created (empty) if new.
-    fn layer_id(&mut self, key: u32, classes: &mut [Vec<u32>]) -> usize {
-        let next = self.layers.len() as u32;
-        let id = *self.layer_index.entry(key).or_insert(next);
-        if id == next {
-            self.layers.push(Layer { key, states: Vec::new(), slots: Vec::new() });
-            classes[class_of(key)].push(id);
-        }
-        id as usize
-    }
-
-    /// Forward enumeration, class by class (the layers of a class in parallel); returns
-    /// the layer ids of each class.
-    fn enumerate(&mut self, max_states: usize) -> Result<Vec<Vec<u32>>, TooBig> {
-        let mut classes = vec![Vec::new(); CLASSES];
-        let root = self.root.canonical();
-        self.layer_id(layer_key(&root), &mut classes);
-        // States entering each layer from earlier ones (repeats allowed).
-        let mut entries: Vec<Vec<u64>> = vec![vec![root.key()]];
-        for c in 0..CLASSES {
-            let work: Vec<(usize, Vec<u64>)> =
-                classes[c].iter().map(|&id| (id as usize, std::mem::take(&mut entries[id as usize]))).collect();
-            let blocked = &self.blocked;
-            let closed: Vec<(usize, Vec<u64>, Grouped)> = work
-                .into_par_iter()
-                .map(|(id, seeds)| {
-                    let (states, exits) = close_layer(seeds, blocked);
-                    (id, states, exits)
-                })
-                .collect();
-            for (id, states, exits) in closed {
-                self.total += states.len();
-                self.layers[id].states = states;
-                for (key, group) in exits.groups() {
-                    let target = self.layer_id(key, &mut classes);
-                    if entries.len() <= target {
-                        entries.resize_with(target + 1, Vec::new);
-                    }
-                    entries[target].extend_from_slice(group);
-                }
-            }
-            if self.total > max_states {
-                return Err(TooBig::States(self.total));
-            }
-        }
-        Ok(classes)
-    }
-
-    /// Computes the values of the states of layer `id`, every later layer being solved.
-    fn solve_layer(&self, id: usize) {
-        let layer = &self.layers[id];
-        let states = &layer.states;
-        let n = states.len();
-        // Moves inside the layer (as CSR lists), and the reverse of them.
-        let mut offsets = Vec::with_capacity(n + 1);
-        offsets.push(0u32);
-        let mut inside: Vec<u32> = Vec::new();
-        // Moves to later layers: (state, from which state of this layer).
-        let mut later: Vec<(u64, u32)> = Vec::new();
-        // Per state: what the moves out of the layer give.
-        let mut exits = Vec::with_capacity(n);
-        for (i, &k) in states.iter().enumerate() {
-            let s = State::from_key(k);
-            let mut exit = Exit::new(side_index(s.to_move()));
-            for_each_child(s, &self.blocked, |_, child| match child {
-                Err(o) => exit.add(Next::End(o)),
-                Ok(child) => {
-                    let key = layer_key(&child);
-                    if key == layer.key {
-                        inside.push(states.binary_search(&child.key()).expect("enumerated") as u32);
-                    } else {
-                        later.push((child.key(), i as u32));
-                    }
-                }
-            });
-            offsets.push(inside.len() as u32);
-            exits.push(exit);
-        }
-        // Each lookup is a cache miss: the table is asked for them a few at a time ahead.
-        const AHEAD: usize = 16;
-        for &(child, _) in later.iter().take(AHEAD) {
-            self.table.prefetch(child);
-        }
-        for (j, &(child, from)) in later.iter().enumerate() {
-            if let Some(&(next, _)) = later.get(j + AHEAD) {
-                self.table.prefetch(next);
-            }
-            let slot = self.table.find(child).expect("enumerated");
-            exits[from as usize].add(Next::Later(Value::unpack(self.table.value(slot))));
-        }
-        drop(later);
-        let predecessors = reverse(&offsets, &inside, n);
-        let moves_in = |i: usize| offsets[i + 1] - offsets[i];
-        let mut values = vec![Value { win_in: [NEVER, NEVER], both_win_in: NEVER }; n];
-        for prover in 0..2 {
-            let mut queue = BucketQueue::default();
-            // For the defender's states: moves inside the layer not yet known to lose.
-            let mut open = vec![0u32; n];
-            let mut latest = vec![0u16; n];
-            for i in 0..n {
-                let e = &exits[i];
-                if e.mover == prover {
-                    if e.best_win[prover] != NEVER {
-                        queue.push(e.best_win[prover].saturating_add(1), i as u32);
-                    }
-                } else if e.all_won[prover] {
-                    open[i] = moves_in(i);
-                    latest[i] = e.worst_win[prover].saturating_add(1);
-                    if open[i] == 0 {
-                        queue.push(latest[i], i as u32);
-                    }
-                }
-            }
-            while let Some((d, w)) = queue.pop() {
-                let w = w as usize;
-                if values[w].win_in[prover] != NEVER {
-                    continue;
-                }
-                values[w].win_in[prover] = d;
-                for &p in predecessors.of(w) {
-                    let p = p as usize;
-                    if values[p].win_in[prover] != NEVER {
-                        continue;
-                    }
-                    if exits[p].mover == prover {
-                        queue.push(d.saturating_add(1), p as u32);
-                    } else if exits[p].all_won[prover] {
-                        open[p] -= 1;
-                        latest[p] = latest[p].max(d.saturating_add(1));
-                        if open[p] == 0 {
-                            queue.push(latest[p], p as u32);
-                        }
-                    }
-                }
-            }
-        }
-        let mut queue = BucketQueue::default();
-        for (i, e) in exits.iter().enumerate() {
-            if values[i].neither_wins() && e.best_both_win != NEVER {
-                queue.push(e.best_both_win.saturating_add(1), i as u32);
-            }
-        }
-        while let Some((d, w)) = queue.pop() {
-            let w = w as usize;
-            if values[w].both_win_in != NEVER {
-                continue;
-            }
-            values[w].both_win_in = d;
-            for &p in predecessors.of(w) {
-                let p = p as usize;
-                if values[p].both_win_in == NEVER && values[p].neither_wins() {
-                    queue.push(d.saturating_add(1), p as u32);
-                }
-            }
-        }
-        for (&slot, v) in layer.slots.iter().zip(&values) {
-            self.table.set(slot, v.pack());
-        }
     }
 
     /// The value of a state (canonical) of a solved layer.
@@ -372,37 +259,169 @@ impl Analysis {
         let root_value = self.root_value()?;
         let me = self.root.to_move();
         let outcome = root_value.outcome();
-        let mut values = Vec::new();
+        let mut moves = Vec::new();
         for_each_child(self.root, &self.blocked, |m, child| {
-            values.push(match child {
-                Err(o) => (m, None, Some(o)),
-                Ok(child) => (m, Some(self.value_of(child).expect("enumerated")), None),
-            })
+            moves.push((m, child.map_or_else(Next::End, |c| Next::State(self.value_of(c).expect("enumerated")))));
         });
         // How good each move is (smaller is better), if it achieves the outcome.
-        let cost = |value: Option<Value>, end: Option<Outcome>| -> Option<u32> {
+        let cost = |next: Next| -> Option<u32> {
             match outcome {
                 Outcome::Win(w) => {
-                    let d = match (value, end) {
-                        (_, Some(o)) if o == Outcome::Win(w) => 0,
-                        (Some(v), _) if v.win_in[side_index(w)] != NEVER => v.win_in[side_index(w)] as u32,
+                    let d = match next {
+                        Next::End(o) if o == Outcome::Win(w) => 0,
+                        Next::State(v) if v.win_in[side_index(w)] != NEVER => v.win_in[side_index(w)] as u32,
                         _ => return None,
                     };
                     Some(if w == me { d } else { u32::MAX - d })
                 }
-                Outcome::BothWin => match (value, end) {
-                    (_, Some(Outcome::BothWin)) => Some(0),
-                    (Some(v), _) if v.outcome() == Outcome::BothWin => Some(v.both_win_in as u32),
+                Outcome::BothWin => match next {
+                    Next::End(Outcome::BothWin) => Some(0),
+                    Next::State(v) if v.outcome() == Outcome::BothWin => Some(v.both_win_in as u32),
                     _ => None,
                 },
-                Outcome::BothLose => match (value, end) {
-                    (_, Some(Outcome::BothLose)) => Some(1),
-                    (Some(v), _) if v.outcome() == Outcome::BothLose => Some(0),
+                Outcome::BothLose => match next {
+                    Next::End(Outcome::BothLose) => Some(1),
+                    Next::State(v) if v.outcome() == Outcome::BothLose => Some(0),
                     _ => None,
                 },
             }
         };
-        values.into_iter().filter_map(|(m, v, e)| cost(v, e).map(|c| (c, m))).min_by_key(|&(c, _)| c).map(|(_, m)| m)
+        moves.into_iter().filter_map(|(m, next)| cost(next).map(|c| (c, m))).min_by_key(|&(c, _)| c).map(|(_, m)| m)
+    }
+}
+
+/// Computes the values of the states of `layer`, every later layer being solved, and
+/// stores them in the table.
+fn solve_layer(layer: &Layer, blocked: &FxHashSet<u64>, table: &StateTable) {
+    let moves = LayerMoves::of(layer, blocked, table);
+    let predecessors = reverse(&moves.offsets, &moves.inside, layer.states.len());
+    let mut values = vec![Value { win_in: [NEVER, NEVER], both_win_in: NEVER }; layer.states.len()];
+    for prover in 0..2 {
+        forced_wins(prover, &moves, &predecessors, &mut values);
+    }
+    both_win_distances(&moves, &predecessors, &mut values);
+    for (&slot, v) in layer.slots.iter().zip(&values) {
+        table.set(slot, v.pack());
+    }
+}
+
+/// The moves of a layer's states: those inside the layer as lists of state indices
+/// (`inside[offsets[i]..offsets[i + 1]]` for state i), the others summed up per state.
+struct LayerMoves {
+    offsets: Vec<u32>,
+    inside: Vec<u32>,
+    exits: Vec<Exit>,
+}
+
+impl LayerMoves {
+    fn of(layer: &Layer, blocked: &FxHashSet<u64>, table: &StateTable) -> LayerMoves {
+        let states = &layer.states;
+        let mut offsets = Vec::with_capacity(states.len() + 1);
+        offsets.push(0u32);
+        let mut inside: Vec<u32> = Vec::new();
+        // Moves to later layers: (state, from which state of this layer).
+        let mut later: Vec<(u64, u32)> = Vec::new();
+        let mut exits = Vec::with_capacity(states.len());
+        for (i, &k) in states.iter().enumerate() {
+            let s = State::from_key(k);
+            let mut exit = Exit::new(side_index(s.to_move()));
+            for_each_child(s, blocked, |_, child| match child {
+                Err(o) => exit.add(Next::End(o)),
+                Ok(child) if layer_key(&child) == layer.key => {
+                    inside.push(states.binary_search(&child.key()).expect("enumerated") as u32);
+                }
+                Ok(child) => later.push((child.key(), i as u32)),
+            });
+            offsets.push(inside.len() as u32);
+            exits.push(exit);
+        }
+        // Each lookup is a cache miss: the table is asked for them a few at a time ahead.
+        const AHEAD: usize = 16;
+        for &(child, _) in later.iter().take(AHEAD) {
+            table.prefetch(child);
+        }
+        for (j, &(child, from)) in later.iter().enumerate() {
+            if let Some(&(next, _)) = later.get(j + AHEAD) {
+                table.prefetch(next);
+            }
+            let slot = table.find(child).expect("enumerated");
+            exits[from as usize].add(Next::State(Value::unpack(table.value(slot))));
+        }
+        LayerMoves { offsets, inside, exits }
+    }
+
+    fn inside_count(&self, i: usize) -> u32 {
+        self.offsets[i + 1] - self.offsets[i]
+    }
+}
+
+/// Sets `win_in[prover]` of every state of the layer from which `prover` forces a win,
+/// in order of distance.
+fn forced_wins(prover: usize, moves: &LayerMoves, predecessors: &Predecessors, values: &mut [Value]) {
+    let n = values.len();
+    let mut queue = BucketQueue::default();
+    // For the defender's states: moves inside the layer not yet known to lose, and the
+    // longest way to the loss so far.
+    let mut open = vec![0u32; n];
+    let mut latest = vec![0u16; n];
+    for (i, e) in moves.exits.iter().enumerate() {
+        if e.mover == prover {
+            if e.best_win[prover] != NEVER {
+                queue.push(e.best_win[prover].saturating_add(1), i as u32);
+            }
+        } else if e.all_won[prover] {
+            open[i] = moves.inside_count(i);
+            latest[i] = e.worst_win[prover].saturating_add(1);
+            if open[i] == 0 {
+                queue.push(latest[i], i as u32);
+            }
+        }
+    }
+    while let Some((d, w)) = queue.pop() {
+        let w = w as usize;
+        if values[w].win_in[prover] != NEVER {
+            continue;
+        }
+        values[w].win_in[prover] = d;
+        for &p in predecessors.of(w) {
+            let p = p as usize;
+            if values[p].win_in[prover] != NEVER {
+                continue;
+            }
+            if moves.exits[p].mover == prover {
+                queue.push(d.saturating_add(1), p as u32);
+            } else if moves.exits[p].all_won[prover] {
+                open[p] -= 1;
+                latest[p] = latest[p].max(d.saturating_add(1));
+                if open[p] == 0 {
+                    queue.push(latest[p], p as u32);
+                }
+            }
+        }
+    }
+}
+
+/// Sets `both_win_in` of every state neither side wins from which a both-win ending
+/// can be reached through such states.
+fn both_win_distances(moves: &LayerMoves, predecessors: &Predecessors, values: &mut [Value]) {
+    let mut queue = BucketQueue::default();
+    for (i, e) in moves.exits.iter().enumerate() {
+        if values[i].neither_wins() && e.best_both_win != NEVER {
+            queue.push(e.best_both_win.saturating_add(1), i as u32);
+        }
+    }
+    while let Some((d, w)) = queue.pop() {
+        let w = w as usize;
+        if values[w].both_win_in != NEVER {
+            continue;
+        }
+        values[w].both_win_in = d;
+        for &p in predecessors.of(w) {
+            let p = p as usize;
+            if values[p].both_win_in == NEVER && values[p].neither_wins() {
+                queue.push(d.saturating_add(1), p as u32);
+            }
+        }
     }
 }
 
@@ -434,7 +453,7 @@ impl Exit {
             }
             Next::End(Outcome::BothWin) => ([NEVER; 2], 0, true),
             Next::End(Outcome::BothLose) => ([NEVER; 2], NEVER, true),
-            Next::Later(v) => (v.win_in, v.both_win_in, v.neither_wins()),
+            Next::State(v) => (v.win_in, v.both_win_in, v.neither_wins()),
         };
         for (p, &d) in win_in.iter().enumerate() {
             if d == NEVER {
