@@ -232,13 +232,18 @@ impl State {
 
     /// The same position with what can no longer affect the rest of the game cleared,
     /// so that positions with the same future are equal: the extra-move flag (no rule
-    /// reads it) and the piece walked last once it is no longer loose on the board
-    /// (fixed, or walked off). Its moves lead to the same states as this one's.
+    /// reads it), the piece walked last when the mover could not walk it anyway (fixed,
+    /// walked off, or landing on a fixed piece), and the after-pass flag once a side has
+    /// completed (a second pass then ends nothing). Its moves lead to the same states as
+    /// this one's.
     pub fn canonical(&self) -> State {
         let mut key = self.0 & !(1 << EXTRA_BIT);
         let walked = self.just_walked();
-        if walked != 0 && self.point_of(walked).is_none_or(|p| p == walked) {
+        if walked != 0 && self.point_of(walked).is_none_or(|p| !self.could_walk(p, walked)) {
             key &= !(0xF << WALKED_SHIFT);
+        }
+        if self.completed().is_some() {
+            key &= !(1 << PASSED_BIT);
         }
         State(key)
     }
@@ -378,6 +383,17 @@ impl State {
         }
         moves.push(Move::Pass);
         moves
+    }
+
+    /// True if piece `n` standing on `p` could walk, were it not the piece just walked:
+    /// it is not fixed and does not land on a fixed piece.
+    #[inline]
+    fn could_walk(&self, p: u8, n: u8) -> bool {
+        n != p
+            && (n == 12 || {
+                let q = (p - 1 + n) % 12 + 1;
+                self.at(q) != q
+            })
     }
 
     /// Where piece `n` standing on `p` lands (`None`: it leaves the board, piece 12).
@@ -527,9 +543,9 @@ impl State {
             if let Some(q) = target {
                 next.set(q, piece);
             }
-            // Fixed on arrival, or off the board: the mark can no longer matter.
-            let still_loose = target.is_some_and(|q| q != piece);
-            if !CANONICAL || still_loose {
+            // Fixed on arrival, off the board, or blocked by a fixed piece: the mark
+            // cannot matter to the next move.
+            if !CANONICAL || target.is_some_and(|q| next.could_walk(q, piece)) {
                 next.0 |= (piece as u64) << WALKED_SHIFT;
             }
             out[n] = (Move::Walk(piece), self.finish(next, Move::Walk(piece), false));
@@ -537,7 +553,8 @@ impl State {
         }
         let mut next = base;
         next.0 |= 1 << PASSED_BIT;
-        out[n] = (Move::Pass, self.finish(next, Move::Pass, false));
+        let child = self.finish(next, Move::Pass, false);
+        out[n] = (Move::Pass, if CANONICAL { child.canonical() } else { child });
         (out, n + 1)
     }
 

@@ -10,13 +10,13 @@
 //! out of it lead to strictly later classes, so the layers of one class are independent
 //! and are handled in parallel.
 //!
-//! The analysis enumerates the reachable states forward layer by layer (each layer's
-//! states sorted, so that a move inside the layer is found by binary search), then
-//! solves the layers backward, latest first, keeping every state's value in one
-//! lock-free [`StateTable`] that the threads share (a move to a later layer costs one
-//! probe, prefetched ahead). States are taken [`State::canonical`]: those that differ
-//! only in what no rule reads any more are one. In each layer it computes, as the solver's documentation
-//! explains ([`super::solver`]), the states from which each side can force a win (a
+//! The analysis enumerates the reachable states forward layer by layer (breadth first
+//! inside a layer), then solves the layers backward, latest first, keeping every
+//! state's value in one lock-free [`StateTable`] that the threads share: every move
+//! costs one probe, prefetched ahead (while a layer is being solved, the table holds
+//! the index of each of its states in the layer instead of a value). States are taken
+//! [`State::canonical`]: those that differ only in what no rule reads any more are
+//! one. In each layer it computes, as the solver's documentation explains ([`super::solver`]), the states from which each side can force a win (a
 //! state of the prover is won when one move reaches a won state, a state of the
 //! defender when every move does; processed in order of distance, so the distances are
 //! exact), and among the other states those from which a both-win ending can be reached
@@ -31,6 +31,7 @@ use bitboards::chaosclock::{Move, Outcome, Side, State};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::key_set::KeySet;
 use super::state_table::StateTable;
 
 /// Not won / not reachable.
@@ -103,7 +104,7 @@ enum Next {
     State(Value),
 }
 
-/// The reachable states of one layer, sorted, and their slots in the value table.
+/// The reachable states of one layer and their slots in the value table.
 struct Layer {
     key: u32,
     states: Vec<u64>,
@@ -195,7 +196,18 @@ impl Analysis {
         let total = layers.list.iter().map(|l| l.states.len()).sum();
         let table = StateTable::new(total);
         layers.list.par_iter_mut().for_each(|layer| {
-            layer.slots = layer.states.iter().map(|&k| table.insert(k)).collect();
+            const AHEAD: usize = 16;
+            for &k in layer.states.iter().take(AHEAD) {
+                table.prefetch(k);
+            }
+            layer.slots = (0..layer.states.len())
+                .map(|i| {
+                    if let Some(&next) = layer.states.get(i + AHEAD) {
+                        table.prefetch(next);
+                    }
+                    table.insert(layer.states[i])
+                })
+                .collect();
         });
         for class in layers.classes.iter().rev() {
             class.par_iter().for_each(|&id| solve_layer(&layers.list[id as usize], &blocked, &table));
@@ -315,37 +327,46 @@ struct LayerMoves {
 
 impl LayerMoves {
     fn of(layer: &Layer, blocked: &FxHashSet<u64>, table: &StateTable) -> LayerMoves {
+        // Until the layer is solved, the table holds each of its states' index in it.
+        for (i, &slot) in layer.slots.iter().enumerate() {
+            table.set(slot, i as u64);
+        }
         let states = &layer.states;
         let mut offsets = Vec::with_capacity(states.len() + 1);
         offsets.push(0u32);
-        let mut inside: Vec<u32> = Vec::new();
-        // Moves to later layers: (state, from which state of this layer).
-        let mut later: Vec<(u64, u32)> = Vec::new();
+        // Every move to a state: (that state, from which state of this layer).
+        let mut targets: Vec<(u64, u32)> = Vec::with_capacity(states.len() * 6);
+        let mut inside_moves = 0u32;
         let mut exits = Vec::with_capacity(states.len());
         for (i, &k) in states.iter().enumerate() {
             let s = State::from_key(k);
             let mut exit = Exit::new(side_index(s.to_move()));
             for_each_child(s, blocked, |_, child| match child {
                 Err(o) => exit.add(Next::End(o)),
-                Ok(child) if layer_key(&child) == layer.key => {
-                    inside.push(states.binary_search(&child.key()).expect("enumerated") as u32);
+                Ok(child) => {
+                    inside_moves += (layer_key(&child) == layer.key) as u32;
+                    targets.push((child.key(), i as u32));
                 }
-                Ok(child) => later.push((child.key(), i as u32)),
             });
-            offsets.push(inside.len() as u32);
+            offsets.push(inside_moves);
             exits.push(exit);
         }
         // Each lookup is a cache miss: the table is asked for them a few at a time ahead.
         const AHEAD: usize = 16;
-        for &(child, _) in later.iter().take(AHEAD) {
+        for &(child, _) in targets.iter().take(AHEAD) {
             table.prefetch(child);
         }
-        for (j, &(child, from)) in later.iter().enumerate() {
-            if let Some(&(next, _)) = later.get(j + AHEAD) {
+        let mut inside = Vec::with_capacity(inside_moves as usize);
+        for (j, &(child, from)) in targets.iter().enumerate() {
+            if let Some(&(next, _)) = targets.get(j + AHEAD) {
                 table.prefetch(next);
             }
-            let slot = table.find(child).expect("enumerated");
-            exits[from as usize].add(Next::State(Value::unpack(table.value(slot))));
+            let value = table.value(table.find(child).expect("enumerated"));
+            if layer_key(&State::from_key(child)) == layer.key {
+                inside.push(value as u32);
+            } else {
+                exits[from as usize].add(Next::State(Value::unpack(value)));
+            }
         }
         LayerMoves { offsets, inside, exits }
     }
@@ -529,30 +550,38 @@ impl BucketQueue {
     }
 }
 
-/// The states of one layer reachable from `seeds` by moves inside it, sorted, and the
+/// The states of one layer reachable from `seeds` by moves inside it, and the
 /// successors in later layers, grouped by layer (repeats allowed).
+///
+/// It goes breadth first, a whole frontier at a time, so that the set of states seen
+/// is asked about many keys at once (see [`KeySet::insert_batch`]).
 fn close_layer(seeds: Vec<u64>, blocked: &FxHashSet<u64>) -> (Vec<u64>, Grouped) {
     let Some(&first) = seeds.first() else { return (Vec::new(), Grouped::of(&[])) };
     let key = layer_key(&State::from_key(first));
-    let mut seen: FxHashSet<u64> = FxHashSet::with_capacity_and_hasher(seeds.len(), Default::default());
-    let mut stack: Vec<u64> = seeds.into_iter().filter(|&k| seen.insert(k)).collect();
+    let mut seen = KeySet::with_capacity(seeds.len());
+    let mut states = Vec::new();
+    seen.insert_batch(&seeds, &mut states);
+    drop(seeds);
     let mut later = Vec::new();
-    while let Some(k) = stack.pop() {
-        for_each_child(State::from_key(k), blocked, |_, child| {
-            if let Ok(child) = child {
-                let child_key = layer_key(&child);
-                if child_key == key {
-                    if seen.insert(child.key()) {
-                        stack.push(child.key());
+    let mut inside = Vec::new();
+    let mut done = 0;
+    while done < states.len() {
+        inside.clear();
+        for &k in &states[done..] {
+            for_each_child(State::from_key(k), blocked, |_, child| {
+                if let Ok(child) = child {
+                    let child_key = layer_key(&child);
+                    if child_key == key {
+                        inside.push(child.key());
+                    } else {
+                        later.push((child_key, child.key()));
                     }
-                } else {
-                    later.push((child_key, child.key()));
                 }
-            }
-        });
+            });
+        }
+        done = states.len();
+        seen.insert_batch(&inside, &mut states);
     }
-    let mut states: Vec<u64> = seen.into_iter().collect();
-    states.sort_unstable();
     (states, Grouped::of(&later))
 }
 

@@ -19,45 +19,50 @@ struct Slot {
 /// keys it was made for.
 pub struct StateTable {
     slots: Vec<Slot>,
-    shift: u32,
 }
 
 impl StateTable {
-    /// A table for up to `keys` keys (at most half full).
+    /// A table for up to `keys` keys (at most three quarters full: linear probing then
+    /// still finds a key within a cache line or two).
     pub fn new(keys: usize) -> StateTable {
-        let size = (2 * keys).max(16).next_power_of_two();
+        let size = (keys + keys / 3).max(16);
         let mut slots = Vec::with_capacity(size);
         slots.par_extend((0..size).into_par_iter().map(|_| Slot { key: AtomicU64::new(0), value: AtomicU64::new(0) }));
-        StateTable { slots, shift: 64 - size.trailing_zeros() }
+        StateTable { slots }
     }
 
+    /// The first slot to look at for `key`: the high bits of a multiplicative hash,
+    /// scaled to the table's size.
     fn home(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        let hash = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((hash as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    fn next(&self, i: usize) -> usize {
+        if i + 1 == self.slots.len() { 0 } else { i + 1 }
     }
 
     /// Inserts `key` (if absent) and returns its slot.
     pub fn insert(&self, key: u64) -> u32 {
-        let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
             let slot = &self.slots[i];
             match slot.key.compare_exchange(0, key + 1, Ordering::Relaxed, Ordering::Relaxed) {
                 Ok(_) => return i as u32,
                 Err(k) if k == key + 1 => return i as u32,
-                Err(_) => i = (i + 1) & mask,
+                Err(_) => i = self.next(i),
             }
         }
     }
 
     /// The slot of `key`, if present.
     pub fn find(&self, key: u64) -> Option<u32> {
-        let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
             match self.slots[i].key.load(Ordering::Relaxed) {
                 0 => return None,
                 k if k == key + 1 => return Some(i as u32),
-                _ => i = (i + 1) & mask,
+                _ => i = self.next(i),
             }
         }
     }
