@@ -1,7 +1,6 @@
 //! Chaos Clock in the search crate: the exact solvers (a proof search, and a
 //! retrograde analysis of every reachable state) and the player.
 
-pub mod key_set;
 pub mod player;
 pub mod retrograde;
 pub mod solver;

@@ -11,12 +11,12 @@
 //! and are handled in parallel.
 //!
 //! The analysis enumerates the reachable states forward layer by layer (breadth first
-//! inside a layer), then solves the layers backward, latest first, keeping every
-//! state's value in one lock-free [`StateTable`] that the threads share: every move
-//! costs one probe, prefetched ahead (while a layer is being solved, the table holds
-//! the index of each of its states in the layer instead of a value). States are taken
-//! [`State::canonical`]: those that differ only in what no rule reads any more are
-//! one. In each layer it computes, as the solver's documentation explains ([`super::solver`]), the states from which each side can force a win (a
+//! inside a layer, into that layer's [`StateTable`]), then solves the layers backward,
+//! latest first, storing each state's value in its layer's table: every move costs one
+//! probe, prefetched ahead, and a state's slot in its table is its index in the layer.
+//! States are taken [`State::canonical`]: those that differ only in what no rule reads
+//! any more are one. In each layer it computes, as the solver's documentation explains
+//! ([`super::solver`]), the states from which each side can force a win (a
 //! state of the prover is won when one move reaches a won state, a state of the
 //! defender when every move does; processed in order of distance, so the distances are
 //! exact), and among the other states those from which a both-win ending can be reached
@@ -31,7 +31,6 @@ use bitboards::chaosclock::{Move, Outcome, Side, State};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::key_set::KeySet;
 use super::state_table::StateTable;
 
 /// Not won / not reachable.
@@ -104,14 +103,15 @@ enum Next {
     State(Value),
 }
 
-/// The reachable states of one layer and their slots in the value table.
+/// The reachable states of one layer and, once the layer is solved, their values
+/// (packed by [`Value::pack`]). A state's slot in the table is its index in the layer.
 struct Layer {
     key: u32,
-    states: Vec<u64>,
-    slots: Vec<u32>,
+    table: StateTable,
 }
 
-/// The layers found by the forward enumeration, and each class's layer ids.
+/// The layers found by the forward enumeration, each class's layer ids, and the layer
+/// id of each layer key: every state's value is found through them.
 #[derive(Default)]
 struct Layers {
     list: Vec<Layer>,
@@ -125,7 +125,7 @@ impl Layers {
         let next = self.list.len() as u32;
         let id = *self.index.entry(key).or_insert(next);
         if id == next {
-            self.list.push(Layer { key, states: Vec::new(), slots: Vec::new() });
+            self.list.push(Layer { key, table: StateTable::with_capacity(0) });
             self.classes[class_of(key)].push(id);
         }
         id as usize
@@ -142,16 +142,16 @@ impl Layers {
         for c in 0..CLASSES {
             let work: Vec<(usize, Vec<u64>)> =
                 layers.classes[c].iter().map(|&id| (id as usize, std::mem::take(&mut entries[id as usize]))).collect();
-            let closed: Vec<(usize, Vec<u64>, Grouped)> = work
+            let closed: Vec<(usize, StateTable, Grouped)> = work
                 .into_par_iter()
                 .map(|(id, seeds)| {
-                    let (states, exits) = close_layer(seeds, blocked);
-                    (id, states, exits)
+                    let (table, exits) = close_layer(seeds, blocked);
+                    (id, table, exits)
                 })
                 .collect();
-            for (id, states, exits) in closed {
-                total += states.len();
-                layers.list[id].states = states;
+            for (id, table, exits) in closed {
+                total += table.len();
+                layers.list[id].table = table;
                 for (key, group) in exits.groups() {
                     let target = layers.id(key);
                     if entries.len() <= target {
@@ -171,8 +171,8 @@ impl Layers {
 /// The analysis of every state reachable from a root.
 pub struct Analysis {
     root: State,
-    /// Every state's value (packed by [`Value::pack`]).
-    table: StateTable,
+    /// Every state, with its value.
+    layers: Layers,
     blocked: FxHashSet<u64>,
     total: usize,
 }
@@ -190,29 +190,23 @@ impl Analysis {
     pub fn new(root: State, history: &[State], max_states: usize) -> Result<Analysis, TooBig> {
         let blocked: FxHashSet<u64> = history.iter().map(State::key).collect();
         if root.outcome().is_some() {
-            return Ok(Analysis { root, table: StateTable::new(0), blocked, total: 0 });
+            return Ok(Analysis { root, layers: Layers::default(), blocked, total: 0 });
         }
         let mut layers = Layers::enumerate(root.canonical(), &blocked, max_states)?;
-        let total = layers.list.iter().map(|l| l.states.len()).sum();
-        let table = StateTable::new(total);
-        layers.list.par_iter_mut().for_each(|layer| {
-            const AHEAD: usize = 16;
-            for &k in layer.states.iter().take(AHEAD) {
-                table.prefetch(k);
-            }
-            layer.slots = (0..layer.states.len())
-                .map(|i| {
-                    if let Some(&next) = layer.states.get(i + AHEAD) {
-                        table.prefetch(next);
-                    }
-                    table.insert(layer.states[i])
-                })
+        let total = layers.list.iter().map(|l| l.table.len()).sum();
+        for class in (0..CLASSES).rev() {
+            let solved: Vec<(usize, Vec<u64>)> = layers.classes[class]
+                .par_iter()
+                .map(|&id| (id as usize, solve_layer(&layers, id as usize, &blocked)))
                 .collect();
-        });
-        for class in layers.classes.iter().rev() {
-            class.par_iter().for_each(|&id| solve_layer(&layers.list[id as usize], &blocked, &table));
+            for (id, values) in solved {
+                let table = &mut layers.list[id].table;
+                for (slot, value) in values.into_iter().enumerate() {
+                    table.set(slot, value);
+                }
+            }
         }
-        Ok(Analysis { root, table, blocked, total })
+        Ok(Analysis { root, layers, blocked, total })
     }
 
     /// States reachable from the root (the root included; none if the game is over),
@@ -228,7 +222,9 @@ impl Analysis {
 
     /// The value of a state (canonical) of a solved layer.
     fn value_of(&self, s: State) -> Option<Value> {
-        self.table.find(s.key()).map(|slot| Value::unpack(self.table.value(slot)))
+        let &id = self.layers.index.get(&layer_key(&s))?;
+        let table = &self.layers.list[id as usize].table;
+        table.find(s.key()).map(|slot| Value::unpack(table.value(slot)))
     }
 
     fn root_value(&self) -> Option<Value> {
@@ -302,23 +298,23 @@ impl Analysis {
     }
 }
 
-/// Computes the values of the states of `layer`, every later layer being solved, and
-/// stores them in the table.
-fn solve_layer(layer: &Layer, blocked: &FxHashSet<u64>, table: &StateTable) {
-    let moves = LayerMoves::of(layer, blocked, table);
-    let predecessors = reverse(&moves.offsets, &moves.inside, layer.states.len());
-    let mut values = vec![Value { win_in: [NEVER, NEVER], both_win_in: NEVER }; layer.states.len()];
+/// The values of the states of layer `id` (packed, by slot), every later layer being
+/// solved.
+fn solve_layer(layers: &Layers, id: usize, blocked: &FxHashSet<u64>) -> Vec<u64> {
+    let moves = LayerMoves::of(layers, id, blocked);
+    let n = layers.list[id].table.slot_count();
+    let predecessors = reverse(&moves.offsets, &moves.inside, n);
+    let mut values = vec![Value { win_in: [NEVER, NEVER], both_win_in: NEVER }; n];
     for prover in 0..2 {
         forced_wins(prover, &moves, &predecessors, &mut values);
     }
     both_win_distances(&moves, &predecessors, &mut values);
-    for (&slot, v) in layer.slots.iter().zip(&values) {
-        table.set(slot, v.pack());
-    }
+    values.iter().map(Value::pack).collect()
 }
 
-/// The moves of a layer's states: those inside the layer as lists of state indices
-/// (`inside[offsets[i]..offsets[i + 1]]` for state i), the others summed up per state.
+/// The moves of a layer's states, by slot: those inside the layer as lists of slots
+/// (`inside[offsets[i]..offsets[i + 1]]` for slot i), the others summed up per state.
+/// An empty slot has no moves.
 struct LayerMoves {
     offsets: Vec<u32>,
     inside: Vec<u32>,
@@ -326,46 +322,54 @@ struct LayerMoves {
 }
 
 impl LayerMoves {
-    fn of(layer: &Layer, blocked: &FxHashSet<u64>, table: &StateTable) -> LayerMoves {
-        // Until the layer is solved, the table holds each of its states' index in it.
-        for (i, &slot) in layer.slots.iter().enumerate() {
-            table.set(slot, i as u64);
-        }
-        let states = &layer.states;
-        let mut offsets = Vec::with_capacity(states.len() + 1);
+    fn of(layers: &Layers, id: usize, blocked: &FxHashSet<u64>) -> LayerMoves {
+        let layer = &layers.list[id];
+        let n = layer.table.slot_count();
+        let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0u32);
-        // Every move to a state: (that state, from which state of this layer).
-        let mut targets: Vec<(u64, u32)> = Vec::with_capacity(states.len() * 6);
+        // Every move to a state: (that state, from which slot, its layer).
+        let mut targets: Vec<(u64, u32, u32)> = Vec::with_capacity(layer.table.len() * 6);
         let mut inside_moves = 0u32;
-        let mut exits = Vec::with_capacity(states.len());
-        for (i, &k) in states.iter().enumerate() {
+        let mut exits = Vec::with_capacity(n);
+        for slot in 0..n {
+            let Some(k) = layer.table.key_at(slot) else {
+                offsets.push(inside_moves);
+                exits.push(Exit::none());
+                continue;
+            };
             let s = State::from_key(k);
             let mut exit = Exit::new(side_index(s.to_move()));
             for_each_child(s, blocked, |_, child| match child {
                 Err(o) => exit.add(Next::End(o)),
                 Ok(child) => {
-                    inside_moves += (layer_key(&child) == layer.key) as u32;
-                    targets.push((child.key(), i as u32));
+                    let key = layer_key(&child);
+                    let target = if key == layer.key {
+                        inside_moves += 1;
+                        id as u32
+                    } else {
+                        layers.index[&key]
+                    };
+                    targets.push((child.key(), slot as u32, target));
                 }
             });
             offsets.push(inside_moves);
             exits.push(exit);
         }
-        // Each lookup is a cache miss: the table is asked for them a few at a time ahead.
+        // Each lookup is a cache miss: the tables are asked for them a few at a time ahead.
         const AHEAD: usize = 16;
-        for &(child, _) in targets.iter().take(AHEAD) {
-            table.prefetch(child);
-        }
+        let prefetch = |&(child, _, target): &(u64, u32, u32)| layers.list[target as usize].table.prefetch(child);
+        targets.iter().take(AHEAD).for_each(prefetch);
         let mut inside = Vec::with_capacity(inside_moves as usize);
-        for (j, &(child, from)) in targets.iter().enumerate() {
-            if let Some(&(next, _)) = targets.get(j + AHEAD) {
-                table.prefetch(next);
+        for (j, &(child, from, target)) in targets.iter().enumerate() {
+            if let Some(next) = targets.get(j + AHEAD) {
+                prefetch(next);
             }
-            let value = table.value(table.find(child).expect("enumerated"));
-            if layer_key(&State::from_key(child)) == layer.key {
-                inside.push(value as u32);
+            let table = &layers.list[target as usize].table;
+            let slot = table.find(child).expect("enumerated");
+            if target as usize == id {
+                inside.push(slot as u32);
             } else {
-                exits[from as usize].add(Next::State(Value::unpack(value)));
+                exits[from as usize].add(Next::State(Value::unpack(table.value(slot))));
             }
         }
         LayerMoves { offsets, inside, exits }
@@ -465,6 +469,11 @@ impl Exit {
         Exit { mover, best_win: [NEVER; 2], all_won: [true; 2], worst_win: [0; 2], best_both_win: NEVER }
     }
 
+    /// For an empty slot: nothing to win, nothing to reach.
+    fn none() -> Exit {
+        Exit { all_won: [false; 2], ..Exit::new(0) }
+    }
+
     fn add(&mut self, next: Next) {
         let (win_in, both_win_in, neither) = match next {
             Next::End(Outcome::Win(s)) => {
@@ -554,20 +563,21 @@ impl BucketQueue {
 /// successors in later layers, grouped by layer (repeats allowed).
 ///
 /// It goes breadth first, a whole frontier at a time, so that the set of states seen
-/// is asked about many keys at once (see [`KeySet::insert_batch`]).
-fn close_layer(seeds: Vec<u64>, blocked: &FxHashSet<u64>) -> (Vec<u64>, Grouped) {
-    let Some(&first) = seeds.first() else { return (Vec::new(), Grouped::of(&[])) };
+/// is asked about many keys at once (see [`StateTable::insert_batch`]).
+fn close_layer(seeds: Vec<u64>, blocked: &FxHashSet<u64>) -> (StateTable, Grouped) {
+    // Most seeds are repeats (several states of earlier layers lead to each): the
+    // table grows as it needs to.
+    let mut seen = StateTable::with_capacity(seeds.len() / 4);
+    let Some(&first) = seeds.first() else { return (seen, Grouped::of(&[])) };
     let key = layer_key(&State::from_key(first));
-    let mut seen = KeySet::with_capacity(seeds.len());
-    let mut states = Vec::new();
-    seen.insert_batch(&seeds, &mut states);
+    // The states found last, and the moves of theirs that stay in the layer.
+    let mut frontier = Vec::new();
+    let mut inside = Vec::new();
+    seen.insert_batch(&seeds, &mut frontier);
     drop(seeds);
     let mut later = Vec::new();
-    let mut inside = Vec::new();
-    let mut done = 0;
-    while done < states.len() {
-        inside.clear();
-        for &k in &states[done..] {
+    while !frontier.is_empty() {
+        for &k in &frontier {
             for_each_child(State::from_key(k), blocked, |_, child| {
                 if let Ok(child) = child {
                     let child_key = layer_key(&child);
@@ -579,10 +589,11 @@ fn close_layer(seeds: Vec<u64>, blocked: &FxHashSet<u64>) -> (Vec<u64>, Grouped)
                 }
             });
         }
-        done = states.len();
-        seen.insert_batch(&inside, &mut states);
+        frontier.clear();
+        seen.insert_batch(&inside, &mut frontier);
+        inside.clear();
     }
-    (states, Grouped::of(&later))
+    (seen, Grouped::of(&later))
 }
 
 /// Calls `f` with each move of `s` and where it leads: the end of the game, or the next

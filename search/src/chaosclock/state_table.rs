@@ -1,34 +1,57 @@
-//! A fixed-size map from state keys to 64-bit values that threads fill and read at
-//! once: open addressing with linear probing, keys claimed by compare-and-swap.
+//! A growable map from state keys to 64-bit values for one layer of the retrograde
+//! analysis, built by one thread and read by many once built.
 //!
-//! The retrograde analysis keeps every state's value here: one probe (one cache miss,
-//! which can be prefetched) per lookup, where a lookup by layer and binary search
-//! costs several.
+//! Open addressing with linear probing keeps a key and its value in one 16-byte slot,
+//! so a lookup is one cache miss, and the inserts of a batch ask for the slots of the
+//! next keys ahead of time (prefetch), so that several misses are in flight at once.
+//! A key's slot is stable once the table stops growing: the analysis uses the slot as
+//! the state's index in its layer.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+/// How many keys ahead [`StateTable::insert_batch`] prefetches.
+const AHEAD: usize = 16;
 
-use rayon::prelude::*;
-
-/// One entry: the key plus one (0: empty) and the value.
-struct Slot {
-    key: AtomicU64,
-    value: AtomicU64,
-}
-
-/// A map from `u64` keys (never `u64::MAX`) to `u64` values, for at most the number of
-/// keys it was made for.
+/// A map from `u64` keys (never `u64::MAX`) to `u64` values (0 when inserted), at most
+/// three quarters full.
 pub struct StateTable {
-    slots: Vec<Slot>,
+    /// (key plus one, value); a key of 0 marks an empty slot.
+    slots: Vec<(u64, u64)>,
+    len: usize,
 }
 
 impl StateTable {
-    /// A table for up to `keys` keys (at most three quarters full: linear probing then
-    /// still finds a key within a cache line or two).
-    pub fn new(keys: usize) -> StateTable {
-        let size = (keys + keys / 3).max(16);
-        let mut slots = Vec::with_capacity(size);
-        slots.par_extend((0..size).into_par_iter().map(|_| Slot { key: AtomicU64::new(0), value: AtomicU64::new(0) }));
-        StateTable { slots }
+    /// An empty table with room for `keys` keys before it grows.
+    pub fn with_capacity(keys: usize) -> StateTable {
+        StateTable { slots: vec![(0, 0); (keys + keys / 3).max(16)], len: 0 }
+    }
+
+    /// The number of keys.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True if there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The number of slots: every slot index is below it.
+    pub fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The key in `slot`, if any.
+    pub fn key_at(&self, slot: usize) -> Option<u64> {
+        self.slots[slot].0.checked_sub(1)
+    }
+
+    /// The value in `slot`.
+    pub fn value(&self, slot: usize) -> u64 {
+        self.slots[slot].1
+    }
+
+    /// Sets the value in `slot`.
+    pub fn set(&mut self, slot: usize, value: u64) {
+        self.slots[slot].1 = value;
     }
 
     /// The first slot to look at for `key`: the high bits of a multiplicative hash,
@@ -42,46 +65,71 @@ impl StateTable {
         if i + 1 == self.slots.len() { 0 } else { i + 1 }
     }
 
-    /// Inserts `key` (if absent) and returns its slot.
-    pub fn insert(&self, key: u64) -> u32 {
-        let mut i = self.home(key);
-        loop {
-            let slot = &self.slots[i];
-            match slot.key.compare_exchange(0, key + 1, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => return i as u32,
-                Err(k) if k == key + 1 => return i as u32,
-                Err(_) => i = self.next(i),
-            }
-        }
-    }
-
     /// The slot of `key`, if present.
-    pub fn find(&self, key: u64) -> Option<u32> {
+    pub fn find(&self, key: u64) -> Option<usize> {
         let mut i = self.home(key);
         loop {
-            match self.slots[i].key.load(Ordering::Relaxed) {
+            match self.slots[i].0 {
                 0 => return None,
-                k if k == key + 1 => return Some(i as u32),
+                k if k == key + 1 => return Some(i),
                 _ => i = self.next(i),
             }
         }
     }
 
-    /// The value in `slot`.
-    pub fn value(&self, slot: u32) -> u64 {
-        self.slots[slot as usize].value.load(Ordering::Relaxed)
+    /// Inserts `key` (value 0); true if it was not there.
+    pub fn insert(&mut self, key: u64) -> bool {
+        if 4 * (self.len + 1) > 3 * self.slots.len() {
+            self.grow();
+        }
+        let mut i = self.home(key);
+        loop {
+            match self.slots[i].0 {
+                0 => {
+                    self.slots[i].0 = key + 1;
+                    self.len += 1;
+                    return true;
+                }
+                k if k == key + 1 => return false,
+                _ => i = self.next(i),
+            }
+        }
     }
 
-    /// Sets the value in `slot`.
-    pub fn set(&self, slot: u32, value: u64) {
-        self.slots[slot as usize].value.store(value, Ordering::Relaxed);
+    /// Inserts every key of `keys` and appends those that were not there to `new`, in
+    /// order.
+    pub fn insert_batch(&mut self, keys: &[u64], new: &mut Vec<u64>) {
+        for &k in keys.iter().take(AHEAD) {
+            self.prefetch(k);
+        }
+        for (j, &k) in keys.iter().enumerate() {
+            if let Some(&next) = keys.get(j + AHEAD) {
+                self.prefetch(next);
+            }
+            if self.insert(k) {
+                new.push(k);
+            }
+        }
+    }
+
+    /// Doubles the slots (the values are kept).
+    fn grow(&mut self) {
+        let size = 2 * self.slots.len();
+        let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
+        for (k, v) in old.into_iter().filter(|&(k, _)| k != 0) {
+            let mut i = self.home(k - 1);
+            while self.slots[i].0 != 0 {
+                i = self.next(i);
+            }
+            self.slots[i] = (k, v);
+        }
     }
 
     /// Asks the processor to bring `key`'s first slot into the cache.
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = &self.slots[self.home(key)] as *const Slot as *const i8;
+            let p = &self.slots[self.home(key)] as *const (u64, u64) as *const i8;
             // SAFETY: prefetching a valid address has no side effects.
             unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
         }
@@ -95,19 +143,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn keys_inserted_from_two_threads_are_found_once() {
-        let table = StateTable::new(10_000);
-        let keys: Vec<u64> = (0..10_000u64).map(|i| i.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 5).collect();
-        let slots: Vec<u32> = keys.par_iter().map(|&k| table.insert(k)).collect();
-        let again: Vec<u32> = keys.par_iter().map(|&k| table.insert(k)).collect();
-        assert_eq!(slots, again);
-        let distinct: std::collections::HashSet<u32> = slots.iter().copied().collect();
-        assert_eq!(distinct.len(), keys.len());
-        for (&k, &s) in keys.iter().zip(&slots) {
-            table.set(s, k ^ 1);
-            assert_eq!(table.find(k), Some(s));
+    fn batches_keep_the_first_of_each_key_in_order_and_values_survive_growth() {
+        let mut table = StateTable::with_capacity(4);
+        let keys: Vec<u64> = (0..10_000u64).map(|i| (i * 7919) % 3_001).collect();
+        let mut new = Vec::new();
+        table.insert_batch(&keys[..100], &mut new);
+        for k in new.clone() {
+            let slot = table.find(k).expect("inserted");
+            table.set(slot, k ^ 0xFF);
         }
-        assert_eq!(table.value(slots[7]), keys[7] ^ 1);
+        table.insert_batch(&keys[100..], &mut new);
+        let mut expected = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for &k in &keys {
+            if seen.insert(k) {
+                expected.push(k);
+            }
+        }
+        assert_eq!(new, expected);
+        assert_eq!(table.len(), 3_001);
+        for &k in &new[..100] {
+            assert_eq!(table.value(table.find(k).expect("kept")), k ^ 0xFF);
+        }
+        let slots: std::collections::HashSet<usize> = new.iter().map(|&k| table.find(k).expect("in")).collect();
+        assert_eq!(slots.len(), 3_001);
+        assert!(slots.iter().all(|&s| table.key_at(s).is_some()));
         assert_eq!(table.find(u64::MAX - 1), None);
+        assert!(!table.insert(0) && !table.insert(3_000) && table.insert(3_001));
     }
 }
