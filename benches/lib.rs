@@ -28,3 +28,27 @@ pub fn othello_boards(count: usize, seed: u64) -> Vec<Board> {
     out.truncate(count);
     out
 }
+
+/// `count` Chaos Clock states from seeded random games (moves picked by a splitmix64
+/// stream), every dealt opening and ply mixed; finished states are left out.
+pub fn chaosclock_states(count: usize, seed: u64) -> Vec<bitboards::chaosclock::State> {
+    let mut out = Vec::with_capacity(count);
+    let mut state = seed;
+    let mut deal = 0;
+    while out.len() < count {
+        let mut s = bitboards::chaosclock::random_opening(seed.wrapping_add(deal));
+        deal += 1;
+        for _ in 0..200 {
+            if s.outcome().is_some() || out.len() == count {
+                break;
+            }
+            out.push(s);
+            let moves = s.legal_moves();
+            state = splitmix64(state);
+            let pick = (state % moves.len() as u64) as usize;
+            let Ok(next) = s.play(moves[pick]) else { break };
+            s = next;
+        }
+    }
+    out
+}

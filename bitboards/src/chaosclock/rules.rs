@@ -518,25 +518,27 @@ impl State {
         }
         let me = self.to_move();
         let base = self.carried();
-        let hand = self.hand(me);
-        for piece in 1..=12u8 {
-            if hand >> piece & 1 == 1 {
-                let taken = self.at(piece);
-                let mut next = base;
-                next.set(piece, piece);
-                let mut child = self.finish(next, Move::Place(piece), taken != 0 && !me.owns(taken));
-                if CANONICAL {
-                    child.0 &= !(1 << EXTRA_BIT);
-                }
-                out[n] = (Move::Place(piece), child);
-                n += 1;
+        let mut hand = self.hand(me);
+        while hand != 0 {
+            let piece = hand.trailing_zeros() as u8;
+            hand &= hand - 1;
+            let taken = self.at(piece);
+            let mut next = base;
+            next.set(piece, piece);
+            let mut child = self.finish(next, Move::Place(piece), taken != 0 && !me.owns(taken));
+            if CANONICAL {
+                child.0 &= !(1 << EXTRA_BIT);
             }
+            out[n] = (Move::Place(piece), child);
+            n += 1;
         }
-        for p in 1..=12u8 {
+        // One bit (the lowest of its nibble) for each point holding a piece, in order.
+        let board = self.0 & BOARD;
+        let mut occupied = (board | board >> 1 | board >> 2 | board >> 3) & 0x1111_1111_1111;
+        while occupied != 0 {
+            let p = (occupied.trailing_zeros() / 4 + 1) as u8;
+            occupied &= occupied - 1;
             let piece = self.at(p);
-            if piece == 0 {
-                continue;
-            }
             let Ok(target) = self.walk_target(p, piece) else { continue };
             let mut next = base;
             next.set(p, 0);
