@@ -175,16 +175,20 @@ enum ChaosCommand {
 #[derive(clap::Args)]
 struct ChaosLimits {
     /// Nodes of proof search tried first (0: go straight to the retrograde analysis).
-    #[arg(long, default_value_t = 1_000_000)]
-    nodes: u64,
-    /// The most states the retrograde analysis may enumerate (about 60 bytes each; 0: no analysis).
+    /// Default: 1 000 000 for `solve`; 0 for `openings`, as the search proves no dealt
+    /// opening within millions of nodes (their forced wins are 19–23 plies deep).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// The most states the retrograde analysis may enumerate (about 50 bytes each; 0: no analysis).
     #[arg(long, default_value_t = 100_000_000)]
     max_states: usize,
 }
 
 impl ChaosLimits {
-    fn to_prove_limits(&self) -> chaosclock::ProveLimits {
-        chaosclock::ProveLimits { search_nodes: self.nodes, max_states: self.max_states, deadline: None }
+    /// The limits, with `default_nodes` of proof search unless `--nodes` says otherwise.
+    fn to_prove_limits(&self, default_nodes: u64) -> chaosclock::ProveLimits {
+        let search_nodes = self.nodes.unwrap_or(default_nodes);
+        chaosclock::ProveLimits { search_nodes, max_states: self.max_states, deadline: None }
     }
 }
 
@@ -322,14 +326,14 @@ fn run(cli: Cli) -> Result<()> {
         }
         Some(Commands::Arena(args)) => arena::cli::main(&args, &mut std::io::stdout().lock()),
         Some(Commands::Chaosclock(ChaosCommand::Solve { position, limits })) => {
-            chaosclock::solve(&position, limits.to_prove_limits(), &mut std::io::stdout().lock())
+            chaosclock::solve(&position, limits.to_prove_limits(1_000_000), &mut std::io::stdout().lock())
         }
         Some(Commands::Chaosclock(ChaosCommand::Openings { count, seed, from, both_win, jobs, limits })) => {
             if jobs == 0 {
                 bail!("--jobs must be at least 1");
             }
             let deals = chaosclock::Deals { seed, from, count, jobs };
-            chaosclock::openings(deals, both_win, limits.to_prove_limits(), &mut std::io::stdout().lock())
+            chaosclock::openings(deals, both_win, limits.to_prove_limits(0), &mut std::io::stdout().lock())
         }
         Some(Commands::Chaosclock(ChaosCommand::Play { seed, side, think })) => {
             let human = chaosclock::parse_side(&side)?;
