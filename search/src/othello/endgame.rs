@@ -20,7 +20,7 @@ use bitboards::othello::movegen::{moves, potential_moves};
 use bitboards::othello::{flips, squares};
 
 use super::context::Searcher;
-use super::hash::{HashEntry, NO_MOVE, board_hash};
+use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
 use super::midgame::EVAL_SORT_MIN_EMPTIES;
 use super::stability::{corner_stability, stable_discs};
 
@@ -372,6 +372,14 @@ impl Searcher<'_> {
                 return final_score(p, o);
             }
             return -self.nws_endgame(o, p, -beta, n, parity);
+        }
+        if self.sel != EXACT
+            && let Some(bound) = self.probcut(p, o, alpha, n, n, parity)
+        {
+            return bound;
+        }
+        if self.aborted {
+            return 0;
         }
         let start_nodes = self.nodes;
         let hash_move = found.map_or(NO_MOVE, |e| e.best);

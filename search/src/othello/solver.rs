@@ -5,9 +5,11 @@
 //! window of (−1, 1), much cheaper); and every root move with its exact score.
 //!
 //! The exact mode first deepens a selective midgame search (ProbCut, `probcut.rs`)
-//! to a dozen plies short of the end: it leaves the best moves in the table and
-//! gives the exact search an aspiration window (FFO #40–#47 on one thread: about
-//! half the nodes of solving at once; see the README).
+//! to a dozen plies short of the end, then runs one selective endgame search: they
+//! leave the best moves in the table and give the exact search an aspiration window
+//! (FFO #40–#47 on one thread: about half the nodes of solving at once; the
+//! selective endgame search saves another quarter of the nodes on #40–#49; see the
+//! README).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -18,7 +20,7 @@ use bitboards::othello::{Board, flips};
 use super::context::{Searcher, Shared};
 use super::endgame::{INF, QUADRANT, SHALLOW_MAX, final_score, ordered_moves, parity_of};
 use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
-use super::probcut::SOLVER_LEVEL;
+use super::probcut::{ENDCUT_MIN_EMPTIES, SOLVER_LEVEL};
 use crate::tt::TranspositionTable;
 
 /// How many plies short of the end the midgame iterations stop before a solve
@@ -456,13 +458,17 @@ fn think_with(
 
 /// The iterations of [`Solver::think`] as (depth, selectivity). Towards a solve:
 /// selective midgame searches ([`SOLVER_LEVEL`]) one ply deeper each time up to
-/// [`MIDGAME_GAP`] plies short of the end, then the exact search. Otherwise exact
+/// [`MIDGAME_GAP`] plies short of the end, one selective endgame search (from
+/// [`ENDCUT_MIN_EMPTIES`] empties), then the exact search. Otherwise exact
 /// midgame searches one ply deeper each time.
 fn iterations(n: u32, target: u32, solve: bool) -> Vec<(u32, u8)> {
     if !solve {
         return (1..=target).map(|d| (d, EXACT)).collect();
     }
     let mut plan: Vec<(u32, u8)> = (1..n.saturating_sub(MIDGAME_GAP)).map(|d| (d, SOLVER_LEVEL)).collect();
+    if n >= ENDCUT_MIN_EMPTIES {
+        plan.push((n, SOLVER_LEVEL));
+    }
     plan.push((n, EXACT));
     plan
 }
