@@ -373,34 +373,12 @@ impl Searcher<'_> {
             }
             return -self.nws_endgame(o, p, -beta, n, parity);
         }
-        if self.sel != EXACT
-            && let Some(bound) = self.probcut(p, o, alpha, n, n, parity)
-        {
-            return bound;
-        }
-        if self.aborted {
-            return 0;
-        }
-        let start_nodes = self.nodes;
-        let hash_move = found.map_or(NO_MOVE, |e| e.best);
-        let list = if n >= EVAL_SORT_MIN_EMPTIES {
-            let mut sort_depth = ((n - 15) / 3).min(6) as i32;
-            if found.is_some_and(|e| (e.upper as i32) < alpha) {
-                sort_depth -= 2;
-            }
-            self.eval_sorted_moves(p, o, parity, n, sort_depth.max(0) as u32, alpha, hash_move)
-        } else {
-            ordered_moves(p, o, parity, n, hash_move)
-        };
-        if self.aborted {
-            return 0;
-        }
         if n > SHALLOW_MAX + 1 {
             // The children will probe the table: start loading their buckets now, so
-            // that the loads overlap each other (and the searches before them).
+            // that the loads overlap each other (and the work before the searches).
             let mut child_hashes = arrayvec::ArrayVec::<u64, 40>::new();
-            for m in list.iter() {
-                let (cp, co) = child(p, o, m.sq, m.flips);
+            for sq in squares(legal) {
+                let (cp, co) = child(p, o, sq, flips::flips(p, o, sq));
                 let h = board_hash(cp, co);
                 tt.prefetch(h);
                 child_hashes.push(h);
@@ -419,10 +397,52 @@ impl Searcher<'_> {
                 }
             }
         }
+        if self.sel != EXACT
+            && let Some(bound) = self.probcut(p, o, alpha, n, n, parity)
+        {
+            return bound;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let start_nodes = self.nodes;
+        let hash_move = found.map_or(NO_MOVE, |e| e.best);
         let mut best = -INF;
         let mut best_move = NO_MOVE;
+        // The table's move first, before sorting the others: when it cuts (most of
+        // the time once the selective searches have filled the table), the sort's
+        // shallow searches are saved.
+        let hash_move_first = hash_move < 64 && legal >> hash_move & 1 == 1;
+        if hash_move_first {
+            let (cp, co) = child(p, o, hash_move, flips::flips(p, o, hash_move));
+            best = -self.nws_endgame(cp, co, -beta, n - 1, parity ^ QUADRANT[hash_move as usize]);
+            best_move = hash_move;
+            if self.aborted {
+                return 0;
+            }
+            if best >= beta {
+                self.store(hash, entry, n as u8, self.sel, best, 64, best_move, self.nodes - start_nodes);
+                return best;
+            }
+        }
+        let mut list = if n >= EVAL_SORT_MIN_EMPTIES {
+            let mut sort_depth = ((n - 15) / 3).min(6) as i32;
+            if found.is_some_and(|e| (e.upper as i32) < alpha) {
+                sort_depth -= 2;
+            }
+            self.eval_sorted_moves(p, o, parity, n, sort_depth.max(0) as u32, alpha, hash_move)
+        } else {
+            ordered_moves(p, o, parity, n, hash_move)
+        };
+        if self.aborted {
+            return 0;
+        }
+        if hash_move_first {
+            // Sorted first; already searched.
+            list.remove_first();
+        }
         for (i, m) in list.iter().enumerate() {
-            if i > 0 && self.can_split(n) {
+            if (i > 0 || hash_move_first) && self.can_split(n) {
                 let rest = &list.as_slice()[i..];
                 let (score, sq) = self.split_endgame(p, o, alpha, n, parity, rest);
                 if score > best {
@@ -580,6 +600,12 @@ impl MoveList {
     /// The moves as a slice.
     pub fn as_slice(&self) -> &[Move] {
         &self.moves
+    }
+    /// Drops the first move (if any).
+    pub fn remove_first(&mut self) {
+        if !self.moves.is_empty() {
+            self.moves.remove(0);
+        }
     }
     /// Sorts by decreasing ordering value (stable, insertion sort: lists are short).
     pub fn sort(&mut self) {
