@@ -47,9 +47,10 @@ pub fn endcut_depth(n: u32) -> u32 {
 
 /// Standard deviation, in discs, of (exact final score − shallow value) with `n`
 /// empties and the shallow depth of [`endcut_depth`]`(n)`. Measured on positions
-/// of 12–22 empties with exact labels that the evaluation was not fitted on
-/// (`cargo run --release -p search --example endcut_sigma -- gen3.dat`): about 5–6.5
-/// discs with no trend in `n`.
+/// with exact labels that the evaluation was not fitted on (`cargo run --release -p
+/// search --example endcut_sigma -- gen3.dat`): 4.8–7.2 discs at 12–19 and 22
+/// empties, no trend in `n` (9.2 at 20–21, on fewer positions). The value sits low in
+/// that range: with it, the 95% level did better on FFO #40–#49 than 87% or 98%.
 const ENDCUT_SIGMA: f32 = 5.5;
 
 /// Fewest empties at which the selective endgame search tries a cut.
