@@ -67,11 +67,8 @@ impl Searcher<'_> {
         if self.sel == EXACT || depth < MIN_DEPTH || depth > n || (endgame && n < ENDCUT_MIN_EMPTIES) {
             return None;
         }
-        let (shallow, spread) = if endgame {
-            (endcut_depth(n), ENDCUT_SIGMA)
-        } else {
-            (shallow_depth(depth), sigma(depth, shallow_depth(depth)))
-        };
+        let shallow = if endgame { endcut_depth(n) } else { shallow_depth(depth) };
+        let spread = if endgame { ENDCUT_SIGMA } else { sigma(depth, shallow) };
         let margin = (LEVELS[self.sel as usize] * spread).ceil() as i32;
         let beta = alpha + 1;
         // One test only: on the side the static evaluation leans to.
