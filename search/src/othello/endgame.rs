@@ -118,21 +118,15 @@ pub fn final_score(p: u64, o: u64) -> i32 {
     }
 }
 
-/// Discs flipped when `p` plays the last empty square `sq` (every other square full).
-#[inline(always)]
-fn last_flip_count(p: u64, sq: u8) -> i32 {
-    flips::flips(p, !(p | 1u64 << sq), sq).count_ones() as i32
-}
-
 /// Score with one empty square `sq` left; `p` is the side to move.
 #[inline]
 pub fn last1(p: u64, sq: u8) -> i32 {
     let pc = p.count_ones() as i32;
-    let n = last_flip_count(p, sq);
+    let n = flips::last_flip_count(p, sq) as i32;
     if n > 0 {
         return 2 * (pc + n) - 62;
     }
-    let n = last_flip_count(!(p | 1u64 << sq), sq);
+    let n = flips::last_flip_count(!(p | 1u64 << sq), sq) as i32;
     if n > 0 {
         return 2 * (pc - n) - 64;
     }
@@ -373,12 +367,15 @@ impl Searcher<'_> {
             }
             return -self.nws_endgame(o, p, -beta, n, parity);
         }
+        // Each move's flips, computed once for the prefetches, the transposition
+        // cutoff and the search.
+        let mut list = MoveList::generate(p, o, legal);
         if n > SHALLOW_MAX + 1 {
             // The children will probe the table: start loading their buckets now, so
             // that the loads overlap each other (and the work before the searches).
             let mut child_hashes = arrayvec::ArrayVec::<u64, 40>::new();
-            for sq in squares(legal) {
-                let (cp, co) = child(p, o, sq, flips::flips(p, o, sq));
+            for m in list.iter() {
+                let (cp, co) = child(p, o, m.sq, m.flips);
                 let h = board_hash(cp, co);
                 tt.prefetch(h);
                 child_hashes.push(h);
@@ -406,43 +403,44 @@ impl Searcher<'_> {
             return 0;
         }
         let start_nodes = self.nodes;
-        let hash_move = found.map_or(NO_MOVE, |e| e.best);
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         // The table's move first, before sorting the others: when it cuts (most of
         // the time once the selective searches have filled the table), the sort's
         // shallow searches are saved.
-        let hash_move_first = hash_move < 64 && legal >> hash_move & 1 == 1;
-        if hash_move_first {
-            let (cp, co) = child(p, o, hash_move, flips::flips(p, o, hash_move));
-            best = -self.nws_endgame(cp, co, -beta, n - 1, parity ^ QUADRANT[hash_move as usize]);
-            best_move = hash_move;
+        let hash_move = found.map_or(NO_MOVE, |e| e.best);
+        if let Some(m) = list.take(hash_move) {
+            best = -self.nws_endgame(
+                o ^ m.flips,
+                p ^ m.flips ^ (1u64 << m.sq),
+                -beta,
+                n - 1,
+                parity ^ QUADRANT[m.sq as usize],
+            );
+            best_move = m.sq;
             if self.aborted {
                 return 0;
             }
             if best >= beta {
-                self.store(hash, entry, n as u8, self.sel, best, 64, best_move, self.nodes - start_nodes);
+                self.store(hash, found, n as u8, self.sel, best, 64, best_move, self.nodes - start_nodes);
                 return best;
             }
         }
-        let mut list = if n >= EVAL_SORT_MIN_EMPTIES {
+        let searched_first = best_move != NO_MOVE;
+        if n >= EVAL_SORT_MIN_EMPTIES {
             let mut sort_depth = ((n - 15) / 3).min(6) as i32;
             if found.is_some_and(|e| (e.upper as i32) < alpha) {
                 sort_depth -= 2;
             }
-            self.eval_sorted_moves(p, o, parity, n, sort_depth.max(0) as u32, alpha, hash_move)
+            self.search_sort(&mut list, p, o, parity, n, sort_depth.max(0) as u32, alpha);
         } else {
-            ordered_moves(p, o, parity, n, hash_move)
-        };
+            fast_sort(&mut list, p, o, parity, n);
+        }
         if self.aborted {
             return 0;
         }
-        if hash_move_first {
-            // Sorted first; already searched.
-            list.remove_first();
-        }
         for (i, m) in list.iter().enumerate() {
-            if (i > 0 || hash_move_first) && self.can_split(n) {
+            if (i > 0 || searched_first) && self.can_split(n) {
                 let rest = &list.as_slice()[i..];
                 let (score, sq) = self.split_endgame(p, o, alpha, n, parity, rest);
                 if score > best {
@@ -468,12 +466,16 @@ impl Searcher<'_> {
             return 0;
         }
         let (lower, upper) = if best > alpha { (best, 64) } else { (-64, best) };
-        self.store(hash, entry, n as u8, self.sel, lower, upper, best_move, self.nodes - start_nodes);
+        self.store(hash, found, n as u8, self.sel, lower, upper, best_move, self.nodes - start_nodes);
         best
     }
 
-    /// Stores bounds, merged with the entry read at the start of the node when it is for
-    /// the same depth and selectivity.
+    /// Stores bounds, merged with `previous` (the entry the node found for this
+    /// position at its start) when it is for the same depth and selectivity. A
+    /// previous entry that is deeper, or as deep and more selective, is kept: the
+    /// shallow searches that sort moves must not overwrite the endgame entries of
+    /// the positions they pass through (FFO #45–#52 on one thread: 2.99 G → 2.83 G
+    /// nodes).
     #[allow(clippy::too_many_arguments)]
     pub fn store(
         &self,
@@ -487,6 +489,11 @@ impl Searcher<'_> {
         cost: u64,
     ) {
         let mut best = best;
+        if let Some(e) = previous
+            && (e.depth > depth || (e.depth == depth && e.selectivity > selectivity))
+        {
+            return;
+        }
         if let Some(e) = previous
             && e.depth == depth
             && e.selectivity == selectivity
@@ -536,15 +543,22 @@ fn sorted_empties<const N: usize>(empties: u64, parity: u8) -> [u8; N] {
 
 /// Legal moves of `(p, o)` in search order: the table's move, then fastest-first.
 pub fn ordered_moves(p: u64, o: u64, parity: u8, n: u32, hash_move: u8) -> MoveList {
-    let mut list = MoveList::new();
-    for sq in squares(moves(p, o)) {
-        let f = flips::flips(p, o, sq);
-        let (cp, co) = child(p, o, sq, f);
-        let score = if sq == hash_move { 1 << 30 } else { ordering_score(cp, co, sq, parity, n) };
-        list.push(Move { sq, flips: f, score });
+    let mut list = MoveList::generate(p, o, moves(p, o));
+    let first = list.take(hash_move);
+    fast_sort(&mut list, p, o, parity, n);
+    if let Some(m) = first {
+        list.insert_first(m);
+    }
+    list
+}
+
+/// Sorts `list` (moves of `(p, o)`) fastest-first, by [`ordering_score`].
+pub fn fast_sort(list: &mut MoveList, p: u64, o: u64, parity: u8, n: u32) {
+    for m in list.iter_mut() {
+        let (cp, co) = child(p, o, m.sq, m.flips);
+        m.score = ordering_score(cp, co, m.sq, parity, n);
     }
     list.sort();
-    list
 }
 
 /// Fastest-first ordering value of a move leading to `(cp, co)` (the opponent to
@@ -601,11 +615,30 @@ impl MoveList {
     pub fn as_slice(&self) -> &[Move] {
         &self.moves
     }
-    /// Drops the first move (if any).
-    pub fn remove_first(&mut self) {
-        if !self.moves.is_empty() {
-            self.moves.remove(0);
+    /// The moves of `(p, o)` whose squares are set in `legal`, with their flips,
+    /// unsorted.
+    #[inline]
+    pub fn generate(p: u64, o: u64, legal: u64) -> MoveList {
+        let mut list = MoveList::new();
+        for sq in squares(legal) {
+            list.push(Move { sq, flips: flips::flips(p, o, sq), score: 0 });
         }
+        list
+    }
+    /// Removes and returns the move on `sq`, if the list has it.
+    #[inline]
+    pub fn take(&mut self, sq: u8) -> Option<Move> {
+        let i = self.moves.iter().position(|m| m.sq == sq)?;
+        Some(self.moves.remove(i))
+    }
+    /// Puts `m` in front of the others.
+    #[inline]
+    pub fn insert_first(&mut self, m: Move) {
+        self.moves.insert(0, m);
+    }
+    /// The moves, to set their ordering values.
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Move> {
+        self.moves.iter_mut()
     }
     /// Sorts by decreasing ordering value (stable, insertion sort: lists are short).
     pub fn sort(&mut self) {

@@ -110,7 +110,7 @@ impl Searcher<'_> {
             } else {
                 (-64, best)
             };
-            self.store(hash, entry, depth as u8, self.sel, lower, upper, best_move, self.nodes - start_nodes);
+            self.store(hash, found, depth as u8, self.sel, lower, upper, best_move, self.nodes - start_nodes);
         }
         best
     }
@@ -134,8 +134,7 @@ impl Searcher<'_> {
     }
 
     /// Moves sorted by a shallow search of `sort_depth` plies after each move (the
-    /// table's move first). Used by the midgame search and by the exact search above
-    /// [`EVAL_SORT_MIN_EMPTIES`].
+    /// table's move first), for the midgame search.
     #[allow(clippy::too_many_arguments)]
     pub fn eval_sorted_moves(
         &mut self,
@@ -147,28 +146,45 @@ impl Searcher<'_> {
         alpha: i32,
         hash_move: u8,
     ) -> MoveList {
-        let mut list = MoveList::new();
+        let mut list = MoveList::generate(p, o, moves(p, o));
+        let first = list.take(hash_move);
+        self.search_sort(&mut list, p, o, parity, n, sort_depth, alpha);
+        if let Some(m) = first {
+            list.insert_first(m);
+        }
+        list
+    }
+
+    /// Sorts `list` (moves of `(p, o)`) by a shallow search of `sort_depth` plies
+    /// after each move, then the ordering features. The exact search sorts this way
+    /// from [`EVAL_SORT_MIN_EMPTIES`] up.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_sort(
+        &mut self,
+        list: &mut MoveList,
+        p: u64,
+        o: u64,
+        parity: u8,
+        n: u32,
+        sort_depth: u32,
+        alpha: i32,
+    ) {
         let sort_alpha = (alpha - 8).max(-64);
-        for sq in squares(moves(p, o)) {
-            let f = flips::flips(p, o, sq);
-            let (cp, co) = (o ^ f, p ^ f ^ (1u64 << sq));
-            let score = if sq == hash_move {
-                1 << 30
-            } else if cp == 0 {
+        for m in list.iter_mut() {
+            let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+            m.score = if cp == 0 {
                 1 << 29
             } else {
-                let cparity = parity ^ QUADRANT[sq as usize];
+                let cparity = parity ^ QUADRANT[m.sq as usize];
                 let value = if sort_depth == 0 {
                     self.nodes += 1;
                     eval_discs(cp, co)
                 } else {
                     self.pvs_midgame(cp, co, -64, -sort_alpha, sort_depth, n - 1, cparity)
                 };
-                ordering_score(cp, co, sq, parity, n) + W_EVAL * (64 - value)
+                ordering_score(cp, co, m.sq, parity, n) + W_EVAL * (64 - value)
             };
-            list.push(Move { sq, flips: f, score });
         }
         list.sort();
-        list
     }
 }

@@ -1,19 +1,23 @@
 //! Parallel search: Young Brothers Wait. At a node deep enough above the leaves, the
 //! first move is searched alone (it usually decides the node); if it does not cut
-//! off, the remaining moves are searched at once by rayon's work-stealing threads.
-//! A move that cuts off raises the split point's flag, which cancels its siblings and
+//! off, the remaining moves are handed out in order, one at a time, to the thread
+//! that split and to helpers rayon's work stealing brings in (halving the list
+//! instead, as a parallel iterator does, sent helpers to the last moves, the least
+//! likely to matter: FFO #51–#52 on two threads took 1.48 G nodes that way, 1.16 G
+//! in order, against 1.05 G on one thread). A move that cuts off raises the split point's flag, which cancels its siblings and
 //! everything below them. Cancelled subtrees store nothing in the table, so the
 //! result is exactly that of the sequential search.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 
 use super::context::{Cancel, Searcher};
 use super::endgame::{INF, Move, QUADRANT};
 
-/// Fewest empties at which an endgame node may split.
-pub const SPLIT_MIN_EMPTIES: u32 = 12;
+/// Fewest empties at which an endgame node may split. Lower, the threads spend more
+/// time on moves a sibling's cut makes useless (`sente ffo ../shared/ffo/ffo_40_59.txt
+/// --only 51,52 --threads 2`: 12 → 18.5 s, 15 → 17.7 s, 18 → 16.8 s, 21 → 17.2 s,
+/// 24 → 21.4 s).
+pub const SPLIT_MIN_EMPTIES: u32 = 18;
 
 impl Searcher<'_> {
     /// Whether a node with `n` empties may hand its remaining moves to other threads.
@@ -34,23 +38,38 @@ impl Searcher<'_> {
         let incomplete = AtomicBool::new(false);
         let shared = self.shared;
         let sel = self.sel;
-        rest.par_iter().for_each(|m| {
-            if flag.load(Ordering::Relaxed) {
-                return;
+        // The moves are handed out in order, one at a time, to whichever thread asks
+        // next: a helper takes the next move after the ones being searched, never
+        // the last ones (the least likely to matter), as halving the list would.
+        let next = AtomicUsize::new(0);
+        let work = || {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= rest.len() || flag.load(Ordering::Relaxed) {
+                    return;
+                }
+                let m = &rest[i];
+                let mut s = Searcher::new(shared, Some(&cancel));
+                s.sel = sel;
+                let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+                let score = -s.nws_endgame(cp, co, -beta, n - 1, parity ^ QUADRANT[m.sq as usize]);
+                s.flush_nodes();
+                if s.aborted {
+                    incomplete.store(true, Ordering::Relaxed);
+                    return;
+                }
+                best.fetch_max(pack(score, m.sq), Ordering::Relaxed);
+                if score >= beta {
+                    flag.store(true, Ordering::Relaxed);
+                }
             }
-            let mut s = Searcher::new(shared, Some(&cancel));
-            s.sel = sel;
-            let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-            let score = -s.nws_endgame(cp, co, -beta, n - 1, parity ^ QUADRANT[m.sq as usize]);
-            s.flush_nodes();
-            if s.aborted {
-                incomplete.store(true, Ordering::Relaxed);
-                return;
+        };
+        let helpers = (shared.threads - 1).min(rest.len().saturating_sub(1));
+        rayon::scope(|scope| {
+            for _ in 0..helpers {
+                scope.spawn(|_| work());
             }
-            best.fetch_max(pack(score, m.sq), Ordering::Relaxed);
-            if score >= beta {
-                flag.store(true, Ordering::Relaxed);
-            }
+            work();
         });
         let (score, sq) = unpack(best.load(Ordering::Relaxed));
         let cut = flag.load(Ordering::Relaxed);

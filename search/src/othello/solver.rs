@@ -27,6 +27,10 @@ use crate::tt::TranspositionTable;
 /// (measured on FFO #40–#49: 10 to 14 all do well, 12 best).
 const MIDGAME_GAP: u32 = 12;
 
+/// Half-width of the exact search's first aspiration window around the selective
+/// endgame search's score.
+const EXACT_WINDOW: i32 = 5;
+
 /// Deepest search sorting the root moves: deeper ones cost more than they save once
 /// the table holds the previous iterations' moves (FFO #40–#49: 2 to 8 all do well;
 /// uncapped, the exact iteration's sorting alone took seconds).
@@ -132,7 +136,7 @@ impl Searcher<'_> {
             } else {
                 (-64, best)
             };
-            self.store(hash, entry, n as u8, self.sel, lower, upper, best_move, self.nodes - start_nodes);
+            self.store(hash, found, n as u8, self.sel, lower, upper, best_move, self.nodes - start_nodes);
         }
         best
     }
@@ -416,20 +420,32 @@ fn think_with(
         s.sel = sel;
         // Aspiration: a window around the last score; when the score falls outside,
         // the side it fell on is closed at the bound just proven and the other side
-        // opens four times wider.
-        let mut window = if result.depth >= 3 { 3 } else { 64 };
+        // opens four times wider. The exact search's window is wider: the selective
+        // search before it is often 2 to 3 discs off, and a failed window costs a
+        // second exact search (FFO #57: 5.27 G nodes with ±3, 4.55 G with ±5).
+        let mut window = match result.depth {
+            0..=2 => 64,
+            _ if depth_now >= n && sel == EXACT => EXACT_WINDOW,
+            _ => 3,
+        };
         let mut alpha = (result.score - window).max(-64);
         let mut beta = (result.score + window).min(64);
+        // Which side the last window failed on: a failure on the other side means the
+        // selective search is unstable (table entries of other depths disagree), and
+        // the window then opens fully, which cannot fail.
+        let mut failed = 0;
         let (score, best) = loop {
             let (score, best) = root_search(&mut s, p, o, alpha, beta, depth_now, n, parity, limits.exclude);
             if s.aborted {
                 break (score, best);
             }
-            window *= 4;
+            window = (window * 4).min(128);
             if score <= alpha && alpha > -64 {
-                (alpha, beta) = ((score - window).max(-64), (score + 1).min(64));
+                (alpha, beta) = if failed > 0 { (-64, 64) } else { ((score - window).max(-64), (score + 1).min(64)) };
+                failed = -1;
             } else if score >= beta && beta < 64 {
-                (alpha, beta) = ((score - 1).max(-64), (score + window).min(64));
+                (alpha, beta) = if failed < 0 { (-64, 64) } else { ((score - 1).max(-64), (score + window).min(64)) };
+                failed = 1;
             } else {
                 break (score, best);
             }
