@@ -236,20 +236,6 @@ pub fn last_flip_count(player: u64, sq: u8) -> u32 {
     }
 }
 
-/// [`last_flip_count`] from the line tables, without BMI2 (for testing them anywhere).
-pub fn last_flip_count_portable(player: u64, sq: u8) -> u32 {
-    let lines = &LINES[sq as usize & 63];
-    let mut count = 0;
-    for k in 0..4 {
-        let mut bits = 0;
-        for (i, s) in crate::othello::squares(lines.masks[k]).enumerate() {
-            bits |= ((player >> s & 1) as usize) << i;
-        }
-        count += LINE_FLIPS[lines.places[k] as usize][bits] as u32;
-    }
-    count
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,6 +270,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// [`last_flip_count`] from the line tables without BMI2, so that the tables are
+    /// tested on any machine.
+    fn last_flip_count_portable(player: u64, sq: u8) -> u32 {
+        let lines = &LINES[sq as usize];
+        let mut count = 0;
+        for k in 0..4 {
+            let mut bits = 0;
+            for (i, s) in crate::othello::squares(lines.masks[k]).enumerate() {
+                bits |= ((player >> s & 1) as usize) << i;
+            }
+            count += LINE_FLIPS[lines.places[k] as usize][bits] as u32;
+        }
+        count
     }
 
     #[test]

@@ -410,13 +410,8 @@ impl Searcher<'_> {
         // shallow searches are saved.
         let hash_move = found.map_or(NO_MOVE, |e| e.best);
         if let Some(m) = list.take(hash_move) {
-            best = -self.nws_endgame(
-                o ^ m.flips,
-                p ^ m.flips ^ (1u64 << m.sq),
-                -beta,
-                n - 1,
-                parity ^ QUADRANT[m.sq as usize],
-            );
+            let (cp, co) = child(p, o, m.sq, m.flips);
+            best = -self.nws_endgame(cp, co, -beta, n - 1, parity ^ QUADRANT[m.sq as usize]);
             best_move = m.sq;
             if self.aborted {
                 return 0;
@@ -490,13 +485,12 @@ impl Searcher<'_> {
     ) {
         let mut best = best;
         if let Some(e) = previous
-            && (e.depth > depth || (e.depth == depth && e.selectivity > selectivity))
+            && (e.depth, e.selectivity) > (depth, selectivity)
         {
             return;
         }
         if let Some(e) = previous
-            && e.depth == depth
-            && e.selectivity == selectivity
+            && (e.depth, e.selectivity) == (depth, selectivity)
         {
             lower = lower.max(e.lower as i32);
             upper = upper.min(e.upper as i32);

@@ -1,12 +1,12 @@
 //! Parallel search: Young Brothers Wait. At a node deep enough above the leaves, the
 //! first move is searched alone (it usually decides the node); if it does not cut
 //! off, the remaining moves are handed out in order, one at a time, to the thread
-//! that split and to helpers rayon's work stealing brings in (halving the list
-//! instead, as a parallel iterator does, sent helpers to the last moves, the least
-//! likely to matter: FFO #51–#52 on two threads took 1.48 G nodes that way, 1.16 G
-//! in order, against 1.05 G on one thread). A move that cuts off raises the split point's flag, which cancels its siblings and
-//! everything below them. Cancelled subtrees store nothing in the table, so the
-//! result is exactly that of the sequential search.
+//! that split and to the helpers rayon's work stealing brings in. (Halving the list,
+//! as a parallel iterator does, sent helpers to the last moves, the least likely to
+//! matter: FFO #51–#52 on two threads took 1.48 G nodes that way, 1.16 G in order,
+//! against 1.05 G on one thread.) A move that cuts off raises the split point's flag,
+//! which cancels its siblings and everything below them. Cancelled subtrees store
+//! nothing in the table, so the result is exactly that of the sequential search.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 
