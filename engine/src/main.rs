@@ -235,6 +235,15 @@ enum TrainCommand {
         /// Adam's step size.
         #[arg(long, default_value_t = 0.01)]
         learning_rate: f32,
+        /// A record also trains the phases within this many empties of its own.
+        #[arg(long, default_value_t = 0)]
+        phase_spread: u32,
+        /// A record's weight in a neighbouring phase.
+        #[arg(long, default_value_t = 0.5)]
+        neighbour_weight: f32,
+        /// L2 penalty on the weights.
+        #[arg(long, default_value_t = 1e-5)]
+        l2: f32,
     },
 }
 
@@ -308,8 +317,23 @@ fn run(cli: Cli) -> Result<()> {
                 search::othello::train::GameSettings { solve_empties, children_from, label_min, ..Default::default() };
             train::generate(games, threads, seed, settings, hash, &out)
         }
-        Some(Commands::TrainOthello(TrainCommand::Fit { data, out, epochs, learning_rate })) => {
-            let settings = search::othello::train::FitSettings { epochs, learning_rate, ..Default::default() };
+        Some(Commands::TrainOthello(TrainCommand::Fit {
+            data,
+            out,
+            epochs,
+            learning_rate,
+            phase_spread,
+            neighbour_weight,
+            l2,
+        })) => {
+            let settings = search::othello::train::FitSettings {
+                epochs,
+                learning_rate,
+                phase_spread,
+                neighbour_weight,
+                l2,
+                ..Default::default()
+            };
             train::fit(&data, settings, &out)
         }
         Some(Commands::GoHomework { input, out, task }) => {

@@ -22,7 +22,7 @@ use bitboards::othello::{flips, squares};
 use super::context::Searcher;
 use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
 use super::midgame::EVAL_SORT_MIN_EMPTIES;
-use super::stability::{corner_stability, stable_discs};
+use super::stability::{corner_stability, edge_stable, stable_discs};
 
 /// A score beyond any real one.
 pub const INF: i32 = 127;
@@ -557,7 +557,8 @@ pub fn fast_sort(list: &mut MoveList, p: u64, o: u64, parity: u8, n: u32) {
 
 /// Fastest-first ordering value of a move leading to `(cp, co)` (the opponent to
 /// move): few opponent moves (corners count double), few potential moves, own discs
-/// anchored at corners, odd quadrants.
+/// anchored at corners and stable on the edges, odd quadrants. (The edge term: FFO
+/// #45–#52 on one thread, 1.81 G → 1.77 G nodes, fewer on 7 of the 8.)
 #[inline]
 pub fn ordering_score(cp: u64, co: u64, sq: u8, parity: u8, n: u32) -> i32 {
     if cp == 0 {
@@ -567,7 +568,7 @@ pub fn ordering_score(cp: u64, co: u64, sq: u8, parity: u8, n: u32) -> i32 {
     let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
     let potential = potential_moves(cp, co).count_ones() as i32;
     let mut score = (36 - mobility) * (1 << 15) + (36 - potential) * (1 << 5);
-    score += corner_stability(co) as i32 * (1 << 11);
+    score += (corner_stability(co) + edge_stable(co, cp).count_ones()) as i32 * (1 << 11);
     if parity & QUADRANT[sq as usize] != 0 {
         score += if n < 12 { 1 << 3 } else { 1 << 2 };
     }

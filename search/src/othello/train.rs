@@ -244,11 +244,26 @@ pub struct FitSettings {
     pub validation: f64,
     /// Shuffling seed.
     pub seed: u64,
+    /// A record also trains the phases of positions up to this many empties more or
+    /// fewer than its own (each phase sees its neighbours' data: fewer unseen
+    /// patterns, smoother weights from phase to phase).
+    pub phase_spread: u32,
+    /// How much a record counts in a neighbouring phase (1 in its own).
+    pub neighbour_weight: f32,
 }
 
 impl Default for FitSettings {
     fn default() -> Self {
-        FitSettings { epochs: 20, learning_rate: 0.01, l2: 1e-5, batch: 256, validation: 0.05, seed: 1 }
+        FitSettings {
+            epochs: 20,
+            learning_rate: 0.01,
+            l2: 1e-5,
+            batch: 256,
+            validation: 0.05,
+            seed: 1,
+            phase_spread: 0,
+            neighbour_weight: 0.5,
+        }
     }
 }
 
@@ -271,31 +286,41 @@ struct Sample {
     scalars: [i32; SCALARS],
     scalar_base: u32,
     target: f32,
+    weight: f32,
 }
 
-fn prepare(records: &[Record], canon: &[Vec<u32>]) -> Vec<Sample> {
-    records
-        .iter()
-        .map(|r| {
-            let empties = (!(r.player | r.opponent)).count_ones();
-            let base = (phase(empties) * PHASE_WEIGHTS) as u32;
-            let mut indices = feature_indices(r.player, r.opponent);
+/// The samples of `records`: each in its own phase (weight 1) and, with
+/// `neighbour_weight`, in the other phases within `spread` empties.
+fn prepare(records: &[Record], canon: &[Vec<u32>], spread: u32, neighbour_weight: f32) -> Vec<Sample> {
+    let mut out = Vec::with_capacity(records.len());
+    for r in records {
+        let empties = (!(r.player | r.opponent)).count_ones();
+        let local = feature_indices(r.player, r.opponent);
+        let scalars = scalar_features(r.player, r.opponent);
+        let own = phase(empties);
+        let lowest = phase(empties.saturating_sub(spread).max(1));
+        let highest = phase(empties + spread);
+        for ph in lowest..=highest {
+            let base = (ph * PHASE_WEIGHTS) as u32;
+            let mut indices = local;
             let mut k = 0;
             for (i, pattern) in PATTERNS.iter().enumerate() {
                 for _ in pattern.transforms {
-                    let local = indices[k] as usize - OFFSETS[i];
-                    indices[k] = base + (OFFSETS[i] as u32) + canon[i][local];
+                    let index = indices[k] as usize - OFFSETS[i];
+                    indices[k] = base + (OFFSETS[i] as u32) + canon[i][index];
                     k += 1;
                 }
             }
-            Sample {
+            out.push(Sample {
                 indices,
-                scalars: scalar_features(r.player, r.opponent),
+                scalars,
                 scalar_base: base + PATTERN_WEIGHTS as u32,
                 target: r.score as f32,
-            }
-        })
-        .collect()
+                weight: if ph == own { 1.0 } else { neighbour_weight },
+            });
+        }
+    }
+    out
 }
 
 fn predict(w: &[f32], s: &Sample) -> f32 {
@@ -310,11 +335,13 @@ fn predict(w: &[f32], s: &Sample) -> f32 {
 /// every phase and index, ready for [`super::patterns::PatternEval::from_weights`].
 pub fn fit(records: &[Record], settings: &FitSettings, mut progress: impl FnMut(&EpochReport)) -> Vec<i16> {
     let canon: Vec<Vec<u32>> = (0..PATTERNS.len()).map(canonical_indices).collect();
-    let mut samples = prepare(records, &canon);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(settings.seed);
-    shuffle(&mut samples, &mut rng);
-    let n_valid = ((samples.len() as f64) * settings.validation) as usize;
-    let (valid, train) = samples.split_at_mut(n_valid);
+    let mut records = records.to_vec();
+    shuffle(&mut records, &mut rng);
+    let n_valid = ((records.len() as f64) * settings.validation) as usize;
+    let valid = prepare(&records[..n_valid], &canon, 0, 0.0);
+    let mut train = prepare(&records[n_valid..], &canon, settings.phase_spread, settings.neighbour_weight);
+    let train = &mut train[..];
     let size = PHASES * PHASE_WEIGHTS;
     let mut w = vec![0f32; size];
     let mut m = vec![0f32; size];
@@ -331,7 +358,8 @@ pub fn fit(records: &[Record], settings: &FitSettings, mut progress: impl FnMut(
         for batch in train.chunks(settings.batch.max(1)) {
             for s in batch {
                 let err = predict(&w, s) - s.target;
-                abs_err += err.abs() as f64;
+                abs_err += (err.abs() * s.weight) as f64;
+                let err = err * s.weight;
                 for &i in &s.indices {
                     grad[i as usize] += err;
                     if !is_touched[i as usize] {
@@ -374,7 +402,7 @@ pub fn fit(records: &[Record], settings: &FitSettings, mut progress: impl FnMut(
         let validation_by_phase = by_phase.into_iter().map(|(n, e)| (n, e / n.max(1) as f64)).collect();
         progress(&EpochReport {
             epoch,
-            train_mae: abs_err / train.len().max(1) as f64,
+            train_mae: abs_err / train.iter().map(|s| s.weight as f64).sum::<f64>().max(1.0),
             validation_mae,
             validation_by_phase,
         });
@@ -549,6 +577,29 @@ mod tests {
         }
         // No position recorded twice in a row.
         assert!(records.windows(2).all(|w| w[0] != w[1]));
+    }
+
+    #[test]
+    fn a_record_trains_the_phases_within_the_spread() {
+        let canon: Vec<Vec<u32>> = (0..PATTERNS.len()).map(canonical_indices).collect();
+        // 20 empties: phase 4 (17–20 empties); 4 empties either side reach phases 3 and 5.
+        let player = (1u64 << 22) - 1;
+        let opponent = ((1u64 << 44) - 1) ^ player;
+        let r = Record { player, opponent, score: 4, exact: true };
+        let own = prepare(&[r], &canon, 0, 0.5);
+        assert_eq!(own.len(), 1);
+        assert_eq!(own[0].scalar_base as usize, 4 * PHASE_WEIGHTS + PATTERN_WEIGHTS);
+        let spread = prepare(&[r], &canon, 4, 0.5);
+        let phases: Vec<(usize, f32)> =
+            spread.iter().map(|s| (s.scalar_base as usize / PHASE_WEIGHTS, s.weight)).collect();
+        assert_eq!(phases, vec![(3, 0.5), (4, 1.0), (5, 0.5)]);
+        // The same pattern digits, moved to each phase's table.
+        for s in &spread {
+            let shift = s.scalar_base as i64 - own[0].scalar_base as i64;
+            for (a, b) in s.indices.iter().zip(own[0].indices.iter()) {
+                assert_eq!(*a as i64 - *b as i64, shift);
+            }
+        }
     }
 
     #[test]
