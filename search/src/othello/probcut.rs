@@ -47,10 +47,11 @@ pub fn endcut_depth(n: u32) -> u32 {
 
 /// Standard deviation, in discs, of (exact final score − shallow value) with `n`
 /// empties and the shallow depth of [`endcut_depth`]`(n)`. Measured on positions
-/// with exact labels that the evaluation was not fitted on (`cargo run --release -p
-/// search --example endcut_sigma -- gen3.dat`): 4.8–7.2 discs at 12–19 and 22
-/// empties, no trend in `n` (9.2 at 20–21, on fewer positions). The value sits low in
-/// that range: with it, the 95% level did better on FFO #40–#49 than 87% or 98%.
+/// with exact labels that the evaluation of the time was not fitted on (`cargo run
+/// --release -p search --example endcut_sigma -- gen3.dat`): 4.8–7.2 discs at 12–19
+/// and 22 empties, no trend in `n` (9.2 at 20–21, on fewer positions). The value sits
+/// low in that range: with it, the 95% level did better on FFO #40–#49 than 87% or
+/// 98%; with the evaluation refitted on more data, 4.5 and 6.5 did worse on #45–#52.
 const ENDCUT_SIGMA: f32 = 5.5;
 
 /// Fewest empties at which the selective endgame search tries a cut.
