@@ -49,6 +49,9 @@ impl Searcher<'_> {
             }
             return -self.pvs_midgame(o, p, -beta, -alpha, depth, n, parity);
         }
+        if depth == 1 {
+            return self.best_child_eval(p, o, legal, beta);
+        }
         let hash = board_hash(p, o);
         let found = if depth >= 2 { self.shared.tt.probe::<HashEntry>(hash) } else { None };
         let entry = found.filter(|e| e.depth as u32 >= depth && e.selectivity >= self.sel);
@@ -115,6 +118,25 @@ impl Searcher<'_> {
                 (-64, best)
             };
             self.store(hash, found, depth as u8, self.sel, lower, upper, best_move, self.nodes - start_nodes);
+        }
+        best
+    }
+
+    /// A one-ply search: the best of the children's evaluations (fail-soft, stopping
+    /// at the first that reaches `beta`). Each child is evaluated once; sorting them
+    /// first would cost an evaluation of each.
+    fn best_child_eval(&mut self, p: u64, o: u64, legal: u64, beta: i32) -> i32 {
+        let mut best = -INF;
+        for sq in squares(legal) {
+            let f = flips::flips(p, o, sq);
+            self.nodes += 1;
+            let score = -eval_discs(o ^ f, p ^ f ^ (1u64 << sq));
+            if score > best {
+                best = score;
+                if best >= beta {
+                    break;
+                }
+            }
         }
         best
     }

@@ -224,16 +224,81 @@ pub fn canonical_indices(i: usize) -> Vec<u32> {
     out
 }
 
+/// One pattern instance read straight from the untransformed board: the squares
+/// it covers, and a table from their bits (as `pext` gathers them, in square order)
+/// to the ternary digits of the pattern's own order. Gives the same indices as
+/// [`feature_indices`] without transforming the board eight times.
+struct InstanceReader {
+    /// The instance's squares on the board.
+    mask: u64,
+    /// Where the pattern's table starts within a phase's weights.
+    offset: u32,
+    /// Start of this instance's digit table in [`InstanceReaders::digits`].
+    start: u32,
+}
+
+/// The [`InstanceReader`] of every instance, in [`feature_indices`] order.
+struct InstanceReaders {
+    readers: Vec<InstanceReader>,
+    /// `digits[start + b]`: the bits `b` of an instance's squares as ternary digits.
+    digits: Vec<u16>,
+}
+
+impl InstanceReaders {
+    fn new() -> InstanceReaders {
+        let mut readers = Vec::with_capacity(INSTANCES);
+        let mut digits = Vec::new();
+        for (i, pattern) in PATTERNS.iter().enumerate() {
+            let canonical: Vec<u32> = (0..64).filter(|&sq| pattern.mask >> sq & 1 == 1).collect();
+            for &t in pattern.transforms {
+                // The board square each canonical square (digit) of this instance reads.
+                let mut read_by_digit = vec![0u32; canonical.len()];
+                for sq in 0..64u32 {
+                    let image = transforms(1u64 << sq, 0)[t].0;
+                    if let Some(d) = canonical.iter().position(|&c| image == 1u64 << c) {
+                        read_by_digit[d] = sq;
+                    }
+                }
+                let mask = read_by_digit.iter().fold(0u64, |m, &sq| m | 1u64 << sq);
+                // Bit j of the gathered bits is the j-th lowest square of the mask.
+                let order: Vec<u32> = (0..64).filter(|&sq| mask >> sq & 1 == 1).collect();
+                let power: Vec<u16> = order
+                    .iter()
+                    .map(|sq| 3u16.pow(read_by_digit.iter().position(|r| r == sq).unwrap_or(0) as u32))
+                    .collect();
+                let start = digits.len() as u32;
+                for bits in 0..1usize << order.len() {
+                    digits.push((0..order.len()).filter(|&j| bits >> j & 1 == 1).map(|j| power[j]).sum());
+                }
+                readers.push(InstanceReader { mask, offset: OFFSETS[i] as u32, start });
+            }
+        }
+        InstanceReaders { readers, digits }
+    }
+
+    /// The same indices as [`feature_indices`]`(p, o)`.
+    #[inline]
+    fn indices(&self, p: u64, o: u64) -> impl Iterator<Item = usize> + '_ {
+        self.readers.iter().map(move |r| {
+            let start = r.start as usize;
+            let mine = self.digits[start + pext(p, r.mask) as usize] as usize;
+            let theirs = self.digits[start + pext(o, r.mask) as usize] as usize;
+            r.offset as usize + mine + 2 * theirs
+        })
+    }
+}
+
 /// Trained weights for every phase.
 pub struct PatternEval {
     weights: Vec<i16>,
+    readers: InstanceReaders,
 }
 
 impl PatternEval {
     /// Weights from a flat vector of `PHASES × PHASE_WEIGHTS` values (1/64 disc), one
     /// per index (symmetric indices already hold equal values).
     pub fn from_weights(weights: Vec<i16>) -> Option<PatternEval> {
-        (weights.len() == PHASES * PHASE_WEIGHTS).then_some(PatternEval { weights })
+        (weights.len() == PHASES * PHASE_WEIGHTS).then(|| PatternEval { weights, readers: InstanceReaders::new() })
     }
 
     /// The flat weights.
@@ -247,8 +312,8 @@ impl PatternEval {
         let empties = (!(p | o)).count_ones();
         let w = &self.weights[phase(empties) * PHASE_WEIGHTS..][..PHASE_WEIGHTS];
         let mut sum = 0i32;
-        for idx in feature_indices(p, o) {
-            sum += w[idx as usize] as i32;
+        for idx in self.readers.indices(p, o) {
+            sum += w[idx] as i32;
         }
         let scalars = scalar_features(p, o);
         for (j, x) in scalars.iter().enumerate() {
@@ -347,6 +412,22 @@ mod tests {
             for s in b.symmetries() {
                 assert_eq!(eval.eval_fine(s.player, s.opponent), v);
             }
+        }
+    }
+
+    /// The instance readers give the indices of the transformed boards.
+    #[test]
+    fn instance_readers_match_the_transforms() {
+        let readers = InstanceReaders::new();
+        let mut state = 11u64;
+        for _ in 0..2000 {
+            state = splitmix64(state);
+            let a = state;
+            state = splitmix64(state);
+            let (p, o) = (a & state, !a & (state | state.rotate_left(7)));
+            let slow: Vec<usize> = feature_indices(p, o).iter().map(|&i| i as usize).collect();
+            let fast: Vec<usize> = readers.indices(p, o).collect();
+            assert_eq!(fast, slow);
         }
     }
 
