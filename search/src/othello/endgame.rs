@@ -423,7 +423,7 @@ impl Searcher<'_> {
         }
         let searched_first = best_move != NO_MOVE;
         if n >= EVAL_SORT_MIN_EMPTIES {
-            let mut sort_depth = ((n - 15) / 3).min(6) as i32;
+            let mut sort_depth = (n.saturating_sub(15) / 3).min(6) as i32;
             if found.is_some_and(|e| (e.upper as i32) < alpha) {
                 sort_depth -= 2;
             }
