@@ -56,7 +56,7 @@ impl Searcher<'_> {
             return self.best_child_eval(p, o, legal, beta);
         }
         let hash = board_hash(p, o);
-        let found = if depth >= 2 { self.shared.tt.probe::<HashEntry>(hash) } else { None };
+        let found = self.shared.tt.probe::<HashEntry>(hash);
         let entry = found.filter(|e| e.depth as u32 >= depth && e.selectivity >= self.sel);
         if let Some(e) = entry {
             if e.lower as i32 >= beta {
@@ -112,16 +112,14 @@ impl Searcher<'_> {
                 }
             }
         }
-        if depth >= 2 {
-            let (lower, upper) = if best >= beta {
-                (best, 64)
-            } else if best > original_alpha {
-                (best, best)
-            } else {
-                (-64, best)
-            };
-            self.store(hash, found, depth as u8, self.sel, lower, upper, best_move, self.nodes - start_nodes);
-        }
+        let (lower, upper) = if best >= beta {
+            (best, 64)
+        } else if best > original_alpha {
+            (best, best)
+        } else {
+            (-64, best)
+        };
+        self.store(hash, found, depth as u8, self.sel, lower, upper, best_move, self.nodes - start_nodes);
         best
     }
 

@@ -341,7 +341,6 @@ pub fn fit(records: &[Record], settings: &FitSettings, mut progress: impl FnMut(
     let n_valid = ((records.len() as f64) * settings.validation) as usize;
     let valid = prepare(&records[..n_valid], &canon, 0, 0.0);
     let mut train = prepare(&records[n_valid..], &canon, settings.phase_spread, settings.neighbour_weight);
-    let train = &mut train[..];
     let size = PHASES * PHASE_WEIGHTS;
     let mut w = vec![0f32; size];
     let mut m = vec![0f32; size];
@@ -352,7 +351,7 @@ pub fn fit(records: &[Record], settings: &FitSettings, mut progress: impl FnMut(
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
     for epoch in 1..=settings.epochs {
-        shuffle(train, &mut rng);
+        shuffle(&mut train, &mut rng);
         let lr = settings.learning_rate * (0.5 + 0.5 * (1.0 - (epoch - 1) as f32 / settings.epochs as f32));
         let mut abs_err = 0f64;
         for batch in train.chunks(settings.batch.max(1)) {
