@@ -4,8 +4,10 @@
 //!
 //! * 1 empty: count the discs the last move flips, without making it;
 //! * 2–4 empties: hand-unrolled searches over the empty squares, odd quadrants first;
-//! * up to [`SHALLOW_MAX`] empties: no move generation nor table, empties tried in parity
-//!   order (odd quadrants first, then by square class), stability cutoff;
+//! * up to [`SHALLOW_MAX`] empties: no table, stability cutoff; below
+//!   [`SORTED_SHALLOW_MIN`] no move generation either, the empties tried in parity order
+//!   (odd quadrants first, then by square class), from it the moves sorted by the
+//!   opponent's mobility;
 //! * above: null-window search with the transposition table, enhanced transposition
 //!   cutoff, stability cutoff and fastest-first move ordering (fewest replies for the
 //!   opponent first), with the parallel split of `parallel.rs` high in the tree. The
@@ -29,6 +31,12 @@ pub const INF: i32 = 127;
 
 /// The largest number of empties searched without the table.
 pub const SHALLOW_MAX: u32 = 7;
+
+/// Smallest number of empties at which [`Searcher::shallow`] generates the moves
+/// and sorts them fastest-first instead of taking the empties in parity order. On FFO
+/// #45–#52, one thread: from 6 empties 1.65 G → 1.24 G nodes and 6% less time; from 5,
+/// 1.13 G nodes but no time saved; from 7, 1.33 G nodes and 4% less time.
+pub const SORTED_SHALLOW_MIN: u32 = 6;
 
 /// Smallest number of empties at which children are looked up in the table before
 /// searching (enhanced transposition cutoff).
@@ -295,6 +303,9 @@ impl Searcher<'_> {
                 return bound;
             }
         }
+        if n >= SORTED_SHALLOW_MIN {
+            return self.shallow_sorted(p, o, alpha, n, parity);
+        }
         let odd = empties & QUADRANT_SQUARES[parity as usize];
         let mut best = -INF;
         for set in [odd, empties & !odd] {
@@ -327,6 +338,37 @@ impl Searcher<'_> {
             return best;
         }
         if moves(o, p) != 0 { -self.shallow(o, p, -beta, n, parity) } else { final_score(p, o) }
+    }
+
+    /// [`SORTED_SHALLOW_MIN`] to [`SHALLOW_MAX`] empties: like [`Self::shallow`], but
+    /// the moves are generated and tried fastest-first ([`shallow_ordering_score`]).
+    fn shallow_sorted(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8) -> i32 {
+        let beta = alpha + 1;
+        let legal = moves(p, o);
+        if legal == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.shallow(o, p, -beta, n, parity);
+        }
+        let mut list = MoveList::generate(p, o, legal);
+        for m in list.iter_mut() {
+            let (cp, co) = child(p, o, m.sq, m.flips);
+            m.score = shallow_ordering_score(cp, co, m.sq, parity);
+        }
+        list.sort();
+        let mut best = -INF;
+        for m in list.iter() {
+            let (cp, co) = child(p, o, m.sq, m.flips);
+            let score = -self.shallow(cp, co, -beta, n - 1, parity ^ QUADRANT[m.sq as usize]);
+            if score > best {
+                best = score;
+                if score >= beta {
+                    return best;
+                }
+            }
+        }
+        best
     }
 
     /// Null-window search with the table, for more than [`SHALLOW_MAX`] empties.
@@ -573,6 +615,20 @@ pub fn ordering_score(cp: u64, co: u64, sq: u8, parity: u8, n: u32) -> i32 {
         score += if n < 12 { 1 << 3 } else { 1 << 2 };
     }
     score
+}
+
+/// The cheap fastest-first value used near the leaves ([`SORTED_SHALLOW_MIN`] empties and
+/// up): few opponent moves (corners count double), then odd quadrants; a wipe-out first.
+/// (The full [`ordering_score`] there saves fewer nodes than it costs.)
+#[inline]
+fn shallow_ordering_score(cp: u64, co: u64, sq: u8, parity: u8) -> i32 {
+    if cp == 0 {
+        return 1 << 20; // wipe-out
+    }
+    let replies = moves(cp, co);
+    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let odd = if parity & QUADRANT[sq as usize] != 0 { 8 } else { 0 };
+    (36 - mobility) * 16 + odd
 }
 
 /// A move with its flips and ordering value.
