@@ -136,19 +136,20 @@ pub fn edge_stable(p: u64, o: u64) -> u64 {
     top | bottom | left | right
 }
 
-/// Masks of the diagonals, both directions (a1–h8 parallels, then h1–a8 parallels).
-static DIAGONALS: [[u64; 15]; 2] = build_diagonals();
-
-const fn build_diagonals() -> [[u64; 15]; 2] {
-    let mut out = [[0u64; 15]; 2];
-    let mut sq = 0;
-    while sq < 64 {
-        let (r, c) = (sq / 8, sq % 8);
-        out[0][r + 7 - c] |= 1 << sq;
-        out[1][r + c] |= 1 << sq;
-        sq += 1;
+/// Squares of `discs` whose whole line in one diagonal direction is full: `shift`
+/// steps to the next square of the line (7 or 9), `ends_up[k]` are the squares with
+/// no square `shift << k` further up the line (the last rows or the last columns),
+/// `ends_down[k]` the same downwards. Each pass doubles the span checked: 1, 2, 4
+/// squares each way.
+#[inline(always)]
+fn full_diagonals(discs: u64, shift: u32, ends_up: [u64; 3], ends_down: [u64; 3]) -> u64 {
+    let mut up = discs;
+    let mut down = discs;
+    for k in 0..3 {
+        up &= (up >> (shift << k)) | ends_up[k];
+        down &= (down << (shift << k)) | ends_down[k];
     }
-    out
+    up & down
 }
 
 /// Squares whose row, column and diagonals are full: `[row, column, a1-h8 diagonal,
@@ -165,16 +166,21 @@ pub fn full_lines(discs: u64) -> [u64; 4] {
     v &= v >> 16;
     v &= v >> 32;
     let columns = (v & 0xFF).wrapping_mul(COLUMN_A);
-    let mut d9 = 0;
-    let mut d7 = 0;
-    for (&a, &b) in DIAGONALS[0].iter().zip(&DIAGONALS[1]) {
-        if discs & a == a {
-            d9 |= a;
-        }
-        if discs & b == b {
-            d7 |= b;
-        }
-    }
+    // +9 is one row down and one column right: the lines end at row 8 or column h
+    // going up in bits, at row 1 or column a going down.
+    let d9 = full_diagonals(
+        discs,
+        9,
+        [0xFF80_8080_8080_8080, 0xFFFF_C0C0_C0C0_C0C0, 0xFFFF_FFFF_F0F0_F0F0],
+        [0x0101_0101_0101_01FF, 0x0303_0303_0303_FFFF, 0x0F0F_0F0F_FFFF_FFFF],
+    );
+    // +7 is one row down and one column left.
+    let d7 = full_diagonals(
+        discs,
+        7,
+        [0xFF01_0101_0101_0101, 0xFFFF_0303_0303_0303, 0xFFFF_FFFF_0F0F_0F0F],
+        [0x8080_8080_8080_80FF, 0xC0C0_C0C0_C0C0_FFFF, 0xF0F0_F0F0_FFFF_FFFF],
+    );
     [rows, columns, d9, d7]
 }
 
@@ -231,6 +237,47 @@ mod tests {
         assert_eq!(stable(0x08, 0), 0);
         // Discs attached to the corner are stable.
         assert_eq!(stable(0x07, 0x10), 0x07);
+    }
+
+    /// Squares on a full line, square by square.
+    fn full_lines_by_squares(discs: u64) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        for sq in 0..64i32 {
+            for (k, (dr, dc)) in [(0, 1), (1, 0), (1, 1), (1, -1)].into_iter().enumerate() {
+                let full = [-1, 1].iter().all(|&sign| {
+                    let (mut r, mut c) = (sq / 8, sq % 8);
+                    while (0..8).contains(&r) && (0..8).contains(&c) {
+                        if discs >> (r * 8 + c) & 1 == 0 {
+                            return false;
+                        }
+                        r += sign * dr;
+                        c += sign * dc;
+                    }
+                    true
+                });
+                if full {
+                    out[k] |= 1 << sq;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn full_lines_match_a_square_by_square_check() {
+        let mut x = 7u64;
+        for _ in 0..3000 {
+            // Dense random boards, so that many lines are full.
+            x = splitmix64(x);
+            let a = x;
+            x = splitmix64(x);
+            let b = x;
+            x = splitmix64(x);
+            let discs = a | b | x;
+            assert_eq!(full_lines(discs), full_lines_by_squares(discs), "{discs:#018x}");
+        }
+        assert_eq!(full_lines(u64::MAX), [u64::MAX; 4]);
+        assert_eq!(full_lines(0), [0; 4]);
     }
 
     #[test]
