@@ -351,7 +351,8 @@ impl Searcher<'_> {
             }
             return -self.shallow(o, p, -beta, n, parity);
         }
-        let mut list = MoveList::generate(p, o, legal);
+        let mut list = MoveList::<{ SHALLOW_MAX as usize }>::new();
+        list.add_moves(p, o, legal);
         for m in list.iter_mut() {
             let (cp, co) = child(p, o, m.sq, m.flips);
             m.score = shallow_ordering_score(cp, co, m.sq, parity);
@@ -411,7 +412,8 @@ impl Searcher<'_> {
         }
         // Each move's flips, computed once for the prefetches, the transposition
         // cutoff and the search.
-        let mut list = MoveList::generate(p, o, legal);
+        let mut list = MoveList::<40>::new();
+        list.add_moves(p, o, legal);
         if n > SHALLOW_MAX + 1 {
             // The children will probe the table: start loading their buckets now, so
             // that the loads overlap each other (and the work before the searches).
@@ -642,15 +644,15 @@ pub struct Move {
     pub score: i32,
 }
 
-/// Up to 32 moves (the most an 8×8 position has is 33 in theory; 32 covers all
-/// positions the engine can meet, and `push` keeps the rest out safely).
-pub struct MoveList {
-    moves: arrayvec::ArrayVec<Move, 40>,
+/// Up to `N` moves: by default 40, more than any 8×8 position has; the searches near
+/// the leaves use a list as short as their number of empties.
+pub struct MoveList<const N: usize = 40> {
+    moves: arrayvec::ArrayVec<Move, N>,
 }
 
-impl MoveList {
+impl<const N: usize> MoveList<N> {
     /// An empty list.
-    pub fn new() -> MoveList {
+    pub fn new() -> MoveList<N> {
         MoveList { moves: arrayvec::ArrayVec::new() }
     }
     /// Adds a move.
@@ -669,12 +671,18 @@ impl MoveList {
     /// The moves of `(p, o)` whose squares are set in `legal`, with their flips,
     /// unsorted.
     #[inline]
-    pub fn generate(p: u64, o: u64, legal: u64) -> MoveList {
+    pub fn generate(p: u64, o: u64, legal: u64) -> MoveList<N> {
         let mut list = MoveList::new();
-        for sq in squares(legal) {
-            list.push(Move { sq, flips: flips::flips(p, o, sq), score: 0 });
-        }
+        list.add_moves(p, o, legal);
         list
+    }
+    /// Appends the moves of `(p, o)` whose squares are set in `legal`, with their
+    /// flips. (Filling a list in place saves copying it out of [`Self::generate`].)
+    #[inline]
+    pub fn add_moves(&mut self, p: u64, o: u64, legal: u64) {
+        for sq in squares(legal) {
+            self.push(Move { sq, flips: flips::flips(p, o, sq), score: 0 });
+        }
     }
     /// Removes and returns the move on `sq`, if the list has it.
     #[inline]
@@ -706,7 +714,7 @@ impl MoveList {
     }
 }
 
-impl Default for MoveList {
+impl<const N: usize> Default for MoveList<N> {
     fn default() -> Self {
         Self::new()
     }
