@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::hash::EXACT;
+use super::local_table::{self, LocalTable};
 use crate::tt::TranspositionTable;
 
 /// Everything the threads of one search share.
@@ -66,6 +67,8 @@ pub struct Searcher<'a> {
     /// Selectivity of the running search: a ProbCut level of `probcut.rs`, or
     /// [`EXACT`] for a search without forward pruning.
     pub sel: u8,
+    /// This thread's table for the searches near the leaves.
+    pub local: LocalTable,
     countdown: u32,
     interval: u32,
     reported: u64,
@@ -76,7 +79,17 @@ impl<'a> Searcher<'a> {
     pub fn new(shared: &'a Shared<'a>, cancel: Option<&'a Cancel<'a>>) -> Searcher<'a> {
         // With a node limit, look more often so as not to overshoot it by much.
         let interval = (shared.node_limit / 64).clamp(1, POLL_INTERVAL as u64) as u32;
-        Searcher { shared, cancel, nodes: 0, aborted: false, sel: EXACT, countdown: interval, interval, reported: 0 }
+        Searcher {
+            shared,
+            cancel,
+            nodes: 0,
+            aborted: false,
+            sel: EXACT,
+            local: local_table::take(),
+            countdown: interval,
+            interval,
+            reported: 0,
+        }
     }
 
     /// Checks the stop conditions every so often; true once the search must unwind.
@@ -112,5 +125,11 @@ impl<'a> Searcher<'a> {
         let new = self.nodes - self.reported;
         self.reported = self.nodes;
         self.shared.nodes.fetch_add(new, Ordering::Relaxed);
+    }
+}
+
+impl Drop for Searcher<'_> {
+    fn drop(&mut self) {
+        local_table::give_back(std::mem::replace(&mut self.local, LocalTable::placeholder()));
     }
 }

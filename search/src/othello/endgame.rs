@@ -4,10 +4,10 @@
 //!
 //! * 1 empty: count the discs the last move flips, without making it;
 //! * 2–4 empties: hand-unrolled searches over the empty squares, odd quadrants first;
-//! * up to [`SHALLOW_MAX`] empties: no table, stability cutoff; below
+//! * up to [`SHALLOW_MAX`] empties: no shared table, stability cutoff; below
 //!   [`SORTED_SHALLOW_MIN`] no move generation either, the empties tried in parity order
 //!   (odd quadrants first, then by square class), from it the moves sorted by the
-//!   opponent's mobility;
+//!   opponent's mobility and the thread's small table of `local_table.rs`;
 //! * above: null-window search with the transposition table, enhanced transposition
 //!   cutoff, stability cutoff and fastest-first move ordering (fewest replies for the
 //!   opponent first), with the parallel split of `parallel.rs` high in the tree. The
@@ -343,9 +343,18 @@ impl Searcher<'_> {
     }
 
     /// [`SORTED_SHALLOW_MIN`] to [`SHALLOW_MAX`] empties: like [`Self::shallow`], but
-    /// the moves are generated and tried fastest-first ([`shallow_ordering_score`]).
+    /// the moves are generated and tried fastest-first ([`shallow_ordering_score`]),
+    /// and the bounds found go to the thread's small table (`local_table.rs`).
     fn shallow_sorted(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8) -> i32 {
         let beta = alpha + 1;
+        if let Some((lower, upper)) = self.local.probe(p, o, n) {
+            if lower > alpha {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+        }
         let legal = moves(p, o);
         if legal == 0 {
             if moves(o, p) == 0 {
@@ -367,10 +376,12 @@ impl Searcher<'_> {
             if score > best {
                 best = score;
                 if score >= beta {
-                    return best;
+                    break;
                 }
             }
         }
+        let (lower, upper) = if best >= beta { (best, 64) } else { (-64, best) };
+        self.local.store(p, o, n, lower, upper);
         best
     }
 

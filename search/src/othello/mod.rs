@@ -5,6 +5,7 @@ mod context;
 mod endgame;
 mod eval;
 mod hash;
+mod local_table;
 mod midgame;
 mod parallel;
 pub mod patterns;
