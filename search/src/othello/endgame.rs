@@ -29,10 +29,12 @@ use super::stability::{corner_stability, edge_stable, stable_discs};
 /// A score beyond any real one.
 pub const INF: i32 = 127;
 
-/// The largest number of empties searched without the table. With the moves sorted
-/// from [`SORTED_SHALLOW_MIN`], 8 rather than 7: FFO #45–#52 one thread, 1.24 G →
-/// 1.32 G nodes but 2% less time (#45–#53 on two threads: 1.5% less).
-pub const SHALLOW_MAX: u32 = 8;
+/// The largest number of empties searched without the shared table. With the moves
+/// sorted from [`SORTED_SHALLOW_MIN`], 8 rather than 7: FFO #45–#52 one thread, 1.24 G
+/// → 1.32 G nodes but 2% less time. With the thread's small table
+/// (`local_table.rs`) at these nodes, 10 rather than 8: 1.16 G → 1.22 G nodes and 7–10%
+/// less time (9: 1.19 G nodes, 6–8% less; 11: 1.27 G nodes, no faster than 10).
+pub const SHALLOW_MAX: u32 = 10;
 
 /// Smallest number of empties at which [`Searcher::shallow`] generates the moves
 /// and sorts them fastest-first instead of taking the empties in parity order. On FFO

@@ -21,10 +21,10 @@ pub const LOCAL_MIN_EMPTIES: u32 = endgame::SORTED_SHALLOW_MIN;
 pub const LOCAL_MAX_EMPTIES: u32 = endgame::SHALLOW_MAX;
 
 /// log2 of the slots per number of empties. The transpositions it catches are
-/// close together in the search: on FFO #45, #46, #48–#50 (one thread), 2^13 slots
-/// save 13% of the nodes, 2^9 almost as many; 2^11 (48 KiB per number of empties,
-/// in the core's L2 cache) was the fastest, 7–9% faster than no table, while 2^13
-/// saved no time at all.
+/// close together in the search: on FFO #45, #46, #48–#50 (one thread, the table
+/// then at 6–8 empties), 2^13 slots saved 13% of the nodes, 2^9 almost as many;
+/// 2^11 (48 KiB per number of empties, in the core's L2 cache) was the fastest,
+/// 7–9% faster than no table, while 2^13 saved no time at all.
 const SLOT_BITS: u32 = 11;
 
 /// One position and the bounds proven for it.
@@ -81,24 +81,21 @@ impl LocalTable {
 }
 
 thread_local! {
-    /// The table a thread's next searcher takes (and gives back when dropped).
-    static SPARE: RefCell<Option<LocalTable>> = const { RefCell::new(None) };
+    /// The tables of this thread not held by a searcher, the last given back on top.
+    /// A thread holds more than one when a searcher waiting at a parallel split runs
+    /// tasks of that split, each with a searcher of its own, on the same thread.
+    static SPARE: RefCell<Vec<LocalTable>> = const { RefCell::new(Vec::new()) };
 }
 
-/// This thread's table, or a new one when a searcher of this thread holds it (a
-/// parallel task run while that searcher waits).
+/// A table of this thread for a new searcher: the one given back last, or a new one
+/// when a searcher of this thread holds every table it has.
 pub fn take() -> LocalTable {
-    SPARE.with(|spare| spare.borrow_mut().take()).unwrap_or_else(LocalTable::allocate)
+    SPARE.with(|spare| spare.borrow_mut().pop()).unwrap_or_else(LocalTable::allocate)
 }
 
 /// Gives a table back to this thread for its next searcher.
 pub fn give_back(table: LocalTable) {
-    SPARE.with(|spare| {
-        let mut spare = spare.borrow_mut();
-        if spare.is_none() {
-            *spare = Some(table);
-        }
-    });
+    SPARE.with(|spare| spare.borrow_mut().push(table));
 }
 
 #[cfg(test)]
