@@ -23,6 +23,7 @@ use bitboards::othello::{flips, squares};
 
 use super::context::Searcher;
 use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
+use super::local_table::LocalTable;
 use super::midgame::EVAL_SORT_MIN_EMPTIES;
 use super::stability::{corner_stability, edge_stable, stable_discs};
 
@@ -349,7 +350,8 @@ impl Searcher<'_> {
     /// and the bounds found go to the thread's small table (`local_table.rs`).
     fn shallow_sorted(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8) -> i32 {
         let beta = alpha + 1;
-        if let Some((lower, upper)) = self.local.probe(p, o, n) {
+        let slot = LocalTable::index(p, o, n);
+        if let Some((lower, upper)) = self.local.probe(slot, p, o) {
             if lower > alpha {
                 return lower;
             }
@@ -383,7 +385,7 @@ impl Searcher<'_> {
             }
         }
         let (lower, upper) = if best >= beta { (best, 64) } else { (-64, best) };
-        self.local.store(p, o, n, lower, upper);
+        self.local.store(slot, p, o, lower, upper);
         best
     }
 

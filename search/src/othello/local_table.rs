@@ -13,6 +13,7 @@
 use std::cell::RefCell;
 
 use super::endgame;
+use super::hash::board_hash;
 
 /// Fewest empties whose positions are stored.
 pub const LOCAL_MIN_EMPTIES: u32 = endgame::SORTED_SHALLOW_MIN;
@@ -53,24 +54,25 @@ impl LocalTable {
         LocalTable { slots: Box::default() }
     }
 
+    /// The slot of `(p, o)` with `n` empties: computed once per node, for its probe
+    /// and its store.
     #[inline(always)]
-    fn index(p: u64, o: u64, n: u32) -> usize {
-        let h = (p ^ o.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        (((n - LOCAL_MIN_EMPTIES) as usize) << SLOT_BITS) | (h >> (64 - SLOT_BITS)) as usize
+    pub fn index(p: u64, o: u64, n: u32) -> usize {
+        (((n - LOCAL_MIN_EMPTIES) as usize) << SLOT_BITS) | (board_hash(p, o) >> (64 - SLOT_BITS)) as usize
     }
 
-    /// The bounds `(lower, upper)` stored for `(p, o)` with `n` empties, if any.
+    /// The bounds `(lower, upper)` stored for `(p, o)` in slot `index`, if any.
     #[inline]
-    pub fn probe(&self, p: u64, o: u64, n: u32) -> Option<(i32, i32)> {
-        let slot = &self.slots[Self::index(p, o, n)];
+    pub fn probe(&self, index: usize, p: u64, o: u64) -> Option<(i32, i32)> {
+        let slot = &self.slots[index];
         (slot.p == p && slot.o == o).then_some((slot.lower as i32, slot.upper as i32))
     }
 
-    /// Stores the bounds `(lower, upper)` for `(p, o)`, tightening those already
-    /// there for the same position and replacing any other.
+    /// Stores the bounds `(lower, upper)` for `(p, o)` in slot `index`, tightening
+    /// those already there for the same position and replacing any other.
     #[inline]
-    pub fn store(&mut self, p: u64, o: u64, n: u32, lower: i32, upper: i32) {
-        let slot = &mut self.slots[Self::index(p, o, n)];
+    pub fn store(&mut self, index: usize, p: u64, o: u64, lower: i32, upper: i32) {
+        let slot = &mut self.slots[index];
         if slot.p == p && slot.o == o {
             slot.lower = slot.lower.max(lower as i8);
             slot.upper = slot.upper.min(upper as i8);
@@ -105,16 +107,16 @@ mod tests {
     #[test]
     fn stores_tighten_and_other_positions_replace() {
         let mut t = LocalTable::allocate();
-        assert_eq!(t.probe(1, 2, 7), None);
-        t.store(1, 2, 7, -64, 10);
-        t.store(1, 2, 7, -4, 64);
-        assert_eq!(t.probe(1, 2, 7), Some((-4, 10)));
-        assert_eq!(t.probe(2, 1, 7), None);
-        assert_eq!(t.probe(1, 2, 8), None);
         let i = LocalTable::index(1, 2, 7);
+        assert_eq!(t.probe(i, 1, 2), None);
+        t.store(i, 1, 2, -64, 10);
+        t.store(i, 1, 2, -4, 64);
+        assert_eq!(t.probe(i, 1, 2), Some((-4, 10)));
+        assert_eq!(t.probe(LocalTable::index(2, 1, 7), 2, 1), None);
+        assert_eq!(t.probe(LocalTable::index(1, 2, 8), 1, 2), None);
         let other = (1u64..).map(|p| (p << 8, 2)).find(|&(p, o)| LocalTable::index(p, o, 7) == i).unwrap();
-        t.store(other.0, other.1, 7, 0, 0);
-        assert_eq!(t.probe(1, 2, 7), None);
-        assert_eq!(t.probe(other.0, other.1, 7), Some((0, 0)));
+        t.store(i, other.0, other.1, 0, 0);
+        assert_eq!(t.probe(i, 1, 2), None);
+        assert_eq!(t.probe(i, other.0, other.1), Some((0, 0)));
     }
 }
