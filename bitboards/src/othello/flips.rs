@@ -5,8 +5,8 @@
 //! eight directions from precomputed rays: the first square of the ray that is not
 //! an opponent disc is isolated with a bit trick (lowest set bit for the directions
 //! that increase the index, highest for the others); if it holds a player disc, the
-//! ray up to it flips. With AVX-512 (VL + CD) the eight rays are handled in two
-//! vectors of four lanes.
+//! ray up to it flips. With AVX-512 (VL + CD), or else AVX2, the eight rays are
+//! handled in two vectors of four lanes.
 
 use super::geometry::{RAYS, shift};
 
@@ -127,6 +127,50 @@ mod simd {
 ))]
 pub use simd::flips_avx512;
 
+/// Flips with AVX2, for machines without AVX-512: lanes 0..4 hold the rays that
+/// increase the index (lowest blocker by `x & -x`), lanes 4..8 the others. AVX2 has
+/// no 64-bit leading-zero count, so for those the blockers are smeared along each
+/// ray (shifts of 1, 2 and 4 steps): the ray squares outside the smear lie between
+/// the move and the first blocker, and the first blocker is the one blocker the
+/// smear moved one step further does not cover.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline]
+pub fn flips_avx2(player: u64, opponent: u64, sq: u8) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY: the cfg above guarantees AVX2; `RAYS` is 64-byte aligned, so both
+    // loads read 32 aligned bytes inside it.
+    unsafe {
+        let base = RAYS.0[sq as usize & 63].as_ptr();
+        let up = _mm256_load_si256(base as *const __m256i);
+        let down = _mm256_load_si256(base.add(4) as *const __m256i);
+        let pp = _mm256_set1_epi64x(player as i64);
+        let oo = _mm256_set1_epi64x(opponent as i64);
+        let zero = _mm256_setzero_si256();
+
+        let blockers = _mm256_andnot_si256(oo, up);
+        let first = _mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers));
+        let missed = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
+        let run = _mm256_and_si256(_mm256_add_epi64(first, _mm256_set1_epi64x(-1)), up);
+        let flips_up = _mm256_andnot_si256(missed, run);
+
+        // Directions 4..8 step by -1, -8, -9 and -7.
+        let step = _mm256_set_epi64x(7, 9, 8, 1);
+        let blockers = _mm256_andnot_si256(oo, down);
+        let mut smear = _mm256_or_si256(blockers, _mm256_srlv_epi64(blockers, step));
+        smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_slli_epi64(step, 1)));
+        smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_slli_epi64(step, 2)));
+        let run = _mm256_andnot_si256(smear, down);
+        let first = _mm256_andnot_si256(_mm256_srlv_epi64(smear, step), blockers);
+        let missed = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
+        let flips_down = _mm256_andnot_si256(missed, run);
+
+        let all = _mm256_or_si256(flips_up, flips_down);
+        let half = _mm_or_si128(_mm256_castsi256_si128(all), _mm256_extracti128_si256(all, 1));
+        let one = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
+        _mm_cvtsi128_si64(one) as u64
+    }
+}
+
 /// The discs flipped when `player` plays on the empty square `sq`, by the fastest
 /// method this build can use. Zero means the move is illegal.
 #[inline(always)]
@@ -140,12 +184,15 @@ pub fn flips(player: u64, opponent: u64, sq: u8) -> u64 {
     {
         flips_avx512(player, opponent, sq)
     }
-    #[cfg(not(all(
+    #[cfg(all(
         target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512vl",
-        target_feature = "avx512cd"
-    )))]
+        target_feature = "avx2",
+        not(all(target_feature = "avx512f", target_feature = "avx512vl", target_feature = "avx512cd"))
+    ))]
+    {
+        flips_avx2(player, opponent, sq)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     {
         flips_rays(player, opponent, sq)
     }
@@ -266,6 +313,8 @@ mod tests {
                     let expected = flips_reference(player, opponent, sq);
                     assert_eq!(flips_rays(player, opponent, sq), expected);
                     assert_eq!(flips(player, opponent, sq), expected);
+                    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+                    assert_eq!(flips_avx2(player, opponent, sq), expected);
                     assert_eq!(flips_dumb7fill(player, opponent, sq), expected);
                 }
             }
