@@ -154,7 +154,7 @@ impl Searcher<'_> {
             } else {
                 ordering_score(cp, co, sq, parity, n) + W_EVAL * (64 - eval_discs(cp, co))
             };
-            list.push(Move { sq, flips: f, score });
+            list.push(Move { sq, flips: f, score, replies: 0 });
         }
         list.sort();
         list
