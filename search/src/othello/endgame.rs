@@ -67,6 +67,19 @@ const STABILITY_THRESHOLD: [i32; 65] = {
     t
 };
 
+/// The stability cutoff of a null-window search at `alpha` with `n` empties: the
+/// opponent's stable discs bound the score from above; `Some(bound)` when that
+/// bound is at most `alpha`. (Skipping the count when the opponent has too few
+/// discs to reach the bound never skips it in practice: FFO #40, callgrind.)
+#[inline(always)]
+fn stability_cutoff(p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
+    if alpha < STABILITY_THRESHOLD[n as usize] {
+        return None;
+    }
+    let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+    (bound <= alpha).then_some(bound)
+}
+
 /// Quadrant bit of each square (top-left 1, top-right 2, bottom-left 4, bottom-right 8).
 pub const QUADRANT: [u8; 64] = {
     let mut q = [0u8; 64];
@@ -245,11 +258,8 @@ impl Searcher<'_> {
     fn last4(&mut self, p: u64, o: u64, alpha: i32, empties: u64, parity: u8) -> i32 {
         self.nodes += 1;
         let beta = alpha + 1;
-        if alpha >= STABILITY_THRESHOLD[4] {
-            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-            if bound <= alpha {
-                return bound;
-            }
+        if let Some(bound) = stability_cutoff(p, o, alpha, 4) {
+            return bound;
         }
         let x = sorted_empties::<4>(empties, parity);
         let mut best = -INF;
@@ -312,11 +322,8 @@ impl Searcher<'_> {
         }
         self.nodes += 1;
         let beta = alpha + 1;
-        if alpha >= STABILITY_THRESHOLD[n as usize] {
-            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-            if bound <= alpha {
-                return bound;
-            }
+        if let Some(bound) = stability_cutoff(p, o, alpha, n) {
+            return bound;
         }
         let odd = empties & QUADRANT_SQUARES[parity as usize];
         let mut best = -INF;
@@ -372,11 +379,8 @@ impl Searcher<'_> {
     fn shallow_sorted(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8, legal: u64) -> i32 {
         self.nodes += 1;
         let beta = alpha + 1;
-        if alpha >= STABILITY_THRESHOLD[n as usize] {
-            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-            if bound <= alpha {
-                return bound;
-            }
+        if let Some(bound) = stability_cutoff(p, o, alpha, n) {
+            return bound;
         }
         let slot = LocalTable::index(p, o, n);
         if let Some((lower, upper)) = self.local.probe(slot, p, o) {
@@ -446,11 +450,8 @@ impl Searcher<'_> {
         let tt = self.shared.tt;
         // The bucket's load overlaps the stability count.
         tt.prefetch(hash);
-        if alpha >= STABILITY_THRESHOLD[n as usize] {
-            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-            if bound <= alpha {
-                return bound;
-            }
+        if let Some(bound) = stability_cutoff(p, o, alpha, n) {
+            return bound;
         }
         let found = tt.probe::<HashEntry>(hash);
         let entry = found.filter(|e| e.depth as u32 >= n && e.selectivity >= self.sel);
