@@ -84,19 +84,16 @@ pub fn flips_rays(player: u64, opponent: u64, sq: u8) -> u64 {
     target_feature = "avx512cd"
 ))]
 mod simd {
-    use super::RAYS;
+    use super::avx2::{or_lanes, ray_vectors};
     use std::arch::x86_64::*;
 
     /// Flips with AVX-512VL: lanes 0..4 hold the rays that increase the index,
     /// lanes 4..8 the others.
     #[inline]
     pub fn flips_avx512(player: u64, opponent: u64, sq: u8) -> u64 {
-        // SAFETY: the cfg on this module guarantees AVX-512F/VL/CD; `RAYS` is 64-byte
-        // aligned, so both loads read 32 aligned bytes inside it.
+        // SAFETY: the cfg on this module guarantees AVX-512F/VL/CD (and so AVX2).
         unsafe {
-            let base = RAYS.0[sq as usize & 63].as_ptr();
-            let up = _mm256_load_si256(base as *const __m256i);
-            let down = _mm256_load_si256(base.add(4) as *const __m256i);
+            let (up, down) = ray_vectors(sq);
             let pp = _mm256_set1_epi64x(player as i64);
             let oo = _mm256_set1_epi64x(opponent as i64);
             let zero = _mm256_setzero_si256();
@@ -111,10 +108,7 @@ mod simd {
             let keep = _mm256_test_epi64_mask(first, pp);
             let flips_down = _mm256_maskz_and_epi64(keep, _mm256_slli_epi64(_mm256_sub_epi64(zero, first), 1), down);
 
-            let all = _mm256_or_si256(flips_up, flips_down);
-            let half = _mm_or_si128(_mm256_castsi256_si128(all), _mm256_extracti128_si256(all, 1));
-            let one = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
-            _mm_cvtsi128_si64(one) as u64
+            or_lanes(_mm256_or_si256(flips_up, flips_down))
         }
     }
 }
@@ -127,49 +121,72 @@ mod simd {
 ))]
 pub use simd::flips_avx512;
 
-/// Flips with AVX2, for machines without AVX-512: lanes 0..4 hold the rays that
-/// increase the index (lowest blocker by `x & -x`), lanes 4..8 the others. AVX2 has
-/// no 64-bit leading-zero count, so for those the blockers are smeared along each
-/// ray (shifts of 1, 2 and 4 steps): the ray squares outside the smear lie between
-/// the move and the first blocker, and the first blocker is the one blocker the
-/// smear moved one step further does not cover.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[inline]
-pub fn flips_avx2(player: u64, opponent: u64, sq: u8) -> u64 {
+mod avx2 {
+    use super::RAYS;
     use std::arch::x86_64::*;
-    // SAFETY: the cfg above guarantees AVX2; `RAYS` is 64-byte aligned, so both
-    // loads read 32 aligned bytes inside it.
-    unsafe {
-        let base = RAYS.0[sq as usize & 63].as_ptr();
-        let up = _mm256_load_si256(base as *const __m256i);
-        let down = _mm256_load_si256(base.add(4) as *const __m256i);
-        let pp = _mm256_set1_epi64x(player as i64);
-        let oo = _mm256_set1_epi64x(opponent as i64);
-        let zero = _mm256_setzero_si256();
 
-        let blockers = _mm256_andnot_si256(oo, up);
-        let first = _mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers));
-        let missed = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
-        let run = _mm256_and_si256(_mm256_add_epi64(first, _mm256_set1_epi64x(-1)), up);
-        let flips_up = _mm256_andnot_si256(missed, run);
+    /// The rays of `sq`: those that increase the index, then the others, four lanes
+    /// each (directions 0..4 and 4..8 of [`RAYS`]).
+    #[inline(always)]
+    pub fn ray_vectors(sq: u8) -> (__m256i, __m256i) {
+        // SAFETY: the cfg on this module guarantees AVX2; `RAYS` is 64-byte aligned,
+        // so both loads read 32 aligned bytes inside it.
+        unsafe {
+            let base = RAYS.0[sq as usize & 63].as_ptr();
+            (_mm256_load_si256(base as *const __m256i), _mm256_load_si256(base.add(4) as *const __m256i))
+        }
+    }
 
-        // Directions 4..8 step by -1, -8, -9 and -7.
-        let step = _mm256_set_epi64x(7, 9, 8, 1);
-        let blockers = _mm256_andnot_si256(oo, down);
-        let mut smear = _mm256_or_si256(blockers, _mm256_srlv_epi64(blockers, step));
-        smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_slli_epi64(step, 1)));
-        smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_slli_epi64(step, 2)));
-        let run = _mm256_andnot_si256(smear, down);
-        let first = _mm256_andnot_si256(_mm256_srlv_epi64(smear, step), blockers);
-        let missed = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
-        let flips_down = _mm256_andnot_si256(missed, run);
+    /// The union of the four lanes.
+    #[inline(always)]
+    pub fn or_lanes(v: __m256i) -> u64 {
+        // SAFETY: the cfg on this module guarantees AVX2.
+        unsafe {
+            let half = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+            _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
+        }
+    }
 
-        let all = _mm256_or_si256(flips_up, flips_down);
-        let half = _mm_or_si128(_mm256_castsi256_si128(all), _mm256_extracti128_si256(all, 1));
-        let one = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
-        _mm_cvtsi128_si64(one) as u64
+    /// Flips with AVX2, for machines without AVX-512: lanes 0..4 hold the rays that
+    /// increase the index (lowest blocker by `x & -x`), lanes 4..8 the others. AVX2
+    /// has no 64-bit leading-zero count, so for those the blockers are smeared along
+    /// each ray (shifts of 1, 2 and 4 steps): the ray squares outside the smear lie
+    /// between the move and the first blocker, and the first blocker is the one
+    /// blocker the smear moved one step further does not cover.
+    #[inline]
+    pub fn flips_avx2(player: u64, opponent: u64, sq: u8) -> u64 {
+        // SAFETY: the cfg on this module guarantees AVX2.
+        unsafe {
+            let (up, down) = ray_vectors(sq);
+            let pp = _mm256_set1_epi64x(player as i64);
+            let oo = _mm256_set1_epi64x(opponent as i64);
+            let zero = _mm256_setzero_si256();
+
+            let blockers = _mm256_andnot_si256(oo, up);
+            let first = _mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers));
+            let missed = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
+            let run = _mm256_and_si256(_mm256_add_epi64(first, _mm256_set1_epi64x(-1)), up);
+            let flips_up = _mm256_andnot_si256(missed, run);
+
+            // Directions 4..8 step by -1, -8, -9 and -7.
+            let step = _mm256_set_epi64x(7, 9, 8, 1);
+            let blockers = _mm256_andnot_si256(oo, down);
+            let mut smear = _mm256_or_si256(blockers, _mm256_srlv_epi64(blockers, step));
+            smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_slli_epi64(step, 1)));
+            smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_slli_epi64(step, 2)));
+            let run = _mm256_andnot_si256(smear, down);
+            let first = _mm256_andnot_si256(_mm256_srlv_epi64(smear, step), blockers);
+            let missed = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
+            let flips_down = _mm256_andnot_si256(missed, run);
+
+            or_lanes(_mm256_or_si256(flips_up, flips_down))
+        }
     }
 }
+
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+pub use avx2::flips_avx2;
 
 /// The discs flipped when `player` plays on the empty square `sq`, by the fastest
 /// method this build can use. Zero means the move is illegal.
