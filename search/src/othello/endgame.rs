@@ -403,8 +403,9 @@ impl Searcher<'_> {
         for m in list.iter_mut() {
             let (cp, co) = child(p, o, m.sq, m.flips);
             m.replies = moves(cp, co);
-            m.score = shallow_ordering_score(cp, m.replies, m.sq, parity);
-            if m.replies.count_ones() + (m.replies & CORNERS).count_ones() <= QUICK_REPLIES {
+            let mobility = weighted_mobility(m.replies);
+            m.score = shallow_ordering_score(cp, mobility, m.sq, parity);
+            if mobility <= QUICK_REPLIES as i32 {
                 let score = -self.shallow_child(cp, co, -beta, n - 1, parity ^ QUADRANT[m.sq as usize], m.replies);
                 if score > best {
                     best = score;
@@ -659,6 +660,13 @@ pub fn fast_sort(list: &mut MoveList, p: u64, o: u64, parity: u8, n: u32) {
     list.sort();
 }
 
+/// The number of `moves`, corners counted twice: the mobility that fastest-first
+/// ordering minimises for the opponent.
+#[inline(always)]
+pub fn weighted_mobility(moves: u64) -> i32 {
+    (moves.count_ones() + (moves & CORNERS).count_ones()) as i32
+}
+
 /// Fastest-first ordering value of a move leading to `(cp, co)` (the opponent to
 /// move): few opponent moves (corners count double), few potential moves, own discs
 /// anchored at corners and stable on the edges, odd quadrants. (The edge term: FFO
@@ -668,8 +676,7 @@ pub fn ordering_score(cp: u64, co: u64, sq: u8, parity: u8, n: u32) -> i32 {
     if cp == 0 {
         return 1 << 29; // wipe-out
     }
-    let replies = moves(cp, co);
-    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let mobility = weighted_mobility(moves(cp, co));
     let potential = potential_moves(cp, co).count_ones() as i32;
     let mut score = (36 - mobility) * (1 << 15) + (36 - potential) * (1 << 5);
     score += (corner_stability(co) + edge_stable(co, cp).count_ones()) as i32 * (1 << 11);
@@ -680,15 +687,14 @@ pub fn ordering_score(cp: u64, co: u64, sq: u8, parity: u8, n: u32) -> i32 {
 }
 
 /// The cheap fastest-first value used near the leaves ([`SORTED_SHALLOW_MIN`] empties and
-/// up) of a move leading to `(cp, _)` where the opponent can play `replies`: few
-/// opponent moves (corners count double), then odd quadrants; a wipe-out first.
-/// (The full [`ordering_score`] there saves fewer nodes than it costs.)
+/// up) of a move leading to `(cp, _)` where the opponent's [`weighted_mobility`] is
+/// `mobility`: few opponent moves, then odd quadrants; a wipe-out first. (The full
+/// [`ordering_score`] there saves fewer nodes than it costs.)
 #[inline]
-fn shallow_ordering_score(cp: u64, replies: u64, sq: u8, parity: u8) -> i32 {
+fn shallow_ordering_score(cp: u64, mobility: i32, sq: u8, parity: u8) -> i32 {
     if cp == 0 {
         return 1 << 20; // wipe-out
     }
-    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
     let odd = if parity & QUADRANT[sq as usize] != 0 { 8 } else { 0 };
     (36 - mobility) * 16 + odd
 }

@@ -27,6 +27,7 @@ use bitboards::othello::movegen::{moves, potential_moves};
 
 use std::sync::OnceLock;
 
+use super::endgame::weighted_mobility;
 use super::patterns::PatternEval;
 use super::stability::edge_stable;
 use super::train::decode_weights;
@@ -75,8 +76,7 @@ pub fn hand_made_discs(p: u64, o: u64) -> i32 {
     let empties = (!(p | o)).count_ones() as i32;
     let mp = moves(p, o);
     let mo = moves(o, p);
-    let mobility =
-        (mp.count_ones() + (mp & CORNERS).count_ones()) as i32 - (mo.count_ones() + (mo & CORNERS).count_ones()) as i32;
+    let mobility = weighted_mobility(mp) - weighted_mobility(mo);
     let potential = potential_moves(p, o).count_ones() as i32 - potential_moves(o, p).count_ones() as i32;
     let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
     let mut x_squares = 0;
