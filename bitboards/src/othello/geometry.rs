@@ -95,6 +95,17 @@ const fn build_neighbours() -> [u64; 64] {
     out
 }
 
+/// The squares of `set` none of whose neighbours is in `set` (for the endgame
+/// search: an isolated empty square is a region of one, where the last move of a
+/// region usually gains).
+#[inline(always)]
+pub const fn isolated(set: u64) -> u64 {
+    let mut near = (set & NOT_H_FILE) << 1 | (set & NOT_A_FILE) >> 1;
+    let row = near | set;
+    near |= row << 8 | row >> 8;
+    set & !near
+}
+
 /// The name of a square, `a1`..`h8`.
 pub fn square_name(sq: u8) -> String {
     debug_assert!(sq < 64);
@@ -105,6 +116,22 @@ pub fn square_name(sq: u8) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn isolated_squares_have_no_neighbour_in_the_set() {
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..2000 {
+            x = crate::rng::splitmix64(x);
+            let set = x & crate::rng::splitmix64(x ^ 7);
+            let expected = (0..64u8)
+                .filter(|&sq| set >> sq & 1 == 1 && NEIGHBOURS[sq as usize] & set == 0)
+                .fold(0u64, |acc, sq| acc | 1 << sq);
+            assert_eq!(isolated(set), expected, "{set:#018x}");
+        }
+        assert_eq!(isolated(1 | 1 << 63), 1 | 1 << 63);
+        assert_eq!(isolated(1 << 7 | 1 << 8), 1 << 7 | 1 << 8);
+        assert_eq!(isolated(1 | 1 << 9), 0);
+    }
 
     #[test]
     fn rays_match_shifts() {
