@@ -381,11 +381,12 @@ impl Searcher<'_> {
         let mut list = MoveList::<{ SHALLOW_MAX as usize }>::new();
         list.add_moves(p, o, legal);
         let mut best = -INF;
+        let isolated_empties = isolated(!(p | o));
         for m in list.iter_mut() {
             let (cp, co) = child(p, o, m.sq, m.flips);
             m.replies = moves(cp, co);
             let mobility = weighted_mobility(m.replies);
-            m.score = shallow_ordering_score(cp, mobility, m.sq, parity);
+            m.score = shallow_ordering_score(cp, mobility, m.sq, parity, isolated_empties);
             if mobility <= QUICK_REPLIES as i32 {
                 let score = -self.shallow_child(cp, co, -beta, n - 1, parity ^ QUADRANT[m.sq as usize], m.replies);
                 if score > best {
@@ -669,16 +670,21 @@ pub fn ordering_score(cp: u64, co: u64, sq: u8, parity: u8, n: u32) -> i32 {
 }
 
 /// The cheap fastest-first value used near the leaves ([`SORTED_SHALLOW_MIN`] empties and
-/// up) of a move leading to `(cp, _)` where the opponent's [`weighted_mobility`] is
-/// `mobility`: few opponent moves, then odd quadrants; a wipe-out first. (The full
-/// [`ordering_score`] there saves fewer nodes than it costs.)
+/// up) of a move on `sq` leading to `(cp, _)` where the opponent's [`weighted_mobility`]
+/// is `mobility`: few opponent moves, then an isolated empty square (set in
+/// `isolated_empties`), then an odd quadrant; a wipe-out first. (The full
+/// [`ordering_score`] there saves fewer nodes than it costs. The isolated-square term,
+/// worth twice the odd quadrant: FFO #45–#52 one thread 1.19 G → 1.17 G nodes, 0.966
+/// of the time in a paired run; the odd quadrant alone, or as much as the isolated
+/// square, or twice as much: 0.5–1.5% more nodes.)
 #[inline]
-fn shallow_ordering_score(cp: u64, mobility: i32, sq: u8, parity: u8) -> i32 {
+fn shallow_ordering_score(cp: u64, mobility: i32, sq: u8, parity: u8, isolated_empties: u64) -> i32 {
     if cp == 0 {
         return 1 << 20; // wipe-out
     }
-    let odd = if parity & QUADRANT[sq as usize] != 0 { 8 } else { 0 };
-    (36 - mobility) * 16 + odd
+    let odd = if parity & QUADRANT[sq as usize] != 0 { 4 } else { 0 };
+    let last_of_region = if isolated_empties >> sq & 1 != 0 { 8 } else { 0 };
+    (36 - mobility) * 16 + last_of_region + odd
 }
 
 /// A move with its flips and ordering value.
