@@ -5,9 +5,9 @@
 //! * 1 empty: count the discs the last move flips, without making it;
 //! * 2–4 empties: hand-unrolled searches over the empty squares, isolated ones first;
 //! * up to [`SHALLOW_MAX`] empties: no shared table, stability cutoff; below
-//!   [`SORTED_SHALLOW_MIN`] the moves tried in a fixed order (isolated empties first,
-//!   see [`sorted_empties`]; the parent's move generation handed down), from it the moves sorted by the
-//!   opponent's mobility and the thread's small table of `local_table.rs`;
+//!   [`SORTED_SHALLOW_MIN`] the moves (handed down by the parent) tried in a fixed
+//!   order, isolated empties first (see [`sorted_empties`]), from it the moves sorted
+//!   by the opponent's mobility and the thread's small table of `local_table.rs`;
 //! * above: null-window search with the transposition table, enhanced transposition
 //!   cutoff, stability cutoff and fastest-first move ordering (fewest replies for the
 //!   opponent first), with the parallel split of `parallel.rs` high in the tree. The
@@ -346,7 +346,8 @@ impl Searcher<'_> {
     }
 
     /// [`Self::shallow`] for a child whose moves `legal` the parent computed to order
-    /// its own moves (they are used from [`SORTED_SHALLOW_MIN`] empties).
+    /// its own moves (they are used from 5 empties; below, the last-four searches try
+    /// the empty squares).
     #[inline(always)]
     fn shallow_child(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8, legal: u64) -> i32 {
         if n >= SORTED_SHALLOW_MIN {
