@@ -35,7 +35,11 @@ pub const INF: i32 = 127;
 /// → 1.32 G nodes but 2% less time. With the thread's small table
 /// (`local_table.rs`) at these nodes, 10 rather than 8: 1.16 G → 1.22 G nodes and 7–10%
 /// less time (9: 1.19 G nodes, 6–8% less; 11: 1.27 G nodes, no faster than 10).
-pub const SHALLOW_MAX: u32 = 10;
+/// Once the 5-empty search took its moves from the parent and the isolated squares
+/// came first, 11 rather than 10: 1.17 G → 1.21 G nodes, 0.967–0.987 of the time
+/// (paired runs); two threads on #49–#52 and #56, the builds in turn: 45.2 and 45.5 s
+/// against 46.8 and 51.0 s.
+pub const SHALLOW_MAX: u32 = 11;
 
 /// Smallest number of empties at which [`Searcher::shallow`] generates the moves
 /// and sorts them fastest-first instead of taking the empties in a fixed order. On FFO
