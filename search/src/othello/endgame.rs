@@ -38,7 +38,7 @@ pub const INF: i32 = 127;
 /// Once the 5-empty search took its moves from the parent and the isolated squares
 /// came first, 11 rather than 10: 1.17 G → 1.21 G nodes, 0.967–0.987 of the time
 /// (paired runs); two threads on #49–#52 and #56, the builds in turn: 45.2 and 45.5 s
-/// against 46.8 and 51.0 s.
+/// against 46.8 and 51.0 s. 12: 1.28 G nodes, 1.00–1.04 of the time of 11.
 pub const SHALLOW_MAX: u32 = 11;
 
 /// Smallest number of empties at which [`Searcher::shallow`] generates the moves
