@@ -25,8 +25,12 @@ pub const LOCAL_MAX_EMPTIES: u32 = endgame::SHALLOW_MAX;
 /// close together in the search: on FFO #45, #46, #48–#50 (one thread, the table
 /// then at 6–8 empties), 2^13 slots saved 13% of the nodes, 2^9 almost as many;
 /// 2^11 (48 KiB per number of empties, in the core's L2 cache) was the fastest,
-/// 7–9% faster than no table, while 2^13 saved no time at all.
-const SLOT_BITS: u32 = 11;
+/// 7–9% faster than no table, while 2^13 saved no time at all. With the table at
+/// 6–11 empties and probed for the children from 8 (`endgame.rs`), 2^10 (24 KiB per
+/// number of empties): FFO #45–#52 one thread, paired runs, 1.164 G → 1.174 G nodes
+/// and 0.97 of the time of 2^11 (four rounds); 2^9 1.185 G nodes, no faster than
+/// 2^10; 2^12 1.156 G nodes, 1.02 of the time of 2^11.
+const SLOT_BITS: u32 = 10;
 
 /// One position and the bounds proven for it.
 #[derive(Clone, Copy, Default)]
