@@ -389,8 +389,8 @@ impl Searcher<'_> {
         if let Some(bound) = stability_cutoff(p, o, alpha, n) {
             return bound;
         }
-        let slot = LocalTable::index(p, o, n);
-        if let Some((lower, upper)) = self.local.probe(slot, p, o) {
+        let slot = LocalTable::place(p, o, n);
+        if let Some((lower, upper)) = self.local.probe(slot) {
             if lower > alpha {
                 return lower;
             }
@@ -412,10 +412,10 @@ impl Searcher<'_> {
         for m in list.iter_mut() {
             let (cp, co) = child(p, o, m.sq, m.flips);
             if etc {
-                let cslot = LocalTable::index(cp, co, n - 1);
-                if let Some((clower, cupper)) = self.local.probe(cslot, cp, co) {
+                let cslot = LocalTable::place(cp, co, n - 1);
+                if let Some((clower, cupper)) = self.local.probe(cslot) {
                     if -cupper > alpha {
-                        self.local.store(slot, p, o, -cupper, 64);
+                        self.local.store(slot, -cupper, 64);
                         return -cupper;
                     }
                     if -clower <= alpha {
@@ -433,7 +433,7 @@ impl Searcher<'_> {
                 if score > best {
                     best = score;
                     if score >= beta {
-                        self.local.store(slot, p, o, best, 64);
+                        self.local.store(slot, best, 64);
                         return best;
                     }
                 }
@@ -455,7 +455,7 @@ impl Searcher<'_> {
             }
         }
         let (lower, upper) = if best >= beta { (best, 64) } else { (-64, best) };
-        self.local.store(slot, p, o, lower, upper);
+        self.local.store(slot, lower, upper);
         best
     }
 
