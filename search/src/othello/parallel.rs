@@ -30,11 +30,35 @@ impl Searcher<'_> {
     /// `alpha`; returns the best score and its move. Sets `self.aborted` if the search
     /// was stopped from outside.
     pub fn split_endgame(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8, rest: &[Move]) -> (i32, u8) {
-        let beta = alpha + 1;
+        let scores = self.null_window_scores(p, o, alpha, alpha + 1, n, parity, rest);
+        let best = rest.iter().zip(scores).filter_map(|(m, s)| s.map(|s| pack(s, m.sq))).max();
+        unpack(best.unwrap_or(pack(-INF, 64)))
+    }
+
+    /// The null-window scores at `alpha` of the moves `rest` of `(p, o)`, in their
+    /// order, searched by this thread and the helpers that join in. A score of at
+    /// least `cut` ends the node: the moves still being searched are cancelled (their
+    /// subtrees store nothing in the table) and, with those not started, come back as
+    /// `None`. If the search was stopped from outside, `self.aborted` is set.
+    ///
+    /// [`Self::split_endgame`] uses it at null-window nodes, where the work after the
+    /// first move is speculative (the second move usually cuts); the solver's
+    /// principal-variation nodes use it for the moves after the first, which must all
+    /// be refuted (or found better), so none of that work is wasted.
+    #[allow(clippy::too_many_arguments)]
+    fn null_window_scores(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        cut: i32,
+        n: u32,
+        parity: u8,
+        rest: &[Move],
+    ) -> Vec<Option<i32>> {
         let flag = AtomicBool::new(false);
         let cancel = Cancel::new(&flag, self.cancel);
-        // Best score and move packed in one atomic: score in the high bits.
-        let best = AtomicI32::new(pack(-INF, 64));
+        let scores: Vec<AtomicI32> = rest.iter().map(|_| AtomicI32::new(NOT_SEARCHED)).collect();
         let incomplete = AtomicBool::new(false);
         let shared = self.shared;
         let sel = self.sel;
@@ -52,14 +76,14 @@ impl Searcher<'_> {
                 let mut s = Searcher::new(shared, Some(&cancel));
                 s.sel = sel;
                 let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-                let score = -s.nws_endgame(cp, co, -beta, n - 1, parity ^ QUADRANT[m.sq as usize]);
+                let score = -s.nws_endgame(cp, co, -alpha - 1, n - 1, parity ^ QUADRANT[m.sq as usize]);
                 s.flush_nodes();
                 if s.aborted {
                     incomplete.store(true, Ordering::Relaxed);
                     return;
                 }
-                best.fetch_max(pack(score, m.sq), Ordering::Relaxed);
-                if score >= beta {
+                scores[i].store(score, Ordering::Relaxed);
+                if score >= cut {
                     flag.store(true, Ordering::Relaxed);
                 }
             }
@@ -71,14 +95,51 @@ impl Searcher<'_> {
             }
             work();
         });
-        let (score, sq) = unpack(best.load(Ordering::Relaxed));
-        let cut = flag.load(Ordering::Relaxed);
-        if !cut && incomplete.load(Ordering::Relaxed) {
+        if !flag.load(Ordering::Relaxed) && incomplete.load(Ordering::Relaxed) {
             self.aborted = true;
         }
-        (score, sq)
+        scores.iter().map(|v| Some(v.load(Ordering::Relaxed)).filter(|&v| v != NOT_SEARCHED)).collect()
     }
 }
+
+/// The scores of the moves after the first at a principal-variation node, searched in
+/// parallel ([`Searcher::null_window_scores`]) with the window of the time; empty
+/// until then.
+#[derive(Default)]
+pub struct SiblingScores {
+    scores: Vec<Option<i32>>,
+    alpha: i32,
+}
+
+impl SiblingScores {
+    /// Searches the moves `rest` of `(p, o)` (all but the first) at `alpha`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search(
+        s: &mut Searcher<'_>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        parity: u8,
+        rest: &[Move],
+    ) -> Self {
+        SiblingScores { scores: s.null_window_scores(p, o, alpha, beta, n, parity, rest), alpha }
+    }
+
+    /// The score of move `i` of the node (the first is 0) where it stands for the one
+    /// the sequential search would find with the window now at `alpha`: a fail-low
+    /// (an upper bound not above the alpha searched, so not above `alpha`), or any
+    /// score if the window has not moved since. (A fail-high is only a lower bound:
+    /// once alpha has risen, the move must be searched again.)
+    pub fn get(&self, i: usize, alpha: i32) -> Option<i32> {
+        let score = self.scores.get(i.checked_sub(1)?).copied().flatten()?;
+        (score <= self.alpha || alpha == self.alpha).then_some(score)
+    }
+}
+
+/// The score of a move [`Searcher::null_window_scores`] did not search.
+const NOT_SEARCHED: i32 = i32::MIN;
 
 /// Packs a score and a move so that comparing packed values compares scores.
 fn pack(score: i32, sq: u8) -> i32 {
@@ -93,6 +154,22 @@ fn unpack(v: i32) -> (i32, u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sibling_scores_stand_where_the_sequential_search_would_find_them() {
+        let siblings = SiblingScores { scores: vec![Some(-2), None, Some(4)], alpha: 0 };
+        // The first move is never among them; a cancelled one must be searched.
+        assert_eq!(siblings.get(0, 0), None);
+        assert_eq!(siblings.get(2, 0), None);
+        // At the same alpha every score stands; once alpha moved, only fail-lows.
+        assert_eq!(siblings.get(1, 0), Some(-2));
+        assert_eq!(siblings.get(3, 0), Some(4));
+        assert_eq!(siblings.get(1, 2), Some(-2));
+        assert_eq!(siblings.get(3, 2), None);
+        // A fail-high is a lower bound, never a fail-low at a higher alpha.
+        assert_eq!(siblings.get(3, 6), None);
+        assert_eq!(SiblingScores::default().get(1, 0), None);
+    }
 
     #[test]
     fn packing_orders_by_score() {

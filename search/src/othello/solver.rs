@@ -18,8 +18,9 @@ use bitboards::othello::movegen::moves;
 use bitboards::othello::{Board, flips};
 
 use super::context::{Searcher, Shared};
-use super::endgame::{INF, QUADRANT, SHALLOW_MAX, final_score, ordered_moves, parity_of};
+use super::endgame::{INF, Move, QUADRANT, SHALLOW_MAX, final_score, ordered_moves, parity_of};
 use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
+use super::parallel::SiblingScores;
 use super::probcut::{ENDCUT_MIN_EMPTIES, SOLVER_LEVEL};
 use crate::tt::TranspositionTable;
 
@@ -103,13 +104,24 @@ impl Searcher<'_> {
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
+        // With more than one thread, the moves after the first are searched in
+        // parallel with the window the first leaves; then each goes on as in the
+        // sequential search (FFO #55 on two threads: 7.69 G → 7.02 G nodes, against
+        // 6.78 G on one).
+        let mut siblings = SiblingScores::default();
         for (i, m) in list.iter().enumerate() {
             let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
             let cparity = parity ^ QUADRANT[m.sq as usize];
-            let mut score = if i == 0 {
-                -self.pvs_endgame(cp, co, -beta, -alpha, n - 1, cparity)
-            } else {
-                -self.nws_endgame(cp, co, -alpha - 1, n - 1, cparity)
+            if i == 1 && self.can_split(n) {
+                siblings = SiblingScores::search(self, p, o, alpha, beta, n, parity, &list.as_slice()[1..]);
+                if self.aborted {
+                    return 0;
+                }
+            }
+            let mut score = match siblings.get(i, alpha) {
+                Some(score) => score,
+                None if i == 0 => -self.pvs_endgame(cp, co, -beta, -alpha, n - 1, cparity),
+                None => -self.nws_endgame(cp, co, -alpha - 1, n - 1, cparity),
             };
             if i > 0 && score > alpha && score < beta && !self.aborted {
                 score = -self.pvs_endgame(cp, co, -beta, -alpha, n - 1, cparity);
@@ -508,15 +520,25 @@ fn root_search(
     } else {
         ordered_moves(p, o, parity, n, hash_move)
     };
+    let list: Vec<Move> = list.iter().filter(|m| exclude >> m.sq & 1 == 0).copied().collect();
     let mut best = -INF;
     let mut best_move = NO_MOVE;
-    for (i, m) in list.iter().filter(|m| exclude >> m.sq & 1 == 0).enumerate() {
+    // In the endgame, the moves after the first are searched in parallel, as at the
+    // principal-variation nodes below (`Searcher::pvs_endgame`).
+    let mut siblings = SiblingScores::default();
+    for (i, m) in list.iter().enumerate() {
         let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
         let cparity = parity ^ QUADRANT[m.sq as usize];
-        let mut score = if i == 0 {
-            -s.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity)
-        } else {
-            -s.pvs_midgame(cp, co, -alpha - 1, -alpha, depth - 1, n - 1, cparity)
+        if i == 1 && depth >= n && s.can_split(n) {
+            siblings = SiblingScores::search(s, p, o, alpha, beta, n, parity, &list[1..]);
+            if s.aborted {
+                break;
+            }
+        }
+        let mut score = match siblings.get(i, alpha) {
+            Some(score) => score,
+            None if i == 0 => -s.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity),
+            None => -s.pvs_midgame(cp, co, -alpha - 1, -alpha, depth - 1, n - 1, cparity),
         };
         if i > 0 && score > alpha && score < beta && !s.aborted {
             score = -s.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity);
