@@ -7,6 +7,12 @@
 //! against 1.05 G on one thread.) A move that cuts off raises the split point's flag,
 //! which cancels its siblings and everything below them. Cancelled subtrees store
 //! nothing in the table, so the result is exactly that of the sequential search.
+//!
+//! The solver's principal-variation nodes (and the root) hand out the moves after the
+//! first the same way ([`SiblingScores`]), then take the scores in order as the
+//! sequential search would: there every move must be refuted, so the helpers' work
+//! is never wasted, unlike after a null-window node's first move, where the second
+//! usually cuts.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 

@@ -106,7 +106,7 @@ impl Searcher<'_> {
         let mut best_move = NO_MOVE;
         // With more than one thread, the moves after the first are searched in
         // parallel with the window the first leaves; then each goes on as in the
-        // sequential search (FFO #55 on two threads: 7.69 G → 7.02 G nodes, against
+        // sequential search (FFO #55 on two threads: 7.69 G → 7.03 G nodes, against
         // 6.78 G on one).
         let mut siblings = SiblingScores::default();
         for (i, m) in list.iter().enumerate() {
