@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use bitboards::othello::{Board, squares};
 use bitboards::rng::splitmix64;
-use search::othello::{SPLIT_MIN_EMPTIES, SolveLimits, SolveMode, Solver};
+use search::othello::{NULL_WINDOW_SPLIT_MIN_EMPTIES, SolveLimits, SolveMode, Solver};
 
 /// Plain negamax with alpha-beta on the `bitboards` API only: no table, no ordering.
 fn brute_force(b: Board, mut alpha: i32, beta: i32) -> i32 {
@@ -100,9 +100,9 @@ fn deeper_positions_agree_between_one_and_two_threads() {
     let one = Solver::new(32, 1);
     let two = Solver::new(32, 2);
     let stop = AtomicBool::new(false);
-    // Deep enough for nodes below the root to split.
-    for seed in 2000..2008u64 {
-        let Some(b) = random_position(seed, SPLIT_MIN_EMPTIES + 4) else {
+    // Deep enough for the null-window nodes below the root to split too.
+    for seed in 2000..2006u64 {
+        let Some(b) = random_position(seed, NULL_WINDOW_SPLIT_MIN_EMPTIES + 1) else {
             continue;
         };
         let a = one.solve(b, SolveMode::Exact, &stop, SolveLimits::default()).unwrap();

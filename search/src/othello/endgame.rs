@@ -563,7 +563,7 @@ impl Searcher<'_> {
             return 0;
         }
         for (i, m) in list.iter().enumerate() {
-            if (i > 0 || searched_first) && self.can_split(n) {
+            if (i > 0 || searched_first) && self.can_split_null_window(n) {
                 let rest = &list.as_slice()[i..];
                 let (score, sq) = self.split_endgame(p, o, alpha, n, parity, rest);
                 if score > best {

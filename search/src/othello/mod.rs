@@ -17,7 +17,7 @@ pub mod train;
 
 pub use endgame::final_score;
 pub use eval::{evaluate, install_weights, is_trained};
-pub use parallel::SPLIT_MIN_EMPTIES;
+pub use parallel::{NULL_WINDOW_SPLIT_MIN_EMPTIES, SPLIT_MIN_EMPTIES};
 pub use perft::parallel_perft;
 pub use probcut::endcut_depth;
 pub use solver::{Solution, SolveLimits, SolveMode, Solver, ThinkLimits, Thought};
