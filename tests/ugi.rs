@@ -245,3 +245,29 @@ fn go_over_ugi() {
     assert_eq!(e.ask("query gameover"), "response true");
     assert_eq!(e.ask("query result"), "response p1win");
 }
+
+/// The `Hash` option sets the memory the Othello table takes: once a new game has
+/// cleared the whole table (every page touched), the process's peak resident memory
+/// is at least the setting and at most 10% + 50 MiB above it.
+#[cfg(target_os = "linux")]
+#[test]
+fn hash_sets_the_memory_the_table_takes() {
+    let mut e = Engine::start(&[]);
+    e.send("ugi");
+    e.until(|l| l == "ugiok");
+    e.send("setoption name Game value othello");
+    e.send("setoption name Hash value 256");
+    e.send("setoption name Threads value 2");
+    e.send("position startpos");
+    e.send("go depth 8");
+    e.until(is_bestmove);
+    e.send("uginewgame");
+    e.send("position startpos moves f5 d6 c3 d3 c4");
+    assert_eq!(e.ask("isready"), "readyok");
+    e.send("go depth 10");
+    e.until(is_bestmove);
+    let peak = e.peak_resident_mib();
+    assert!((256.0..=256.0 * 1.1 + 50.0).contains(&peak), "Hash 256: peak resident memory {peak:.1} MiB");
+    e.send("quit");
+    assert!(e.wait_exit(REPLY));
+}

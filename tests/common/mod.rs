@@ -110,6 +110,16 @@ impl Engine {
         }
     }
 
+    /// The process's peak resident memory so far in MiB (`VmHWM` of
+    /// `/proc/PID/status`; Linux only).
+    pub fn peak_resident_mib(&self) -> f64 {
+        let path = format!("/proc/{}/status", self.child.id());
+        let status = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+        let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("VmHWM line");
+        let kib: f64 = line.split_whitespace().nth(1).and_then(|v| v.parse().ok()).expect("VmHWM in kB");
+        kib / 1024.0
+    }
+
     /// Waits for the process to exit and returns its exit status success.
     pub fn wait_exit(mut self, timeout: Duration) -> bool {
         self.stdin = None;
