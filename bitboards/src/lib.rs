@@ -15,4 +15,7 @@
 pub mod chaosclock;
 pub mod go;
 pub mod othello;
+mod player;
 pub mod rng;
+
+pub use player::{Outcome, Player};
