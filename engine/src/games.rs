@@ -1,14 +1,6 @@
 //! Which games the engine plays: their names, read in one place for every front end
 //! (UGI+ `setoption name Game`, GTP `set_game`, `--game` of the subcommands and the
-//! arena), and how to start a session of one.
-
-use bitboards::othello::{Board, Board6, Board10};
-
-use crate::chaosclock::ChaosSession;
-use crate::go::{GoGtp, GoSession};
-use crate::gtp::GtpGame;
-use crate::othello::{GenericSearch, OthelloGtp, OthelloSession, SolverSearch};
-use crate::session::GameSession;
+//! arena). [`crate::registry`] starts a session of one.
 
 /// A game `sente` plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,36 +55,5 @@ impl GameKind {
 /// The game a new engine plays.
 pub const DEFAULT_GAME: GameKind = GameKind::Othello;
 
-/// A new session of `game` on a board of side `size` (the game's default if `None`).
-pub fn make_session(game: GameKind, size: Option<usize>) -> Result<Box<dyn GameSession>, String> {
-    match game {
-        GameKind::Othello => match size.unwrap_or(8) {
-            8 => Ok(Box::new(OthelloSession::<Board, SolverSearch>::new())),
-            6 => Ok(Box::new(OthelloSession::<Board6, GenericSearch>::new())),
-            10 => Ok(Box::new(OthelloSession::<Board10, GenericSearch>::new())),
-            n => Err(format!("Othello is played on 6x6, 8x8 or 10x10 boards, not {n}x{n}")),
-        },
-        GameKind::Go => Ok(Box::new(GoSession::new(size)?)),
-        GameKind::ChaosClock => match size {
-            None | Some(12) => Ok(Box::new(ChaosSession::new())),
-            Some(n) => Err(format!("the Chaos Clock has 12 points, not {n}")),
-        },
-    }
-}
-
 /// The game a GTP controller gets unless it asks for another with `set_game`.
 pub const DEFAULT_GTP_GAME: GameKind = GameKind::Go;
-
-/// The games `list_games` names over GTP.
-pub fn gtp_games() -> Vec<&'static str> {
-    GameKind::ALL.iter().filter_map(|g| g.gtp_name()).collect()
-}
-
-/// A GTP game of `game`, or why GTP does not play it.
-pub fn make_gtp_game(game: GameKind) -> Result<Box<dyn GtpGame>, String> {
-    match game {
-        GameKind::Othello => Ok(Box::new(OthelloGtp::default())),
-        GameKind::Go => Ok(Box::new(GoGtp::default())),
-        GameKind::ChaosClock => Err(format!("GTP plays {}, not Chaos Clock", gtp_games().join(" and "))),
-    }
-}

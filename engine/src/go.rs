@@ -10,8 +10,8 @@ use protocol::ugi::{OptionKind, StartPosition};
 use search::go::mcts::{Mcts, dead_stones, ownership};
 use search::{Limits, Outcome, Player, Score, StopFlag};
 
-use crate::gtp::GtpGame;
 use crate::io::Output;
+use crate::session::GtpGame;
 use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// Settling playouts used to judge dead stones at the end of a game.

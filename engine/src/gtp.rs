@@ -8,7 +8,7 @@ use protocol::gtp::{self, Command, errors};
 use search::{Clock, Limits};
 
 use crate::io::{Input, MAX_LINE, Output};
-use crate::session::SearchOptions;
+use crate::session::{GtpGame, SearchOptions};
 
 /// What the time commands told the engine.
 #[derive(Clone, Copy, Debug, Default)]
@@ -44,35 +44,6 @@ impl GtpClock {
         // In byo-yomi (stones > 0) the time must last that many moves.
         clock.moves_to_go = (stones > 0).then_some(stones);
         Limits { clock, ..Limits::default() }
-    }
-}
-
-/// A game as the GTP loop drives it.
-pub trait GtpGame: Send {
-    /// `boardsize n`.
-    fn set_board_size(&mut self, size: usize) -> Result<(), String>;
-    /// `clear_board`.
-    fn clear(&mut self);
-    /// `komi k`.
-    fn set_komi(&mut self, komi: f64);
-    /// `play color vertex`.
-    fn play(&mut self, black: bool, vertex: &str) -> Result<(), String>;
-    /// `genmove color`: choose, play and return the move.
-    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions) -> Result<String, String>;
-    /// `undo`.
-    fn undo(&mut self) -> Result<(), String>;
-    /// `showboard` (multi-line).
-    fn showboard(&self) -> String;
-    /// `final_score`.
-    fn final_score(&mut self) -> Result<String, String>;
-    /// Commands specific to the game; `None` if `cmd` is not one of them.
-    fn extra(&mut self, cmd: &Command, out: &Output) -> Option<Result<String, String>> {
-        let _ = (cmd, out);
-        None
-    }
-    /// Names of the commands [`GtpGame::extra`] handles.
-    fn extra_commands(&self) -> &'static [&'static str] {
-        &[]
     }
 }
 
@@ -165,9 +136,9 @@ impl GtpEngine {
                 Ok(all.join("\n"))
             }
             ("quit", _) => Ok(String::new()),
-            ("list_games", _) => Ok(crate::games::gtp_games().join("\n")),
+            ("list_games", _) => Ok(crate::registry::gtp_games().join("\n")),
             ("set_game", [name]) => {
-                let game = crate::games::GameKind::parse(name).and_then(crate::games::make_gtp_game)?;
+                let game = crate::games::GameKind::parse(name).and_then(crate::registry::make_gtp_game)?;
                 self.game = game;
                 Ok(String::new())
             }

@@ -19,6 +19,7 @@ mod homework;
 mod io;
 mod nboard;
 mod othello;
+mod registry;
 mod selfplay;
 mod session;
 mod train;
@@ -272,7 +273,7 @@ fn run(cli: Cli) -> Result<()> {
         None => run_detected(),
         Some(Commands::Ugi) => run_protocol(Protocol::Ugi, None),
         Some(Commands::Gtp { game }) => {
-            games::make_gtp_game(game).map_err(anyhow::Error::msg)?;
+            registry::make_gtp_game(game).map_err(anyhow::Error::msg)?;
             run_protocol(Protocol::Gtp(game), None)
         }
         Some(Commands::Nboard) => run_protocol(Protocol::Nboard, None),
@@ -443,7 +444,7 @@ fn serve(protocol: Protocol, first: Option<String>, input: crossbeam_channel::Re
             }
         }
         Protocol::Gtp(game) => {
-            let game = games::make_gtp_game(game).map_err(anyhow::Error::msg)?;
+            let game = registry::make_gtp_game(game).map_err(anyhow::Error::msg)?;
             let mut engine = gtp::GtpEngine::new(game, options, out);
             if first.as_deref().is_none_or(|l| engine.handle_line(l)) {
                 engine.run(&input);
@@ -461,7 +462,7 @@ fn serve(protocol: Protocol, first: Option<String>, input: crossbeam_channel::Re
 }
 
 fn perft(game: GameKind, depth: u32, threads: usize, size: Option<usize>) -> Result<()> {
-    let session = games::make_session(game, size).map_err(anyhow::Error::msg)?;
+    let session = registry::make_session(game, size).map_err(anyhow::Error::msg)?;
     if depth > 20 {
         bail!("depth {depth} is beyond what perft can count in a lifetime; use 20 or less");
     }

@@ -157,12 +157,7 @@ impl NboardEngine {
     }
 
     fn limits(&self, exclude: u64) -> ThinkLimits {
-        ThinkLimits {
-            depth: Some(self.depth),
-            exact_empties: (2 * self.depth).min(26),
-            exclude,
-            ..ThinkLimits::default()
-        }
+        search::othello::level_limits(self.depth, exclude)
     }
 
     /// `go` (one move, answered with `===`) or `hint n` (the best `n` moves, answered

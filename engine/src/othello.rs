@@ -3,12 +3,12 @@
 //! generic alpha-beta ([`GenericSearch`]).
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::Instant;
 
 use bitboards::othello::{Board, Color, Move, OthelloBoard, Position};
 use protocol::ugi::StartPosition;
-use search::othello::{Solver, ThinkLimits, Thought};
-use search::{Game, Limits, Outcome, Score, StopFlag, TimeBudget, alphabeta};
+use search::othello::{Solver, Thought};
+use search::{Game, Limits, Outcome, Score, StopFlag, alphabeta};
 
 use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
 
@@ -68,35 +68,11 @@ fn pv_names(pv: &[u8]) -> Vec<String> {
     pv.iter().map(|&sq| if sq >= 64 { Move::Pass } else { Move::Play(sq) }.name(8)).collect()
 }
 
-/// The largest number of empties the engine tries to solve exactly with `time` to
-/// spend on the move.
-fn exact_reach(time: Option<Duration>) -> u32 {
-    match time.map(|t| t.as_secs_f64()) {
-        None => 64,
-        Some(s) if s >= 30.0 => 26,
-        Some(s) if s >= 5.0 => 24,
-        Some(s) if s >= 1.0 => 22,
-        Some(s) if s >= 0.2 => 20,
-        Some(_) => 16,
-    }
-}
-
 impl OthelloSearch<Board> for SolverSearch {
     fn job(&mut self, root: Position<Board>, limits: Limits, options: &SearchOptions) -> SearchJob {
         let solver = self.solver(options);
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
-            let budget = TimeBudget::new(&limits, root.to_move(), root.moves_left_estimate());
-            let start = budget.start();
-            let hard = budget.hard_limit();
-            let at = |d: Option<Duration>| d.map(|d| start + d);
-            let think_limits = ThinkLimits {
-                depth: limits.depth,
-                soft_deadline: at(hard.map(|h| h.mul_f64(0.5))),
-                hard_deadline: at(hard),
-                node_limit: limits.nodes,
-                exact_empties: if limits.depth.is_some() { 0 } else { exact_reach(hard) },
-                exclude: 0,
-            };
+            let start = Instant::now();
             let to_report = |t: &Thought| Report {
                 depth: t.depth,
                 nodes: t.nodes,
@@ -104,13 +80,7 @@ impl OthelloSearch<Board> for SolverSearch {
                 score: if t.exact { Score::Exact(t.score) } else { Score::Centi(100 * t.score) },
                 pv: pv_names(&t.pv),
             };
-            let thought = solver.think(root.board(), think_limits, stop.as_atomic(), |t| report(&to_report(t)));
-            // `go infinite` must not return before `stop`.
-            if limits.infinite {
-                while !stop.is_stopped() {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-            }
+            let thought = search::othello::think(&solver, &root, &limits, stop, |t| report(&to_report(t)));
             let best = match thought.best_move {
                 Some(sq) => Some(Move::Play(sq).name(8)),
                 None if !thought.pv.is_empty() => Some("pass".to_string()),
@@ -241,7 +211,7 @@ impl OthelloGtp {
     }
 }
 
-impl crate::gtp::GtpGame for OthelloGtp {
+impl crate::session::GtpGame for OthelloGtp {
     fn set_board_size(&mut self, size: usize) -> Result<(), String> {
         if size == 8 { Ok(()) } else { Err(protocol::gtp::errors::UNACCEPTABLE_SIZE.into()) }
     }

@@ -5,19 +5,20 @@ use std::time::Duration;
 use protocol::ugi::StartPosition;
 use search::{Limits, Score, StopFlag};
 
-use crate::games;
+use crate::games::GameKind;
+use crate::registry;
 use crate::session::{SearchOptions, outcome_word};
 
 /// Plays one game of `game` with both sides searching under `limits`; returns the
 /// text to print, line by line, through `print`.
 pub fn play(
-    game: crate::games::GameKind,
+    game: GameKind,
     size: Option<usize>,
     limits: Limits,
     options: SearchOptions,
     mut print: impl FnMut(&str),
 ) -> Result<Vec<String>, String> {
-    let mut session = games::make_session(game, size)?;
+    let mut session = registry::make_session(game, size)?;
     let mut moves: Vec<String> = Vec::new();
     print(&session.draw());
     let mut total_time = Duration::ZERO;
@@ -60,10 +61,9 @@ mod tests {
 
     #[test]
     fn a_whole_othello_game_is_legal() {
-        let moves =
-            play(games::GameKind::Othello, Some(6), Limits::depth(2), SearchOptions::default(), |_| {}).unwrap();
+        let moves = play(GameKind::Othello, Some(6), Limits::depth(2), SearchOptions::default(), |_| {}).unwrap();
         assert!(moves.len() >= 20);
-        let mut session = games::make_session(games::GameKind::Othello, Some(6)).unwrap();
+        let mut session = registry::make_session(GameKind::Othello, Some(6)).unwrap();
         session.set_position(&StartPosition::StartPos, &moves).unwrap();
         assert!(session.outcome().is_some());
     }

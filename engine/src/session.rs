@@ -5,8 +5,12 @@
 
 use std::time::Duration;
 
+use protocol::gtp::Command;
 use protocol::ugi::{InfoScore, OptionKind, StartPosition};
 use search::{Limits, Outcome, Score, StopFlag};
+
+use crate::games::GameKind;
+use crate::io::Output;
 
 /// Engine-wide settings a search needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +75,7 @@ pub type SearchJob = Box<dyn FnOnce(&StopFlag, &mut (dyn FnMut(&Report) + Send))
 /// One game's state as the protocol loops drive it.
 pub trait GameSession: Send {
     /// The game this session plays.
-    fn game(&self) -> crate::games::GameKind;
+    fn game(&self) -> GameKind;
     /// Game-specific options, announced after `ugi`.
     fn options(&self) -> Vec<(&'static str, OptionKind)> {
         Vec::new()
@@ -113,5 +117,34 @@ pub fn outcome_word(outcome: Option<Outcome>) -> &'static str {
         Some(Outcome::Draw) => "draw",
         Some(Outcome::BothWin) => "bothwin",
         Some(Outcome::BothLose) => "bothlose",
+    }
+}
+
+/// A game as the GTP loop drives it.
+pub trait GtpGame: Send {
+    /// `boardsize n`.
+    fn set_board_size(&mut self, size: usize) -> Result<(), String>;
+    /// `clear_board`.
+    fn clear(&mut self);
+    /// `komi k`.
+    fn set_komi(&mut self, komi: f64);
+    /// `play color vertex`.
+    fn play(&mut self, black: bool, vertex: &str) -> Result<(), String>;
+    /// `genmove color`: choose, play and return the move.
+    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions) -> Result<String, String>;
+    /// `undo`.
+    fn undo(&mut self) -> Result<(), String>;
+    /// `showboard` (multi-line).
+    fn showboard(&self) -> String;
+    /// `final_score`.
+    fn final_score(&mut self) -> Result<String, String>;
+    /// Commands specific to the game; `None` if `cmd` is not one of them.
+    fn extra(&mut self, cmd: &Command, out: &Output) -> Option<Result<String, String>> {
+        let _ = (cmd, out);
+        None
+    }
+    /// Names of the commands [`GtpGame::extra`] handles.
+    fn extra_commands(&self) -> &'static [&'static str] {
+        &[]
     }
 }

@@ -8,9 +8,9 @@ use crossbeam_channel::Receiver;
 use protocol::ugi::{self, Command, GoCommand, OptionKind, Query};
 use search::{Clock, Limits, StopFlag};
 
-use crate::games;
 use crate::io::{Input, MAX_LINE, Output};
 use crate::session::{GameSession, SearchOptions, outcome_word};
+use crate::{games, registry};
 
 /// Shortest gap between two `info` lines during a search (the final one is always
 /// printed).
@@ -34,7 +34,7 @@ pub struct UgiEngine {
 impl UgiEngine {
     /// An engine playing the default game (Othello 8×8) that writes to `out`.
     pub fn new(out: Output) -> UgiEngine {
-        let session = games::make_session(games::DEFAULT_GAME, None).expect("the default game exists");
+        let session = registry::make_session(games::DEFAULT_GAME, None).expect("the default game exists");
         UgiEngine { session, options: SearchOptions::default(), running: None, out }
     }
 
@@ -174,10 +174,10 @@ impl UgiEngine {
         let result = match name.to_ascii_lowercase().as_str() {
             "game" => need(name, value)
                 .and_then(games::GameKind::parse)
-                .and_then(|game| games::make_session(game, None))
+                .and_then(|game| registry::make_session(game, None))
                 .map(|s| self.session = s),
             "boardsize" => spin(value, 2, 10)
-                .and_then(|n| games::make_session(self.session.game(), Some(n)).map(|s| self.session = s)),
+                .and_then(|n| registry::make_session(self.session.game(), Some(n)).map(|s| self.session = s)),
             "threads" => spin(value, 1, 256).map(|n| self.options.threads = n),
             "hash" => spin(value, 1, 65536).map(|n| self.options.hash_mb = n),
             _ => match self.session.set_option(name, value) {

@@ -152,7 +152,7 @@ mod tests {
     fn first_four_directions_increase_the_index() {
         for sq in 0..64 {
             for d in 0..4 {
-                assert!(RAYS.0[sq][d] & ((2u64 << sq) - 1) == 0);
+                assert!(RAYS.0[sq][d] & (2u64 << sq).wrapping_sub(1) == 0);
             }
             for d in 4..8 {
                 assert!(RAYS.0[sq][d] >> sq == 0);

@@ -27,10 +27,10 @@ use bitboards::othello::movegen::{moves, potential_moves};
 
 use std::sync::OnceLock;
 
-use super::endgame::weighted_mobility;
+use super::moves::weighted_mobility;
 use super::patterns::PatternEval;
 use super::stability::edge_stable;
-use super::train::decode_weights;
+use super::weights::decode_weights;
 
 /// X squares and the corner each one spoils.
 const X_AND_CORNER: [(u64, u64); 4] = [(1 << 9, 1), (1 << 14, 1 << 7), (1 << 49, 1 << 56), (1 << 54, 1 << 63)];

@@ -16,14 +16,14 @@
 
 use std::cell::RefCell;
 
-use super::endgame;
 use super::hash::board_hash;
+use super::params;
 
 /// Fewest empties whose positions are stored.
-pub const LOCAL_MIN_EMPTIES: u32 = endgame::SORTED_SHALLOW_MIN;
+pub const LOCAL_MIN_EMPTIES: u32 = params::SORTED_SHALLOW_MIN;
 
 /// Most empties whose positions are stored (the shallow searches' limit).
-pub const LOCAL_MAX_EMPTIES: u32 = endgame::SHALLOW_MAX;
+pub const LOCAL_MAX_EMPTIES: u32 = params::SHALLOW_MAX;
 
 /// log2 of the slots per number of empties. The transpositions it catches are
 /// close together in the search: on FFO #45, #46, #48–#50 (one thread, the table

@@ -9,15 +9,9 @@ use bitboards::othello::movegen::moves;
 use bitboards::othello::{flips, squares};
 
 use super::context::Searcher;
-use super::endgame::{INF, Move, MoveList, QUADRANT, final_score, ordering_score};
 use super::eval::eval_discs;
 use super::hash::{HashEntry, NO_MOVE, board_hash};
-
-/// From this many empties up, the exact search sorts its moves with shallow searches
-/// (the evaluation alone below 18 empties). With the evaluation fitted on 1.78 M
-/// positions, 14 beats 16: FFO #45–#52 on one thread, 1.81 G → 1.65 G nodes and 4%
-/// less time (12: 1.61 G, no faster; 10: slower).
-pub const EVAL_SORT_MIN_EMPTIES: u32 = 14;
+use super::moves::{INF, Move, MoveList, QUADRANT, final_score, ordering_score};
 
 /// Weight of a disc of the shallow-search score in the ordering value: a quarter of
 /// an opponent move ([`ordering_score`] counts each reply 2^15). Fastest-first
@@ -184,7 +178,7 @@ impl Searcher<'_> {
 
     /// Sorts `list` (moves of `(p, o)`) by a shallow search of `sort_depth` plies
     /// after each move, then the ordering features. The exact search sorts this way
-    /// from [`EVAL_SORT_MIN_EMPTIES`] up.
+    /// from [`EVAL_SORT_MIN_EMPTIES`](super::params::EVAL_SORT_MIN_EMPTIES) up.
     #[allow(clippy::too_many_arguments)]
     pub fn search_sort(
         &mut self,

@@ -17,7 +17,7 @@
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 
 use super::context::{Cancel, Searcher};
-use super::endgame::{INF, Move, QUADRANT};
+use super::moves::{INF, Move, QUADRANT};
 
 /// Fewest empties at which a principal-variation node of the endgame (and the root)
 /// searches its moves after the first in parallel ([`SiblingScores`]). It was the

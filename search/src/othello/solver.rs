@@ -18,9 +18,10 @@ use bitboards::othello::movegen::moves;
 use bitboards::othello::{Board, flips};
 
 use super::context::{Searcher, Shared};
-use super::endgame::{INF, Move, QUADRANT, SHALLOW_MAX, final_score, ordered_moves, parity_of};
 use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
+use super::moves::{INF, Move, QUADRANT, final_score, ordered_moves, parity_of};
 use super::parallel::SiblingScores;
+use super::params::SHALLOW_MAX;
 use super::probcut::{ENDCUT_MIN_EMPTIES, SOLVER_LEVEL};
 use crate::tt::TranspositionTable;
 

@@ -26,6 +26,7 @@ use super::patterns::{
     feature_indices, phase, scalar_features,
 };
 use super::solver::{SolveLimits, SolveMode, Solver};
+pub use super::weights::{decode_weights, encode_weights};
 
 /// One labelled position, seen from the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -434,102 +435,9 @@ fn shuffle<T>(items: &mut [T], rng: &mut Xoshiro256PlusPlus) {
     }
 }
 
-/// The header of a weights file.
-const MAGIC: &[u8; 8] = b"SENTEEV1";
-
-/// Encodes weights: header, sizes, then each value as a zig-zag varint, a run of
-/// zeros as `0` followed by the run's length.
-pub fn encode_weights(weights: &[i16]) -> Vec<u8> {
-    let mut out = MAGIC.to_vec();
-    out.extend_from_slice(&(PHASES as u32).to_le_bytes());
-    out.extend_from_slice(&(PHASE_WEIGHTS as u32).to_le_bytes());
-    let mut i = 0;
-    while i < weights.len() {
-        if weights[i] == 0 {
-            let start = i;
-            while i < weights.len() && weights[i] == 0 {
-                i += 1;
-            }
-            varint(&mut out, 0);
-            varint(&mut out, (i - start) as u64);
-        } else {
-            let x = weights[i] as i64;
-            varint(&mut out, ((x << 1) ^ (x >> 63)) as u64);
-            i += 1;
-        }
-    }
-    out
-}
-
-fn varint(out: &mut Vec<u8>, mut x: u64) {
-    while x >= 0x80 {
-        out.push((x as u8) | 0x80);
-        x >>= 7;
-    }
-    out.push(x as u8);
-}
-
-/// Decodes [`encode_weights`]' output; checks the sizes match this build's patterns.
-pub fn decode_weights(bytes: &[u8]) -> Result<Vec<i16>, String> {
-    if bytes.len() < 16 || &bytes[..8] != MAGIC {
-        return Err("not a sente evaluation file".into());
-    }
-    let phases = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
-    let per_phase = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
-    if phases != PHASES || per_phase != PHASE_WEIGHTS {
-        return Err(format!("weights for {phases}x{per_phase}, this build needs {PHASES}x{PHASE_WEIGHTS}"));
-    }
-    let total = phases * per_phase;
-    let mut out = Vec::with_capacity(total);
-    let mut pos = 16;
-    let mut next = || -> Result<u64, String> {
-        let mut x = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = *bytes.get(pos).ok_or("truncated weights")?;
-            pos += 1;
-            x |= u64::from(b & 0x7F) << shift;
-            if b & 0x80 == 0 {
-                return Ok(x);
-            }
-        }
-        Err("bad varint".into())
-    };
-    while out.len() < total {
-        match next()? {
-            0 => {
-                let run = next()? as usize;
-                if out.len() + run > total {
-                    return Err("zero run past the end".into());
-                }
-                out.resize(out.len() + run, 0);
-            }
-            z => {
-                let x = ((z >> 1) as i64) ^ -((z & 1) as i64);
-                out.push(i16::try_from(x).map_err(|_| "weight out of range".to_string())?);
-            }
-        }
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn weights_round_trip() {
-        let mut w = vec![0i16; PHASES * PHASE_WEIGHTS];
-        w[5] = -3;
-        w[6] = 300;
-        w[1000] = i16::MIN;
-        let last = w.len() - 1;
-        w[last] = i16::MAX;
-        let bytes = encode_weights(&w);
-        assert!(bytes.len() < 100);
-        assert_eq!(decode_weights(&bytes).unwrap(), w);
-        assert!(decode_weights(&bytes[..bytes.len() - 1]).is_err());
-        assert!(decode_weights(b"garbage!garbage!").is_err());
-    }
 
     #[test]
     fn records_round_trip_and_bad_records_are_refused() {
