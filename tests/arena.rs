@@ -40,7 +40,7 @@ fn results(out: &Path) -> Vec<Value> {
 /// Replays an Othello GGF record with our rules; returns the moves played.
 fn replay_ggf(path: &Path) -> usize {
     let text = std::fs::read_to_string(path).expect("record");
-    let game = protocol::ggf::parse(&text).expect("a GGF game");
+    let game = bitboards::othello::ggf::parse(&text).expect("a GGF game");
     let mut pos = Position::<Board>::start();
     for m in &game.moves {
         let mv = Move::parse(&m.text, 8).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

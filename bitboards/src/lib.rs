@@ -12,6 +12,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod arch;
 pub mod chaosclock;
 pub mod go;
 pub mod othello;

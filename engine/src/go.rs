@@ -288,7 +288,7 @@ impl GtpGame for GoGtp {
                 Ok(format!("INFLUENCE {}", cells.join(" ")))
             }
             ("sente-superko", []) => Ok(format!("{:?}", self.state.game.superko()).to_lowercase()),
-            ("sente-superko", [rule]) => match parse_superko(rule) {
+            ("sente-superko", [rule]) => match Superko::parse(rule) {
                 Some(r) => self.state.set_superko(r).map(|_| String::new()),
                 None => Err("superko rules: off, positional, situational".into()),
             },
@@ -300,67 +300,6 @@ impl GtpGame for GoGtp {
     fn extra_commands(&self) -> &'static [&'static str] {
         GO_EXTRA
     }
-}
-
-fn parse_superko(text: &str) -> Option<Superko> {
-    match text.to_ascii_lowercase().as_str() {
-        "off" | "none" => Some(Superko::Off),
-        "positional" => Some(Superko::Positional),
-        "situational" => Some(Superko::Situational),
-        _ => None,
-    }
-}
-
-/// The position text of a Go board for UGI+: the rows from the top separated by `/`
-/// (`X` black, `O` white, `.` empty), a space, and the side to move (`b` or `w`).
-pub fn board_text(board: &Board) -> String {
-    let size = board.size();
-    let rows: Vec<String> = (0..size)
-        .map(|r| {
-            (0..size)
-                .map(|c| match board.at(Point::new(r, c)) {
-                    Some(Color::BLACK) => 'X',
-                    Some(Color::WHITE) => 'O',
-                    None => '.',
-                })
-                .collect()
-        })
-        .collect();
-    format!("{} {}", rows.join("/"), if board.to_move() == Color::BLACK { 'b' } else { 'w' })
-}
-
-/// Reads [`board_text`].
-pub fn parse_board_text(text: &str) -> Result<Board, String> {
-    let mut words = text.split_whitespace();
-    let rows: Vec<&str> = words.next().ok_or("an empty position")?.split('/').collect();
-    let size = rows.len();
-    if !(2..=bitboards::go::MAX_SIZE).contains(&size) {
-        return Err(format!("{size} rows: boards from 2x2 to 9x9"));
-    }
-    let mut board = Board::new(size);
-    for (r, row) in rows.iter().enumerate() {
-        if row.chars().count() != size {
-            return Err(format!("row {} has {} points, expected {size}", r + 1, row.chars().count()));
-        }
-        for (c, ch) in row.chars().enumerate() {
-            let stone = match ch {
-                'X' | 'x' | 'B' | 'b' => Some(Color::BLACK),
-                'O' | 'o' | 'W' | 'w' => Some(Color::WHITE),
-                '.' | '-' | '+' => None,
-                other => return Err(format!("bad point '{other}' in row {}", r + 1)),
-            };
-            board.set(Point::new(r, c), stone);
-        }
-    }
-    match words.next() {
-        Some("b" | "B") | None => board.set_to_move(Color::BLACK),
-        Some("w" | "W") => board.set_to_move(Color::WHITE),
-        Some(other) => return Err(format!("bad side to move '{other}': b or w")),
-    }
-    if !board.all_groups_have_liberties() {
-        return Err("a group without liberties stands on the board".into());
-    }
-    Ok(board)
 }
 
 /// Go behind UGI+.
@@ -418,7 +357,7 @@ impl GameSession for GoSession {
             "superko" => {
                 let v = value.ok_or("option 'Superko' needs a value")?;
                 let rule =
-                    parse_superko(v).ok_or_else(|| format!("bad superko rule '{v}': off, positional, situational"))?;
+                    Superko::parse(v).ok_or_else(|| format!("bad superko rule '{v}': off, positional, situational"))?;
                 self.state.set_superko(rule)?;
                 Ok(true)
             }
@@ -434,7 +373,9 @@ impl GameSession for GoSession {
     fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
         let board = match start {
             StartPosition::StartPos => Board::new(self.state.game.board().size()),
-            StartPosition::Fen(text) => parse_board_text(text).map_err(|e| format!("bad position: {e}"))?,
+            StartPosition::Fen(text) => {
+                bitboards::go::parse_board_text(text).map_err(|e| format!("bad position: {e}"))?
+            }
         };
         let mut game = Game::new(board, self.state.game.komi(), self.state.game.superko());
         for (i, text) in moves.iter().enumerate() {
@@ -484,7 +425,7 @@ impl GameSession for GoSession {
     }
 
     fn fen(&self) -> String {
-        board_text(self.state.game.board())
+        bitboards::go::board_text(self.state.game.board())
     }
 
     fn score(&self) -> String {
@@ -498,24 +439,10 @@ impl GameSession for GoSession {
     }
 
     fn perft(&self, depth: u32, _threads: usize) -> Result<u64, String> {
-        fn count(game: &mut Game, depth: u32) -> u64 {
-            if depth == 0 || game.is_over() {
-                return 1;
-            }
-            let color = game.board().to_move();
-            let mut total = 0;
-            let moves: Vec<Move> = bits(game.legal_points(color)).map(Move::Play).chain([Move::Pass]).collect();
-            for m in moves {
-                game.play(color, m).expect("a legal move");
-                total += count(game, depth - 1);
-                game.undo().expect("just played");
-            }
-            total
-        }
         if depth > 4 {
             return Err("Go perft is for checking the rules: depth 4 at most".into());
         }
-        Ok(count(&mut self.state.game.clone(), depth))
+        Ok(bitboards::go::perft(&self.state.game, depth))
     }
 
     fn search_job(&mut self, limits: Limits, _options: &SearchOptions) -> SearchJob {
@@ -535,26 +462,5 @@ impl GameSession for GoSession {
             let best = choice.unwrap_or(r.best);
             SearchOutcome { best_move: Some(state.move_text(best)), report: final_report }
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn board_text_round_trip_and_errors() {
-        let mut b = Board::new(5);
-        b.set(Point::new(0, 0), Some(Color::BLACK));
-        b.set(Point::new(4, 4), Some(Color::WHITE));
-        b.set_to_move(Color::WHITE);
-        let text = board_text(&b);
-        assert_eq!(text, "X..../...../...../...../....O w");
-        let back = parse_board_text(&text).unwrap();
-        assert_eq!(board_text(&back), text);
-        assert!(parse_board_text("XO/OX b").is_err(), "groups without liberties");
-        assert!(parse_board_text("X../... b").is_err(), "ragged rows");
-        assert!(parse_board_text("../.. q").is_err());
-        assert!(parse_board_text("..Z/.../... b").is_err());
     }
 }

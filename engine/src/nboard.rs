@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
+use bitboards::othello::ggf;
 use bitboards::othello::{Board, Color, Game, Move, Position};
 use crossbeam_channel::Receiver;
-use protocol::ggf;
 use protocol::nboard::{self, Command, ParseError};
 use search::StopFlag;
 use search::othello::{Solver, ThinkLimits, Thought};

@@ -3,7 +3,6 @@
 //! moves stay text, checked by the engine.
 #![deny(missing_docs)]
 
-pub mod ggf;
 pub mod gtp;
 pub mod nboard;
 pub mod ugi;

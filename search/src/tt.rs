@@ -108,14 +108,7 @@ impl TranspositionTable {
     /// Hints the CPU to load the bucket of `hash` (call early, probe later).
     #[inline]
     pub fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.bucket(hash) as *const Bucket as *const i8;
-            // SAFETY: prefetching a valid address has no side effects.
-            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
+        bitboards::arch::prefetch(self.bucket(hash));
     }
 
     /// The current generation; entries written now carry it.

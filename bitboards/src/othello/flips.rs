@@ -284,12 +284,10 @@ const fn build_line_flips() -> [[u8; 256]; 8] {
 pub fn last_flip_count(player: u64, sq: u8) -> u32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     {
-        use std::arch::x86_64::_pext_u64;
         let lines = &LINES[sq as usize & 63];
         let mut count = 0;
         for k in 0..4 {
-            // SAFETY: the cfg above guarantees BMI2.
-            let bits = unsafe { _pext_u64(player, lines.masks[k]) };
+            let bits = crate::arch::pext(player, lines.masks[k]);
             count += LINE_FLIPS[lines.places[k] as usize & 7][bits as usize & 255] as u32;
         }
         count

@@ -19,6 +19,7 @@ mod board;
 pub mod flips;
 mod game;
 pub mod geometry;
+pub mod ggf;
 pub mod movegen;
 mod perft;
 mod position;

@@ -127,14 +127,7 @@ impl StateTable {
 
     /// Asks the processor to bring `key`'s first slot into the cache.
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = &self.slots[self.home(key)] as *const (u64, u64) as *const i8;
-            // SAFETY: prefetching a valid address has no side effects.
-            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        bitboards::arch::prefetch(&self.slots[self.home(key)]);
     }
 }
 

@@ -10,6 +10,7 @@
 //! mobility differences and a bias. Every group of four empties (a "phase") has its own
 //! weights.
 
+use bitboards::arch::pext;
 use bitboards::othello::movegen::{moves, potential_moves};
 use bitboards::othello::{mirror_horizontal, transpose};
 
@@ -104,35 +105,6 @@ static TERNARY: [u16; 1024] = {
     }
     t
 };
-
-/// Gathers the bits of `x` selected by `mask` into the low bits.
-#[inline(always)]
-fn pext(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the cfg guarantees BMI2.
-        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        pext_portable(x, mask)
-    }
-}
-
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
-fn pext_portable(x: u64, mut mask: u64) -> u64 {
-    let mut out = 0;
-    let mut bit = 1;
-    while mask != 0 {
-        let low = mask & mask.wrapping_neg();
-        if x & low != 0 {
-            out |= bit;
-        }
-        bit <<= 1;
-        mask &= mask - 1;
-    }
-    out
-}
 
 /// The eight transformed boards: index bit 0 flips vertically, bit 1 mirrors, bit 2
 /// transposes (in that order).
@@ -439,7 +411,6 @@ mod tests {
         let f = feature_indices(p, o);
         let row2 = PATTERNS[..3].iter().map(|x| x.transforms.len()).sum::<usize>();
         assert_eq!(f[row2] as usize - OFFSETS[3], 7);
-        assert_eq!(pext_portable(0b1011_0000, 0b1111_0000), 0b1011);
         assert_eq!(TERNARY[0b11], 4);
     }
 }

@@ -14,6 +14,8 @@
 //!   full or it touches a stable disc of its own colour along that line, repeated until
 //!   nothing changes.
 
+use bitboards::arch;
+
 /// Discs flipped on an 8-square line when `mover` plays `x` against `other`.
 const fn line_flips(mover: u32, other: u32, x: u32) -> u32 {
     let mut flips = 0;
@@ -86,19 +88,10 @@ const COLUMN_H: u64 = 0x8080_8080_8080_8080;
 /// The 8 bits of a column (top to bottom) as one byte.
 #[inline(always)]
 fn column_byte(bits: u64, column_mask: u64) -> u32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the cfg guarantees BMI2.
-        unsafe { std::arch::x86_64::_pext_u64(bits, column_mask) as u32 }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        column_byte_portable(bits, column_mask)
-    }
+    if arch::HAS_BMI2 { arch::pext(bits, column_mask) as u32 } else { column_byte_portable(bits, column_mask) }
 }
 
 /// [`column_byte`] without BMI2: a multiplication gathers the column into the top byte.
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
 fn column_byte_portable(bits: u64, column_mask: u64) -> u32 {
     let col = (bits >> column_mask.trailing_zeros()) & COLUMN_A;
     (col.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
