@@ -18,6 +18,8 @@ pub trait OthelloSearch<B: OthelloBoard>: Send {
     fn job(&mut self, position: Position<B>, limits: Limits, options: &SearchOptions) -> SearchJob;
     /// Forgets what earlier searches learnt.
     fn clear(&mut self) {}
+    /// True when the search uses `Threads` and `Hash`.
+    const USES_THREADS_AND_HASH: bool = false;
 }
 
 /// The generic alpha-beta of the `search` crate, for any board size.
@@ -69,6 +71,8 @@ fn pv_names(pv: &[u8]) -> Vec<String> {
 }
 
 impl OthelloSearch<Board> for SolverSearch {
+    const USES_THREADS_AND_HASH: bool = true;
+
     fn job(&mut self, root: Position<Board>, limits: Limits, options: &SearchOptions) -> SearchJob {
         let solver = self.solver(options);
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
@@ -121,6 +125,10 @@ pub fn play_moves<B: OthelloBoard>(start: Position<B>, moves: &[String]) -> Resu
 }
 
 impl<B: OthelloBoard, S: OthelloSearch<B>> GameSession for OthelloSession<B, S> {
+    fn uses_threads_and_hash(&self) -> bool {
+        S::USES_THREADS_AND_HASH
+    }
+
     fn game(&self) -> crate::games::GameKind {
         crate::games::GameKind::Othello
     }

@@ -84,6 +84,11 @@ pub trait GameSession: Send {
     fn set_option(&mut self, _name: &str, _value: Option<&str>) -> Result<bool, String> {
         Ok(false)
     }
+    /// True when the search uses the engine-wide `Threads` and `Hash` settings (they
+    /// are announced after `ugi` only then).
+    fn uses_threads_and_hash(&self) -> bool {
+        false
+    }
     /// Forgets everything about the previous game (tables, history).
     fn new_game(&mut self);
     /// Sets the position; on error the previous position is kept.

@@ -150,9 +150,11 @@ impl UgiEngine {
         let mut options = vec![
             ("Game", OptionKind::Combo { default: games::DEFAULT_GAME.name().into(), values: games }),
             ("BoardSize", OptionKind::Spin { default: 8, min: 2, max: 10 }),
-            ("Threads", OptionKind::Spin { default: 1, min: 1, max: 256 }),
-            ("Hash", OptionKind::Spin { default: 64, min: 1, max: 65536 }),
         ];
+        if self.session.uses_threads_and_hash() {
+            options.push(("Threads", OptionKind::Spin { default: 1, min: 1, max: 256 }));
+            options.push(("Hash", OptionKind::Spin { default: 64, min: 1, max: 65536 }));
+        }
         options.extend(self.session.options());
         for (name, kind) in options {
             self.out.line(ugi::option_line(name, &kind));
@@ -178,8 +180,14 @@ impl UgiEngine {
                 .map(|s| self.session = s),
             "boardsize" => spin(value, 2, 10)
                 .and_then(|n| registry::make_session(self.session.game(), Some(n)).map(|s| self.session = s)),
-            "threads" => spin(value, 1, 256).map(|n| self.options.threads = n),
-            "hash" => spin(value, 1, 65536).map(|n| self.options.hash_mb = n),
+            "threads" => spin(value, 1, 256).map(|n| {
+                self.options.threads = n;
+                self.note_unused_option("Threads");
+            }),
+            "hash" => spin(value, 1, 65536).map(|n| {
+                self.options.hash_mb = n;
+                self.note_unused_option("Hash");
+            }),
             _ => match self.session.set_option(name, value) {
                 Ok(true) => Ok(()),
                 Ok(false) => Err(format!("unknown option '{name}'")),
@@ -188,6 +196,14 @@ impl UgiEngine {
         };
         if let Err(e) = result {
             self.error(&e);
+        }
+    }
+
+    /// Says so when `name` (Threads or Hash) is kept for later but the current game's
+    /// search does not use it.
+    fn note_unused_option(&self, name: &str) {
+        if !self.session.uses_threads_and_hash() {
+            self.out.line(format!("info string {name} is kept, but {} does not use it", self.session.game().name()));
         }
     }
 
@@ -284,6 +300,22 @@ mod tests {
         assert!(out[0].starts_with("id name sente"));
         assert!(out.iter().any(|l| l.starts_with("option name Game type combo default othello")));
         assert_eq!(out.last().unwrap(), "ugiok");
+    }
+
+    #[test]
+    fn threads_and_hash_are_offered_where_they_act() {
+        let othello = run_lines(&["ugi"]);
+        assert!(othello.iter().any(|l| l.starts_with("option name Threads ")), "{othello:?}");
+        assert!(othello.iter().any(|l| l.starts_with("option name Hash ")), "{othello:?}");
+        for game in ["go", "chaosclock"] {
+            let out =
+                run_lines(&[&format!("setoption name Game value {game}"), "ugi", "setoption name Threads value 2"]);
+            assert!(!out.iter().any(|l| l.starts_with("option name Threads ")), "{out:?}");
+            assert!(!out.iter().any(|l| l.starts_with("option name Hash ")), "{out:?}");
+            assert_eq!(out.last().unwrap(), &format!("info string Threads is kept, but {game} does not use it"));
+        }
+        let small = run_lines(&["setoption name BoardSize value 6", "setoption name Hash value 32"]);
+        assert_eq!(small, ["info string Hash is kept, but othello does not use it"]);
     }
 
     #[test]
