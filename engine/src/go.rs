@@ -346,11 +346,7 @@ impl GameSession for GoSession {
         match name.to_ascii_lowercase().as_str() {
             "komi" => {
                 let v = value.ok_or("option 'Komi' needs a value")?;
-                let k: f64 = v
-                    .parse()
-                    .ok()
-                    .filter(|k: &f64| k.is_finite() && k.abs() < 1000.0)
-                    .ok_or_else(|| format!("bad komi '{v}'"))?;
+                let k = bitboards::go::parse_komi(v)?;
                 self.state.game.set_komi(k);
                 Ok(true)
             }
@@ -382,6 +378,9 @@ impl GameSession for GoSession {
             let mv = self.state.parse_move(text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
             if mv != Move::Pass && !Point::from_gtp(text, board.size()).is_ok_and(|p| p.on_board(board.size())) {
                 return Err(format!("move {} '{text}' is off the board", i + 1));
+            }
+            if game.is_over() {
+                return Err(format!("move {} '{text}': the game ended with two passes", i + 1));
             }
             let color = game.board().to_move();
             game.play(color, mv).map_err(|e| format!("move {} '{text}' is illegal: {e}", i + 1))?;

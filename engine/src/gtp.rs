@@ -153,10 +153,7 @@ impl GtpEngine {
                 Ok(String::new())
             }
             ("komi", [k]) => {
-                let k: f64 = k.parse().map_err(|_| syntax())?;
-                if !k.is_finite() {
-                    return Err(syntax());
-                }
+                let k = bitboards::go::parse_komi(k).map_err(|_| syntax())?;
                 self.game.set_komi(k);
                 Ok(String::new())
             }
@@ -176,8 +173,7 @@ impl GtpEngine {
             ("showboard", _) => Ok(format!("\n{}", self.game.showboard())),
             ("final_score", _) => self.game.final_score(),
             ("time_settings", [main, byo, stones]) => {
-                let secs =
-                    |t: &str| t.parse::<f64>().ok().filter(|x| *x >= 0.0 && x.is_finite()).map(Duration::from_secs_f64);
+                let secs = |t: &str| t.parse::<f64>().ok().and_then(|x| search::duration_from_secs(x).ok());
                 let (main, byo) = (secs(main).ok_or_else(syntax)?, secs(byo).ok_or_else(syntax)?);
                 let stones = stones.parse().map_err(|_| syntax())?;
                 self.clock = GtpClock { settings: Some((main, byo, stones)), left: [None, None] };
@@ -186,9 +182,10 @@ impl GtpEngine {
             ("time_settings", _) => Err(syntax()),
             ("time_left", [color, time, stones]) => {
                 let black = gtp::parse_color(color).ok_or_else(syntax)?;
-                let time = time.parse::<f64>().ok().filter(|x| *x >= 0.0 && x.is_finite()).ok_or_else(syntax)?;
+                let time =
+                    time.parse::<f64>().ok().and_then(|x| search::duration_from_secs(x).ok()).ok_or_else(syntax)?;
                 let stones = stones.parse().map_err(|_| syntax())?;
-                self.clock.left[usize::from(!black)] = Some((Duration::from_secs_f64(time), stones));
+                self.clock.left[usize::from(!black)] = Some((time, stones));
                 Ok(String::new())
             }
             ("time_left", _) => Err(syntax()),

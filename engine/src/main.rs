@@ -362,16 +362,11 @@ fn run(cli: Cli) -> Result<()> {
         }
         Some(Commands::Chaosclock(ChaosCommand::Play { seed, side, think })) => {
             let human = chaosclock::parse_side(&side)?;
-            if !think.is_finite() || think <= 0.0 {
+            let think = search::duration_from_secs(think).map_err(|e| anyhow::anyhow!("--think: {e}"))?;
+            if think.is_zero() {
                 bail!("--think must be a positive number of seconds");
             }
-            chaosclock::play(
-                seed,
-                human,
-                Duration::from_secs_f64(think),
-                &mut std::io::stdin().lock(),
-                &mut std::io::stdout().lock(),
-            )
+            chaosclock::play(seed, human, think, &mut std::io::stdin().lock(), &mut std::io::stdout().lock())
         }
         Some(Commands::Bench { depth }) => {
             let mut stdout = std::io::stdout().lock();

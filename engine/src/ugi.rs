@@ -256,14 +256,19 @@ impl UgiEngine {
         let out = self.out.clone();
         let thread_stop = stop.clone();
         let spawned = std::thread::Builder::new().name("search".into()).spawn(move || {
-            let mut last_info: Option<Instant> = None;
+            let mut last_info: Option<(Instant, String)> = None;
             let outcome = job(&thread_stop, &mut |report| {
-                if last_info.is_none_or(|t| t.elapsed() >= INFO_INTERVAL) {
-                    last_info = Some(Instant::now());
-                    out.line(report.info().to_string());
+                if last_info.as_ref().is_none_or(|(t, _)| t.elapsed() >= INFO_INTERVAL) {
+                    let line = report.info().to_string();
+                    out.line(line.clone());
+                    last_info = Some((Instant::now(), line));
                 }
             });
-            out.line(outcome.report.info().to_string());
+            // The final state, unless the last line printed said it already.
+            let last = outcome.report.info().to_string();
+            if last_info.is_none_or(|(_, printed)| printed != last) {
+                out.line(last);
+            }
             out.line(ugi::bestmove_line(outcome.best_move.as_deref()));
         });
         match spawned {

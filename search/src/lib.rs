@@ -24,4 +24,4 @@ pub mod othello;
 pub mod tt;
 
 pub use game::{Evaluate, Game, Outcome, Player, Score};
-pub use limits::{Clock, Limits, StopFlag, TimeBudget};
+pub use limits::{Clock, Limits, MAX_SECONDS, StopFlag, TimeBudget, duration_from_secs};

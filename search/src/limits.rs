@@ -6,6 +6,22 @@ use std::time::{Duration, Instant};
 
 use crate::game::Player;
 
+/// The longest time a clock or a move may be given: 10⁹ seconds (about 31 years).
+/// Longer times are refused rather than overflowing the clock arithmetic.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// `secs` seconds as a [`Duration`], or why it is not a time: negative, not a number,
+/// or beyond [`MAX_SECONDS`].
+pub fn duration_from_secs(secs: f64) -> Result<Duration, String> {
+    if !secs.is_finite() || secs < 0.0 {
+        return Err(format!("{secs} is not a number of seconds"));
+    }
+    if secs > MAX_SECONDS {
+        return Err(format!("{secs} seconds is longer than the {MAX_SECONDS:e} a clock may hold"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
 /// The two players' clocks as the protocol sends them (`p1time p2time p1inc p2inc
 /// movestogo`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -144,6 +160,14 @@ impl TimeBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn times_beyond_any_clock_are_refused() {
+        assert_eq!(duration_from_secs(1.5), Ok(Duration::from_millis(1500)));
+        for bad in [-1.0, f64::NAN, f64::INFINITY, 1e99, 18446744073709551615.0, 1e30] {
+            assert!(duration_from_secs(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn clock_budget_is_a_fraction_of_the_time_left() {

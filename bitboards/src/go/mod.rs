@@ -15,4 +15,4 @@ pub use coords::{CoordError, Point, STRIDE, points};
 pub use fast::{Cell, FastBoard};
 pub use game::{Game, Move, Score, Superko, UndoError, score};
 pub use perft::perft;
-pub use text::{board_text, parse_board_text};
+pub use text::{MAX_KOMI, board_text, parse_board_text, parse_komi};

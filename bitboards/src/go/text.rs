@@ -57,6 +57,18 @@ pub fn parse_board_text(text: &str) -> Result<Board, String> {
     Ok(board)
 }
 
+/// The largest komi accepted, either way: more than any board can be worth.
+pub const MAX_KOMI: f64 = 1000.0;
+
+/// Reads a komi: a number of points no larger than [`MAX_KOMI`] either way.
+pub fn parse_komi(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|k| k.is_finite() && k.abs() <= MAX_KOMI)
+        .ok_or_else(|| format!("bad komi '{}': a number from -{MAX_KOMI} to {MAX_KOMI}", text.trim()))
+}
+
 impl Superko {
     /// Reads `off` (or `none`), `positional` or `situational`, case-insensitively.
     pub fn parse(text: &str) -> Option<Superko> {
@@ -72,6 +84,15 @@ impl Superko {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn komi_is_a_sane_number() {
+        assert_eq!(parse_komi(" 6.5"), Ok(6.5));
+        assert_eq!(parse_komi("-7"), Ok(-7.0));
+        for bad in ["1e300", "-1e9", "nan", "inf", "seven", ""] {
+            assert!(parse_komi(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn superko_names() {

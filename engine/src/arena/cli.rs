@@ -60,7 +60,7 @@ struct PlayArgs {
     #[arg(long, conflicts_with_all = ["st", "nodes"])]
     tc: Option<String>,
     /// Fixed seconds per move.
-    #[arg(long, conflicts_with = "nodes")]
+    #[arg(long, conflicts_with = "nodes", allow_negative_numbers = true)]
     st: Option<f64>,
     /// Fixed nodes (playouts) per move: UGI+ engines only.
     #[arg(long)]
@@ -84,7 +84,7 @@ struct PlayArgs {
     #[arg(long)]
     size: Option<usize>,
     /// Komi (Go).
-    #[arg(long, default_value_t = 7.0)]
+    #[arg(long, default_value_t = 7.0, value_parser = bitboards::go::parse_komi, allow_negative_numbers = true)]
     komi: f64,
     /// Othello: end a game with the exact solver at this many empties (0: never).
     #[arg(long, default_value_t = 0)]
@@ -117,10 +117,7 @@ struct PlayArgs {
 
 fn parse_seconds(text: &str, what: &str) -> Result<Duration> {
     let v: f64 = text.trim().parse().map_err(|_| anyhow::anyhow!("{what}: '{text}' is not a number of seconds"))?;
-    if !v.is_finite() || v < 0.0 {
-        bail!("{what}: '{text}' is not a number of seconds");
-    }
-    Ok(Duration::from_secs_f64(v))
+    search::duration_from_secs(v).map_err(|e| anyhow::anyhow!("{what}: {e}"))
 }
 
 fn parse_sprt(text: &Option<String>, normalized: bool) -> Result<Option<Sprt>> {

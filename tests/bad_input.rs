@@ -1,0 +1,87 @@
+//! Input a GUI, an arena or a hostile user may send, found by trying (issue 31): each
+//! case crashed, hung or was accepted wrongly before, and must now get the protocol's
+//! error reply (or a clean CLI error) while the engine keeps running and its state.
+
+mod common;
+
+use std::process::Command;
+
+use common::{Engine, gtp};
+
+fn sente(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_sente")).args(args).output().expect("run sente")
+}
+
+#[test]
+fn gtp_times_beyond_any_clock_are_refused_and_the_engine_lives() {
+    for game in ["Go", "Othello"] {
+        let mut e = Engine::start(&["gtp", "--game", game]);
+        for bad in ["time_settings 1e99 1 1", "time_settings 0 18446744073709551615 1", "time_left b 1e99 0"] {
+            assert_eq!(gtp(&mut e, bad), "? syntax error", "{game}: {bad}");
+        }
+        assert_eq!(gtp(&mut e, "time_settings 60 5 1"), "=");
+        assert_eq!(gtp(&mut e, "name"), "= sente");
+    }
+}
+
+#[test]
+fn gtp_komi_must_be_a_sane_number() {
+    let mut e = Engine::start(&["gtp"]);
+    assert_eq!(gtp(&mut e, "komi 6.5"), "=");
+    for bad in ["komi 1e300", "komi -1e9", "komi nan"] {
+        assert_eq!(gtp(&mut e, bad), "? syntax error", "{bad}");
+    }
+    // The komi set before is kept: an empty 9x9 board is white's by 6.5.
+    assert_eq!(gtp(&mut e, "final_score"), "= W+6.5");
+}
+
+#[test]
+fn arena_times_and_komi_that_make_no_sense_are_cli_errors() {
+    let a = format!("name=a cmd='{}'", env!("CARGO_BIN_EXE_sente"));
+    let b = format!("name=b cmd='{}'", env!("CARGO_BIN_EXE_sente"));
+    let out_dir = std::env::temp_dir().join(format!("sente-bad-arena-{}", std::process::id()));
+    let out = out_dir.to_str().expect("utf-8 path");
+    for (flags, says) in [
+        (vec!["--st", "1e30"], "--st"),
+        (vec!["--tc", "1e30+0"], "--tc"),
+        (vec!["--st", "-1"], "--st"),
+        (vec!["--game", "go", "--komi", "nan", "--st", "0.1"], "komi"),
+    ] {
+        let mut args = vec!["arena", "--engine", &a, "--engine", &b, "--rounds", "1", "--out", out];
+        args.extend(flags.iter().copied());
+        let run = sente(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(if says == "komi" { 2 } else { 1 }), "{flags:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{flags:?}: {stderr}");
+        assert!(stderr.contains(says), "{flags:?}: {stderr}");
+        assert!(!stderr.contains("unexpected argument"), "{flags:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&out_dir);
+}
+
+#[test]
+fn ugi_go_refuses_moves_after_two_passes() {
+    let mut e = Engine::start(&[]);
+    e.send("setoption name Game value go");
+    e.send("position startpos moves E5");
+    e.send("position startpos moves pass pass E5");
+    let error = e.recv(common::REPLY);
+    assert!(error.starts_with("info string error: move 3 'E5'"), "{error}");
+    // The position before the bad command is kept.
+    assert_eq!(e.ask("query gameover"), "response false");
+    assert_eq!(e.ask("query p1turn"), "response false");
+}
+
+#[test]
+fn every_ugi_go_prints_its_last_info_line_once() {
+    for game in ["othello", "go", "chaosclock"] {
+        let mut e = Engine::start(&[]);
+        e.send(&format!("setoption name Game value {game}"));
+        e.send("position startpos");
+        e.send(if game == "go" { "go nodes 200" } else { "go depth 1" });
+        let lines = e.until(|l| l.starts_with("bestmove"));
+        let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info ")).collect();
+        assert!(!infos.is_empty(), "{game}: {lines:?}");
+        assert!(infos.windows(2).all(|w| w[0] != w[1]), "{game}: an info line twice: {lines:?}");
+    }
+}
