@@ -65,7 +65,7 @@ impl GameSession for ChaosSession {
         vec![("Seed", OptionKind::Spin { default: 1, min: 0, max: i64::MAX })]
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool, String> {
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> crate::error::Result<bool> {
         if !name.eq_ignore_ascii_case("seed") {
             return Ok(false);
         }
@@ -80,7 +80,7 @@ impl GameSession for ChaosSession {
         self.solver.clear();
     }
 
-    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> crate::error::Result<()> {
         let start = match start {
             StartPosition::StartPos => random_opening(self.seed),
             StartPosition::Fen(text) => State::parse(text).map_err(|e| format!("bad position: {e}"))?,
@@ -119,7 +119,7 @@ impl GameSession for ChaosSession {
         self.record.state().draw()
     }
 
-    fn perft(&self, depth: u32, _threads: usize) -> Result<u64, String> {
+    fn perft(&self, depth: u32, _threads: usize) -> crate::error::Result<u64> {
         fn count(r: &mut Record, depth: u32) -> u64 {
             if depth == 0 || r.state().outcome().is_some() {
                 return 1;

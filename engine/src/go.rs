@@ -5,11 +5,12 @@ use std::time::Duration;
 
 use bitboards::go::sgf::{self, SgfGame};
 use bitboards::go::{Board, Color, Game, Illegal, Move, Point, Superko, bits};
-use protocol::gtp::{self, Command, errors};
+use protocol::gtp::{self, Command};
 use protocol::ugi::{OptionKind, StartPosition};
 use search::go::mcts::{Mcts, dead_stones, ownership};
 use search::{Limits, Outcome, Player, Score, StopFlag};
 
+use crate::error::{EngineError, Result};
 use crate::io::Output;
 use crate::session::GtpGame;
 use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
@@ -37,16 +38,16 @@ impl GoState {
     }
 
     /// A new empty board of side `size`.
-    pub fn set_size(&mut self, size: usize) -> Result<(), String> {
+    pub fn set_size(&mut self, size: usize) -> Result<()> {
         if !(2..=bitboards::go::MAX_SIZE).contains(&size) {
-            return Err(errors::UNACCEPTABLE_SIZE.into());
+            return Err(EngineError::BoardSize(format!("{size}x{size}: Go boards are 2x2 to 9x9")));
         }
         self.restart(Board::new(size));
         Ok(())
     }
 
     /// Changes the superko rule (the game restarts from its start with its moves).
-    pub fn set_superko(&mut self, superko: Superko) -> Result<(), String> {
+    pub fn set_superko(&mut self, superko: Superko) -> Result<()> {
         let moves: Vec<(Color, Move)> = self.game.moves().to_vec();
         let mut game = Game::new(*self.game.start(), self.game.komi(), superko);
         for (c, m) in moves {
@@ -128,16 +129,19 @@ impl GoGtp {
         bits(set).map(|p| p.to_gtp(size)).collect::<Vec<_>>().join(" ")
     }
 
-    fn load_sgf(&mut self, args: &[&str]) -> Result<String, String> {
+    fn load_sgf(&mut self, args: &[&str]) -> Result<String> {
         let (path, until) = match args {
             [path] => (*path, None),
-            [path, n] => (*path, Some(n.parse::<usize>().map_err(|_| errors::SYNTAX_ERROR.to_string())?)),
-            _ => return Err(errors::SYNTAX_ERROR.into()),
+            [path, n] => (
+                *path,
+                Some(n.parse::<usize>().map_err(|_| EngineError::Syntax(format!("'{n}' is not a move number")))?),
+            ),
+            _ => return Err(EngineError::Syntax("loadsgf FILE [MOVE]".into())),
         };
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot load file: {e}"))?;
         let sgf = sgf::parse(&text).map_err(|e| format!("cannot load file: {e}"))?;
         if !(2..=bitboards::go::MAX_SIZE).contains(&sgf.size) {
-            return Err(format!("cannot load file: board size {} is not supported", sgf.size));
+            return Err(format!("cannot load file: board size {} is not supported", sgf.size).into());
         }
         let mut board = Board::new(sgf.size);
         for &(c, p) in &sgf.setup {
@@ -185,7 +189,7 @@ const GO_EXTRA: &[&str] = &[
 ];
 
 impl GtpGame for GoGtp {
-    fn set_board_size(&mut self, size: usize) -> Result<(), String> {
+    fn set_board_size(&mut self, size: usize) -> Result<()> {
         self.state.set_size(size)
     }
 
@@ -198,13 +202,13 @@ impl GtpGame for GoGtp {
         self.state.game.set_komi(komi);
     }
 
-    fn play(&mut self, black: bool, vertex: &str) -> Result<(), String> {
+    fn play(&mut self, black: bool, vertex: &str) -> Result<()> {
         let color = if black { Color::BLACK } else { Color::WHITE };
-        let mv = self.state.parse_move(vertex).map_err(|_| errors::SYNTAX_ERROR.to_string())?;
-        self.state.game.play(color, mv).map_err(|_: Illegal| errors::ILLEGAL_MOVE.to_string())
+        let mv = self.state.parse_move(vertex).map_err(EngineError::Syntax)?;
+        self.state.game.play(color, mv).map_err(|e: Illegal| EngineError::IllegalMove(format!("{vertex}: {e}")))
     }
 
-    fn genmove(&mut self, black: bool, limits: Limits, _options: &SearchOptions) -> Result<String, String> {
+    fn genmove(&mut self, black: bool, limits: Limits, _options: &SearchOptions) -> Result<String> {
         let color = if black { Color::BLACK } else { Color::WHITE };
         let (choice, _) = self.state.think(color, &limits, &StopFlag::new(), true);
         match choice {
@@ -216,19 +220,19 @@ impl GtpGame for GoGtp {
         }
     }
 
-    fn undo(&mut self) -> Result<(), String> {
-        self.state.game.undo().map(|_| ()).map_err(|_| errors::CANNOT_UNDO.into())
+    fn undo(&mut self) -> Result<()> {
+        self.state.game.undo().map(|_| ()).map_err(|_| EngineError::CannotUndo)
     }
 
     fn showboard(&self) -> String {
         self.state.game.board().draw()
     }
 
-    fn final_score(&mut self) -> Result<String, String> {
+    fn final_score(&mut self) -> Result<String> {
         Ok(self.state.final_score().result())
     }
 
-    fn extra(&mut self, cmd: &Command, _out: &Output) -> Option<Result<String, String>> {
+    fn extra(&mut self, cmd: &Command, _out: &Output) -> Option<Result<String>> {
         let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
         let board = *self.state.game.board();
         Some(match (cmd.name.as_str(), args.as_slice()) {
@@ -239,11 +243,11 @@ impl GtpGame for GoGtp {
                     "dead" => Ok(self.vertices(dead)),
                     "alive" => Ok(self.vertices(stones & !dead)),
                     "seki" => Ok(String::new()),
-                    _ => Err(errors::SYNTAX_ERROR.into()),
+                    _ => Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args))),
                 }
             }
             ("kgs-genmove_cleanup", [color]) => match gtp::parse_color(color) {
-                None => Err(errors::SYNTAX_ERROR.into()),
+                None => Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args))),
                 Some(black) => {
                     // Capture the dead stones before passing: no pass while the opponent
                     // still has dead stones on the board.
@@ -254,7 +258,7 @@ impl GtpGame for GoGtp {
                     let m = choice.unwrap_or(Move::Pass);
                     match self.state.game.play(color, m) {
                         Ok(()) => Ok(self.state.move_text(m)),
-                        Err(e) => Err(format!("internal error: {e}")),
+                        Err(e) => Err(format!("internal error: {e}").into()),
                     }
                 }
             },
@@ -262,13 +266,13 @@ impl GtpGame for GoGtp {
             ("printsgf", []) => Ok(self.print_sgf()),
             ("printsgf", [path]) => std::fs::write(path, self.print_sgf())
                 .map(|_| String::new())
-                .map_err(|e| format!("cannot write {path}: {e}")),
+                .map_err(|e| format!("cannot write {path}: {e}").into()),
             ("is_legal", [color, vertex]) => match (gtp::parse_color(color), self.state.parse_move(vertex)) {
                 (Some(black), Ok(m)) => {
                     let c = if black { Color::BLACK } else { Color::WHITE };
                     Ok(if self.state.game.check(c, m).is_ok() { "1" } else { "0" }.into())
                 }
-                _ => Err(errors::SYNTAX_ERROR.into()),
+                _ => Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args))),
             },
             ("gogui-analyze_commands", _) => Ok([
                 "gfx/Ownership/sente-ownership",
@@ -292,7 +296,9 @@ impl GtpGame for GoGtp {
                 Some(r) => self.state.set_superko(r).map(|_| String::new()),
                 None => Err("superko rules: off, positional, situational".into()),
             },
-            _ if GO_EXTRA.contains(&cmd.name.as_str()) => Err(errors::SYNTAX_ERROR.into()),
+            _ if GO_EXTRA.contains(&cmd.name.as_str()) => {
+                Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args)))
+            }
             _ => return None,
         })
     }
@@ -311,7 +317,7 @@ pub struct GoSession {
 
 impl GoSession {
     /// A session on a board of side `size` (9 if `None`).
-    pub fn new(size: Option<usize>) -> Result<GoSession, String> {
+    pub fn new(size: Option<usize>) -> Result<GoSession> {
         let mut s = GoSession { state: GoState::new(), size };
         s.state.set_size(size.unwrap_or(9))?;
         Ok(s)
@@ -342,7 +348,7 @@ impl GameSession for GoSession {
         ]
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool, String> {
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool> {
         match name.to_ascii_lowercase().as_str() {
             "komi" => {
                 let v = value.ok_or("option 'Komi' needs a value")?;
@@ -366,7 +372,7 @@ impl GameSession for GoSession {
         self.state.restart(Board::new(size));
     }
 
-    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<()> {
         let board = match start {
             StartPosition::StartPos => Board::new(self.state.game.board().size()),
             StartPosition::Fen(text) => {
@@ -377,13 +383,17 @@ impl GameSession for GoSession {
         for (i, text) in moves.iter().enumerate() {
             let mv = self.state.parse_move(text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
             if mv != Move::Pass && !Point::from_gtp(text, board.size()).is_ok_and(|p| p.on_board(board.size())) {
-                return Err(format!("move {} '{text}' is off the board", i + 1));
+                return Err(EngineError::IllegalMove(format!("move {} '{text}' is off the board", i + 1)));
             }
             if game.is_over() {
-                return Err(format!("move {} '{text}': the game ended with two passes", i + 1));
+                return Err(EngineError::IllegalMove(format!(
+                    "move {} '{text}': the game ended with two passes",
+                    i + 1
+                )));
             }
             let color = game.board().to_move();
-            game.play(color, mv).map_err(|e| format!("move {} '{text}' is illegal: {e}", i + 1))?;
+            game.play(color, mv)
+                .map_err(|e| EngineError::IllegalMove(format!("move {} '{text}' is illegal: {e}", i + 1)))?;
         }
         self.state.game = game;
         Ok(())
@@ -437,7 +447,7 @@ impl GameSession for GoSession {
         self.state.game.board().draw()
     }
 
-    fn perft(&self, depth: u32, _threads: usize) -> Result<u64, String> {
+    fn perft(&self, depth: u32, _threads: usize) -> Result<u64> {
         if depth > 4 {
             return Err("Go perft is for checking the rules: depth 4 at most".into());
         }

@@ -4,9 +4,10 @@
 use std::time::Duration;
 
 use crossbeam_channel::Receiver;
-use protocol::gtp::{self, Command, errors};
+use protocol::gtp::{self, Command};
 use search::{Clock, Limits};
 
+use crate::error::{EngineError, Result};
 use crate::io::{Input, MAX_LINE, Output};
 use crate::session::{GtpGame, SearchOptions};
 
@@ -111,7 +112,7 @@ impl GtpEngine {
         let quit = cmd.name == "quit";
         let reply = match self.execute(&cmd) {
             Ok(text) => gtp::success(cmd.id, &text),
-            Err(message) => gtp::failure(cmd.id, &message),
+            Err(error) => gtp::failure(cmd.id, &error.gtp_reply()),
         };
         self.out.line(reply);
         !quit
@@ -121,9 +122,9 @@ impl GtpEngine {
         COMMON.contains(&name) || self.game.extra_commands().contains(&name)
     }
 
-    fn execute(&mut self, cmd: &Command) -> Result<String, String> {
+    fn execute(&mut self, cmd: &Command) -> Result<String> {
         let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
-        let syntax = || errors::SYNTAX_ERROR.to_string();
+        let syntax = || EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args));
         match (cmd.name.as_str(), args.as_slice()) {
             ("protocol_version", _) => Ok("2".into()),
             ("name", _) => Ok("sente".into()),
@@ -138,7 +139,9 @@ impl GtpEngine {
             ("quit", _) => Ok(String::new()),
             ("list_games", _) => Ok(crate::registry::gtp_games().join("\n")),
             ("set_game", [name]) => {
-                let game = crate::games::GameKind::parse(name).and_then(crate::registry::make_gtp_game)?;
+                let game = crate::games::GameKind::parse(name)
+                    .map_err(EngineError::Refused)
+                    .and_then(crate::registry::make_gtp_game)?;
                 self.game = game;
                 Ok(String::new())
             }
@@ -191,7 +194,7 @@ impl GtpEngine {
             ("time_left", _) => Err(syntax()),
             _ => match self.game.extra(cmd, &self.out) {
                 Some(result) => result,
-                None => Err(errors::UNKNOWN_COMMAND.into()),
+                None => Err(EngineError::UnknownCommand(cmd.name.clone())),
             },
         }
     }

@@ -11,6 +11,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod arena;
 mod bench;
 mod chaosclock;
+mod error;
 mod ffo;
 mod games;
 mod go;

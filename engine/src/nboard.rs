@@ -13,6 +13,7 @@ use protocol::nboard::{self, Command, ParseError};
 use search::StopFlag;
 use search::othello::{Solver, ThinkLimits, Thought};
 
+use crate::error::{EngineError, Result};
 use crate::io::{Input, MAX_LINE, Output};
 use crate::session::SearchOptions;
 
@@ -21,37 +22,40 @@ const NAME: &str = "sente";
 
 /// Builds the game a GGF text describes: its start (`BO`, or the usual start), then
 /// its moves; a move by the side not to move is preceded by the pass it implies.
-pub fn game_from_ggf(text: &str) -> Result<Game<Board>, String> {
-    let g = ggf::parse(text).map_err(|e| e.to_string())?;
+pub fn game_from_ggf(text: &str) -> Result<Game<Board>> {
+    let g = ggf::parse(text).map_err(|e| EngineError::Refused(format!("bad game ({e})")))?;
     if g.size != 8 {
-        return Err(format!("only 8x8 games are supported, not {0}x{0}", g.size));
+        return Err(EngineError::BoardSize(format!("only 8x8 games are supported, not {0}x{0}", g.size)));
     }
     let start = match &g.board {
         Some(squares) => {
             let side = if g.black_to_move { 'X' } else { 'O' };
-            Position::parse(&format!("{squares} {side}")).map_err(|e| e.to_string())?
+            Position::parse(&format!("{squares} {side}"))
+                .map_err(|e| EngineError::Refused(format!("bad game ({e})")))?
         }
         None => Position::start(),
     };
     let mut game = Game::new(start);
     for (i, m) in g.moves.iter().enumerate() {
-        let mv = Move::parse(nboard::move_text(&m.text), 8).map_err(|e| format!("move {}: {e}", i + 1))?;
-        play_with_implied_pass(&mut game, mv, Some(m.black)).map_err(|e| format!("move {} {}: {e}", i + 1, m.text))?;
+        let mv = Move::parse(nboard::move_text(&m.text), 8)
+            .map_err(|e| EngineError::IllegalMove(format!("bad game (move {}: {e})", i + 1)))?;
+        play_with_implied_pass(&mut game, mv, Some(m.black))
+            .map_err(|e| EngineError::IllegalMove(format!("bad game (move {} {}: {e})", i + 1, m.text)))?;
     }
     Ok(game)
 }
 
 /// Plays `mv` for `color` (if given), inserting the pass the other side must make
 /// when it is not `color`'s turn.
-fn play_with_implied_pass(game: &mut Game<Board>, mv: Move, black: Option<bool>) -> Result<(), String> {
+fn play_with_implied_pass(game: &mut Game<Board>, mv: Move, black: Option<bool>) -> Result<()> {
     let to_move_is_black = game.position().side_to_move() == Color::BLACK;
     if black.is_some_and(|b| b != to_move_is_black) && mv != Move::Pass {
         if game.position().legal_moves() != vec![Move::Pass] {
-            return Err("played out of turn".into());
+            return Err(EngineError::IllegalMove("played out of turn".into()));
         }
-        game.play(Move::Pass).map_err(|e| e.to_string())?;
+        game.play(Move::Pass).map_err(|e| EngineError::IllegalMove(e.to_string()))?;
     }
-    game.play(mv).map_err(|e| e.to_string())
+    game.play(mv).map_err(|e| EngineError::IllegalMove(e.to_string()))
 }
 
 struct Running {
@@ -131,16 +135,17 @@ impl NboardEngine {
             }
             Command::SetGame(text) => match game_from_ggf(&text) {
                 Ok(game) => self.game = game,
-                Err(e) => self.status(&format!("error: bad game ({e}); position unchanged")),
+                Err(e) => self.out.line(format!("{}; position unchanged", e.nboard_line())),
             },
             Command::SetContempt(_) => self.status("contempt is not used by this engine: draws count as 0"),
             Command::Move(arg) => {
                 let text = nboard::move_text(&arg);
                 let result = Move::parse(text, 8)
-                    .map_err(|e| e.to_string())
-                    .and_then(|mv| play_with_implied_pass(&mut self.game, mv, None));
+                    .map_err(|e| EngineError::IllegalMove(e.to_string()))
+                    .and_then(|mv| play_with_implied_pass(&mut self.game, mv, None))
+                    .map_err(|e| EngineError::IllegalMove(format!("move {text}: {e}")));
                 if let Err(e) = result {
-                    self.status(&format!("error: move {text}: {e}; position unchanged"));
+                    self.out.line(format!("{}; position unchanged", e.nboard_line()));
                 }
             }
             Command::Go => self.search(1, true),
@@ -256,7 +261,7 @@ mod tests {
             "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]W[F5];)",
         )
         .unwrap_err();
-        assert!(e.contains("out of turn"), "{e}");
+        assert!(e.to_string().contains("out of turn"), "{e}");
         assert!(game_from_ggf("(;GM[Othello]BO[6 ------------------------------------ *];)").is_err());
         assert!(game_from_ggf("(;GM[Othello]B[Z9];)").is_err());
     }

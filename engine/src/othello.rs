@@ -10,6 +10,7 @@ use protocol::ugi::StartPosition;
 use search::othello::{Solver, Thought};
 use search::{Game, Limits, Outcome, Score, StopFlag, alphabeta};
 
+use crate::error::{EngineError, Result};
 use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// How an Othello session searches a position of board type `B`.
@@ -138,7 +139,7 @@ impl<B: OthelloBoard, S: OthelloSearch<B>> GameSession for OthelloSession<B, S> 
         self.search.clear();
     }
 
-    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<()> {
         let start = match start {
             StartPosition::StartPos => Position::start(),
             StartPosition::Fen(text) => Position::parse(text).map_err(|e| format!("bad position: {e}"))?,
@@ -181,7 +182,7 @@ impl<B: OthelloBoard, S: OthelloSearch<B>> GameSession for OthelloSession<B, S> 
         self.position.draw()
     }
 
-    fn perft(&self, depth: u32, threads: usize) -> Result<u64, String> {
+    fn perft(&self, depth: u32, threads: usize) -> Result<u64> {
         Ok(search::othello::parallel_perft(self.position.board(), depth, threads))
     }
 
@@ -205,14 +206,14 @@ impl OthelloGtp {
     }
 
     /// Makes it `black`'s turn, passing for the other side if it has no move.
-    fn turn_of(&mut self, black: bool) -> Result<(), String> {
+    fn turn_of(&mut self, black: bool) -> Result<()> {
         let game = self.game();
         let to_move = game.position().side_to_move() == Color::BLACK;
         if to_move != black {
             if game.position().legal_moves() == vec![Move::Pass] {
                 game.play(Move::Pass).map_err(|e| e.to_string())?;
             } else {
-                return Err(protocol::gtp::errors::ILLEGAL_MOVE.into());
+                return Err(EngineError::IllegalMove("it is the other side's turn: it has a move".into()));
             }
         }
         Ok(())
@@ -220,8 +221,8 @@ impl OthelloGtp {
 }
 
 impl crate::session::GtpGame for OthelloGtp {
-    fn set_board_size(&mut self, size: usize) -> Result<(), String> {
-        if size == 8 { Ok(()) } else { Err(protocol::gtp::errors::UNACCEPTABLE_SIZE.into()) }
+    fn set_board_size(&mut self, size: usize) -> Result<()> {
+        if size == 8 { Ok(()) } else { Err(EngineError::BoardSize(format!("{size}x{size}: GTP Othello is 8x8"))) }
     }
 
     fn clear(&mut self) {
@@ -231,16 +232,16 @@ impl crate::session::GtpGame for OthelloGtp {
 
     fn set_komi(&mut self, _komi: f64) {}
 
-    fn play(&mut self, black: bool, vertex: &str) -> Result<(), String> {
-        let mv = Move::parse(vertex, 8).map_err(|_| protocol::gtp::errors::SYNTAX_ERROR.to_string())?;
+    fn play(&mut self, black: bool, vertex: &str) -> Result<()> {
+        let mv = Move::parse(vertex, 8).map_err(|e| EngineError::Syntax(e.to_string()))?;
         if mv == Move::Pass && self.game().position().legal_moves() == vec![Move::Pass] {
-            return self.game().play(Move::Pass).map_err(|_| protocol::gtp::errors::ILLEGAL_MOVE.into());
+            return self.game().play(Move::Pass).map_err(|e| EngineError::IllegalMove(e.to_string()));
         }
         self.turn_of(black)?;
-        self.game().play(mv).map_err(|_| protocol::gtp::errors::ILLEGAL_MOVE.into())
+        self.game().play(mv).map_err(|e| EngineError::IllegalMove(e.to_string()))
     }
 
-    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions) -> Result<String, String> {
+    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions) -> Result<String> {
         if self.game().is_over() {
             return Ok("pass".into());
         }
@@ -261,15 +262,15 @@ impl crate::session::GtpGame for OthelloGtp {
         Ok(text.to_ascii_uppercase())
     }
 
-    fn undo(&mut self) -> Result<(), String> {
-        self.game().undo().map(|_| ()).map_err(|_| protocol::gtp::errors::CANNOT_UNDO.into())
+    fn undo(&mut self) -> Result<()> {
+        self.game().undo().map(|_| ()).map_err(|_| EngineError::CannotUndo)
     }
 
     fn showboard(&self) -> String {
         self.game.as_ref().map_or_else(|| Position::<Board>::start().draw(), |g| g.position().draw())
     }
 
-    fn final_score(&mut self) -> Result<String, String> {
+    fn final_score(&mut self) -> Result<String> {
         let p = *self.game().position();
         let margin = match p.result() {
             Some(r) => r.black_margin(),

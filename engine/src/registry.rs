@@ -4,24 +4,25 @@
 use bitboards::othello::{Board, Board6, Board10};
 
 use crate::chaosclock::ChaosSession;
+use crate::error::{EngineError, Result};
 use crate::games::GameKind;
 use crate::go::{GoGtp, GoSession};
 use crate::othello::{GenericSearch, OthelloGtp, OthelloSession, SolverSearch};
 use crate::session::{GameSession, GtpGame};
 
 /// A new session of `game` on a board of side `size` (the game's default if `None`).
-pub fn make_session(game: GameKind, size: Option<usize>) -> Result<Box<dyn GameSession>, String> {
+pub fn make_session(game: GameKind, size: Option<usize>) -> Result<Box<dyn GameSession>> {
     match game {
         GameKind::Othello => match size.unwrap_or(8) {
             8 => Ok(Box::new(OthelloSession::<Board, SolverSearch>::new())),
             6 => Ok(Box::new(OthelloSession::<Board6, GenericSearch>::new())),
             10 => Ok(Box::new(OthelloSession::<Board10, GenericSearch>::new())),
-            n => Err(format!("Othello is played on 6x6, 8x8 or 10x10 boards, not {n}x{n}")),
+            n => Err(EngineError::BoardSize(format!("Othello is played on 6x6, 8x8 or 10x10 boards, not {n}x{n}"))),
         },
         GameKind::Go => Ok(Box::new(GoSession::new(size)?)),
         GameKind::ChaosClock => match size {
             None | Some(12) => Ok(Box::new(ChaosSession::new())),
-            Some(n) => Err(format!("the Chaos Clock has 12 points, not {n}")),
+            Some(n) => Err(EngineError::BoardSize(format!("the Chaos Clock has 12 points, not {n}"))),
         },
     }
 }
@@ -32,10 +33,10 @@ pub fn gtp_games() -> Vec<&'static str> {
 }
 
 /// A GTP game of `game`, or why GTP does not play it.
-pub fn make_gtp_game(game: GameKind) -> Result<Box<dyn GtpGame>, String> {
+pub fn make_gtp_game(game: GameKind) -> Result<Box<dyn GtpGame>> {
     match game {
         GameKind::Othello => Ok(Box::new(OthelloGtp::default())),
         GameKind::Go => Ok(Box::new(GoGtp::default())),
-        GameKind::ChaosClock => Err(format!("GTP plays {}, not Chaos Clock", gtp_games().join(" and "))),
+        GameKind::ChaosClock => Err(format!("GTP plays {}, not Chaos Clock", gtp_games().join(" and ")).into()),
     }
 }

@@ -17,7 +17,7 @@ pub fn play(
     limits: Limits,
     options: SearchOptions,
     mut print: impl FnMut(&str),
-) -> Result<Vec<String>, String> {
+) -> crate::error::Result<Vec<String>> {
     let mut session = registry::make_session(game, size)?;
     let mut moves: Vec<String> = Vec::new();
     print(&session.draw());

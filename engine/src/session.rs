@@ -9,6 +9,7 @@ use protocol::gtp::Command;
 use protocol::ugi::{InfoScore, OptionKind, StartPosition};
 use search::{Limits, Outcome, Score, StopFlag};
 
+use crate::error::Result;
 use crate::games::GameKind;
 use crate::io::Output;
 
@@ -81,7 +82,7 @@ pub trait GameSession: Send {
         Vec::new()
     }
     /// Sets a game-specific option; `Ok(false)` if the name is not one of ours.
-    fn set_option(&mut self, _name: &str, _value: Option<&str>) -> Result<bool, String> {
+    fn set_option(&mut self, _name: &str, _value: Option<&str>) -> Result<bool> {
         Ok(false)
     }
     /// True when the search uses the engine-wide `Threads` and `Hash` settings (they
@@ -92,7 +93,7 @@ pub trait GameSession: Send {
     /// Forgets everything about the previous game (tables, history).
     fn new_game(&mut self);
     /// Sets the position; on error the previous position is kept.
-    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String>;
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<()>;
     /// True when player one is to move.
     fn p1_to_move(&self) -> bool;
     /// The outcome once the game is over.
@@ -108,7 +109,7 @@ pub trait GameSession: Send {
     /// A drawing of the position.
     fn draw(&self) -> String;
     /// Perft of the current position.
-    fn perft(&self, depth: u32, threads: usize) -> Result<u64, String>;
+    fn perft(&self, depth: u32, threads: usize) -> Result<u64>;
     /// A search of the current position.
     fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob;
 }
@@ -128,23 +129,23 @@ pub fn outcome_word(outcome: Option<Outcome>) -> &'static str {
 /// A game as the GTP loop drives it.
 pub trait GtpGame: Send {
     /// `boardsize n`.
-    fn set_board_size(&mut self, size: usize) -> Result<(), String>;
+    fn set_board_size(&mut self, size: usize) -> Result<()>;
     /// `clear_board`.
     fn clear(&mut self);
     /// `komi k`.
     fn set_komi(&mut self, komi: f64);
     /// `play color vertex`.
-    fn play(&mut self, black: bool, vertex: &str) -> Result<(), String>;
+    fn play(&mut self, black: bool, vertex: &str) -> Result<()>;
     /// `genmove color`: choose, play and return the move.
-    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions) -> Result<String, String>;
+    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions) -> Result<String>;
     /// `undo`.
-    fn undo(&mut self) -> Result<(), String>;
+    fn undo(&mut self) -> Result<()>;
     /// `showboard` (multi-line).
     fn showboard(&self) -> String;
     /// `final_score`.
-    fn final_score(&mut self) -> Result<String, String>;
+    fn final_score(&mut self) -> Result<String>;
     /// Commands specific to the game; `None` if `cmd` is not one of them.
-    fn extra(&mut self, cmd: &Command, out: &Output) -> Option<Result<String, String>> {
+    fn extra(&mut self, cmd: &Command, out: &Output) -> Option<Result<String>> {
         let _ = (cmd, out);
         None
     }

@@ -8,6 +8,7 @@ use crossbeam_channel::Receiver;
 use protocol::ugi::{self, Command, GoCommand, OptionKind, Query};
 use search::{Clock, Limits, StopFlag};
 
+use crate::error::{EngineError, Result};
 use crate::io::{Input, MAX_LINE, Output};
 use crate::session::{GameSession, SearchOptions, outcome_word};
 use crate::{games, registry};
@@ -163,19 +164,18 @@ impl UgiEngine {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        fn need<'a>(name: &str, v: Option<&'a str>) -> Result<&'a str, String> {
-            v.ok_or_else(|| format!("option '{name}' needs a value"))
+        fn need<'a>(name: &str, v: Option<&'a str>) -> Result<&'a str> {
+            v.ok_or_else(|| EngineError::Syntax(format!("option '{name}' needs a value")))
         }
-        let spin = |v: Option<&str>, min: usize, max: usize| -> Result<usize, String> {
+        let spin = |v: Option<&str>, min: usize, max: usize| -> Result<usize> {
             let v = need(name, v)?;
-            v.parse::<usize>()
-                .ok()
-                .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| format!("option '{name}': '{v}' is not a number from {min} to {max}"))
+            v.parse::<usize>().ok().filter(|n| (min..=max).contains(n)).ok_or_else(|| {
+                EngineError::Syntax(format!("option '{name}': '{v}' is not a number from {min} to {max}"))
+            })
         };
         let result = match name.to_ascii_lowercase().as_str() {
             "game" => need(name, value)
-                .and_then(games::GameKind::parse)
+                .and_then(|v| games::GameKind::parse(v).map_err(EngineError::Refused))
                 .and_then(|game| registry::make_session(game, None))
                 .map(|s| self.session = s),
             "boardsize" => spin(value, 2, 10)
@@ -190,12 +190,12 @@ impl UgiEngine {
             }),
             _ => match self.session.set_option(name, value) {
                 Ok(true) => Ok(()),
-                Ok(false) => Err(format!("unknown option '{name}'")),
+                Ok(false) => Err(EngineError::Refused(format!("unknown option '{name}'"))),
                 Err(e) => Err(e),
             },
         };
         if let Err(e) = result {
-            self.error(&e);
+            self.out.line(e.ugi_line());
         }
     }
 
@@ -229,7 +229,7 @@ impl UgiEngine {
                 self.out.line(format!("info string perft depth {depth} leaves {count} time {ms} nps {nps}"));
                 self.out.line(format!("perft {depth} {count}"));
             }
-            Err(e) => self.error(&e),
+            Err(e) => self.out.line(e.ugi_line()),
         }
     }
 
