@@ -86,7 +86,7 @@ enum Commands {
     },
     /// Solve every problem of an FFO or Edax OBF file exactly and compare with its answers.
     Ffo {
-        /// The problem file (e.g. ../shared/ffo/ffo_40_59.txt).
+        /// The problem file (e.g. ffo/problems/ffo_40_59.txt).
         file: String,
         /// Solver threads.
         #[arg(long, default_value_t = 1)]
