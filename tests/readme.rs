@@ -7,8 +7,9 @@
 //!
 //! * `…` in an expected line stands for any text (a time, a speed);
 //! * an expected line starting `info depth` stands for the search's last such line:
-//!   received `info depth` lines that do not match it (the earlier iterations, whose
-//!   number depends on how fast the machine is) are skipped.
+//!   the `info depth` lines received before it (the earlier iterations, and a progress
+//!   line for the last one, whose number depends on how fast the machine is) are
+//!   skipped.
 //!
 //! After the last line the engine must exit with nothing more to say.
 
@@ -66,6 +67,47 @@ fn matches(pattern: &str, line: &str) -> bool {
     true
 }
 
+/// Checks the answers to `steps`: `send` sends a line, `recv` returns the next line
+/// received. Panics, with `so_far` (the session), at the first line that differs.
+fn check(
+    steps: &[Step],
+    mut send: impl FnMut(&str),
+    mut recv: impl FnMut() -> String,
+    so_far: impl Fn() -> Vec<String>,
+) {
+    let is_search_info = |l: &str| l.starts_with("info depth");
+    // A line read past the last `info depth` line of a search, not yet compared.
+    let mut pending: Option<String> = None;
+    for step in steps {
+        send(&step.send);
+        for expected in &step.expect {
+            let line = if is_search_info(expected) {
+                // The last of the consecutive `info depth` lines.
+                let mut last = pending.take().unwrap_or_else(&mut recv);
+                while is_search_info(&last) {
+                    let next = recv();
+                    if !is_search_info(&next) {
+                        pending = Some(next);
+                        break;
+                    }
+                    last = next;
+                }
+                last
+            } else {
+                pending.take().unwrap_or_else(&mut recv)
+            };
+            assert!(
+                matches(expected, &line),
+                "after '> {}' the README expects '< {expected}', the engine said '< {line}'; \
+                 the session so far: {:#?}",
+                step.send,
+                so_far()
+            );
+        }
+    }
+    assert!(pending.is_none(), "the engine said more than the README shows: {pending:?}");
+}
+
 #[test]
 fn the_pattern_rules() {
     assert!(matches(
@@ -76,6 +118,35 @@ fn the_pattern_rules() {
     assert!(matches("bestmove c3", "bestmove c3"));
     assert!(!matches("bestmove c3", "bestmove c3 ponder d3"));
     assert!(matches("a…a", "aa") && !matches("a…a", "a"));
+
+    // Earlier iterations, and a progress line repeating the last one, are skipped.
+    let steps =
+        transcript("UGI+ transcript\n```text\n> go depth 4\n< info depth 4 nodes 9 …\n< bestmove c3\n> quit\n```\n");
+    for received in [
+        vec!["info depth 4 nodes 9 time 1", "bestmove c3"],
+        vec!["info depth 1 nodes 2 time 1", "info depth 4 nodes 9 time 1", "bestmove c3"],
+        vec![
+            "info depth 1 nodes 2 time 1",
+            "info depth 4 nodes 9 time 101",
+            "info depth 4 nodes 9 time 102",
+            "bestmove c3",
+        ],
+    ] {
+        let mut lines = received.into_iter().map(String::from);
+        check(&steps, |_| {}, || lines.next().expect("a line"), Vec::new);
+    }
+    for wrong in [
+        vec!["info depth 4 nodes 8 time 1", "bestmove c3"],
+        vec!["info depth 4 nodes 9 time 1", "info depth 5 nodes 9 time 1", "bestmove c3"],
+        vec!["info depth 4 nodes 9 time 1", "bestmove d3"],
+        vec!["info depth 4 nodes 9 time 1", "info string x", "bestmove c3"],
+    ] {
+        let mut lines = wrong.clone().into_iter().map(String::from);
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check(&steps, |_| {}, || lines.next().unwrap_or_else(|| "(end)".into()), Vec::new)
+        }));
+        assert!(run.is_err(), "{wrong:?} passed");
+    }
 }
 
 #[test]
@@ -85,25 +156,14 @@ fn the_readme_ugi_transcript_is_what_the_engine_says() {
     let steps = transcript(&readme);
     assert!(steps.iter().any(|s| !s.expect.is_empty()), "the transcript expects no answer at all");
 
-    let mut engine = Engine::start(&[]);
-    for step in &steps {
-        engine.send(&step.send);
-        for expected in &step.expect {
-            loop {
-                let line = engine.recv(REPLY);
-                if matches(expected, &line) {
-                    break;
-                }
-                let earlier_iteration = expected.starts_with("info depth") && line.starts_with("info depth");
-                assert!(
-                    earlier_iteration,
-                    "after '> {}' the README expects '< {expected}', the engine said '< {line}'; \
-                     the session so far: {:#?}",
-                    step.send, engine.transcript
-                );
-            }
-        }
-    }
+    let engine = std::cell::RefCell::new(Engine::start(&[]));
+    check(
+        &steps,
+        |line| engine.borrow_mut().send(line),
+        || engine.borrow_mut().recv(REPLY),
+        || engine.borrow().transcript.clone(),
+    );
+    let mut engine = engine.into_inner();
     let after = engine.rest(Duration::from_secs(10));
     assert!(after.is_empty(), "the engine said more than the README shows: {after:?}");
 }
