@@ -37,7 +37,11 @@ fn bad_arguments_are_refused_with_a_message() {
 #[test]
 fn selfplay_finishes_a_game() {
     let out = run(&["selfplay", "--size", "6", "--depth", "3"]);
-    assert!(out.contains("result p"), "{out}");
+    assert!(out.contains("  1. black "), "Othello names its players black and white: {out}");
+    assert!(
+        out.contains("result: black wins") || out.contains("result: white wins") || out.contains("result: draw"),
+        "{out}"
+    );
     assert!(out.contains("game over"), "{out}");
 }
 

@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn shared() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/go_homework")
+/// The homework's files, carried by the repository (`tests/data/go_homework/`).
+fn homework() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/go_homework")
 }
 
 fn sente(args: &[&str]) -> std::process::Output {
@@ -28,19 +29,19 @@ fn stones_in(svg: &str) -> (usize, usize) {
 #[test]
 fn the_seven_examples_reproduce_the_official_answers() {
     let out = temp_dir("homework");
-    let run = sente(&["go-homework", shared().to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let run = sente(&["go-homework", homework().to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let log = String::from_utf8_lossy(&run.stdout);
     assert!(log.contains("skipped") && log.contains("student_extra: a folder"), "{log}");
     let ours = std::fs::read_to_string(out.join("answers.txt")).unwrap();
-    let official = std::fs::read_to_string(shared().join("answer_for_train.txt")).unwrap().replace("\r\n", "\n");
+    let official = std::fs::read_to_string(homework().join("answer_for_train.txt")).unwrap().replace("\r\n", "\n");
     assert_eq!(ours, official);
 
     // Pictures: the initial board of every problem and one per capturing move.
     for name in ["train_0", "train_00", "train_1", "train_2", "train_3", "train_4", "train_5"] {
         let svg = std::fs::read_to_string(out.join(format!("{name}.svg"))).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-        let stones = std::fs::read_to_string(shared().join(format!("{name}.txt"))).unwrap();
+        let stones = std::fs::read_to_string(homework().join(format!("{name}.txt"))).unwrap();
         let black = stones.lines().filter(|l| l.trim_end().ends_with("-1")).count();
         let white = stones.lines().filter(|l| !l.trim().is_empty()).count() - black;
         assert_eq!(stones_in(&svg), (black, white), "{name}.svg");
@@ -65,7 +66,7 @@ fn the_seven_examples_reproduce_the_official_answers() {
 #[test]
 fn one_file_a_forced_task_and_the_extra_problems() {
     let out = temp_dir("homework-extra");
-    let extra = shared().join("student_extra");
+    let extra = homework().join("student_extra");
     // Their names give no task: skipped without --task, answered with it.
     let run = sente(&["go-homework", extra.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&run.stdout).contains("gives no task"));
@@ -74,7 +75,7 @@ fn one_file_a_forced_task_and_the_extra_problems() {
     let answers = std::fs::read_to_string(out.join("answers.txt")).unwrap();
     assert_eq!(answers.matches("rule check: ").count(), 3, "{answers}");
     // A single file with its task forced.
-    let file = shared().join("train_2.txt");
+    let file = homework().join("train_2.txt");
     let run = sente(&["go-homework", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--task", "legal"]);
     assert!(run.status.success());
     let legal = std::fs::read_to_string(out.join("answers.txt")).unwrap();

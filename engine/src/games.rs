@@ -42,6 +42,16 @@ impl GameKind {
         Self::ALL.iter().map(|g| g.name()).collect()
     }
 
+    /// The names of player one and player two in the game's own terms: black and white
+    /// (black moves first) in Othello and Go; 乙 (the even pieces, moving first) and 甲
+    /// in Chaos Clock.
+    pub const fn player_names(self) -> (&'static str, &'static str) {
+        match self {
+            GameKind::ChaosClock => ("乙", "甲"),
+            _ => ("black", "white"),
+        }
+    }
+
     /// The name GTP's `list_games` gives (`Othello`, `Go`), for the games GTP plays.
     pub const fn gtp_name(self) -> Option<&'static str> {
         match self {

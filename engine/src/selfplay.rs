@@ -3,11 +3,23 @@
 use std::time::Duration;
 
 use protocol::ugi::StartPosition;
-use search::{Limits, Score, StopFlag};
+use search::{Limits, Outcome, Player, Score, StopFlag};
 
 use crate::games::GameKind;
 use crate::registry;
-use crate::session::{SearchOptions, outcome_word};
+use crate::session::SearchOptions;
+
+/// The game's outcome in words, with the players' names.
+fn outcome_words(outcome: Option<Outcome>, (p1, p2): (&str, &str)) -> String {
+    match outcome {
+        None => "none".into(),
+        Some(Outcome::Win(Player::One)) => format!("{p1} wins"),
+        Some(Outcome::Win(Player::Two)) => format!("{p2} wins"),
+        Some(Outcome::Draw) => "draw".into(),
+        Some(Outcome::BothWin) => "both win".into(),
+        Some(Outcome::BothLose) => "both lose".into(),
+    }
+}
 
 /// Plays one game of `game` with both sides searching under `limits`; returns the
 /// text to print, line by line, through `print`.
@@ -19,6 +31,7 @@ pub fn play(
     mut print: impl FnMut(&str),
 ) -> crate::error::Result<Vec<String>> {
     let mut session = registry::make_session(game, size)?;
+    let sides = game.player_names();
     let mut moves: Vec<String> = Vec::new();
     print(&session.draw());
     let mut total_time = Duration::ZERO;
@@ -33,9 +46,9 @@ pub fn play(
             Score::Centi(v) => format!("cp {v}"),
             Score::Exact(v) => format!("exact {v:+}"),
         };
-        let who = if session.p1_to_move() { "p1" } else { "p2" };
+        let who = if session.p1_to_move() { sides.0 } else { sides.1 };
         print(&format!(
-            "{:>3}. {who} {mv:<5} {score:<10} depth {:>2} nodes {:>9} time {:>5} ms",
+            "{:>3}. {who:<5} {mv:<5} {score:<10} depth {:>2} nodes {:>9} time {:>5} ms",
             moves.len() + 1,
             outcome.report.depth,
             outcome.report.nodes,
@@ -46,8 +59,9 @@ pub fn play(
     }
     print(&session.draw());
     print(&format!(
-        "result {} (score for p1: {}), {} moves, {:.1} s of search",
-        outcome_word(session.outcome()),
+        "result: {} (score for {}: {}), {} moves, {:.1} s of search",
+        outcome_words(session.outcome(), sides),
+        sides.0,
         session.score(),
         moves.len(),
         total_time.as_secs_f64()

@@ -15,7 +15,7 @@ use bitboards::othello::{Board, Move, squares};
 use search::othello::{SolveLimits, SolveMode, Solver};
 
 fn problems(file: &str) -> Vec<ffo::Problem> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/ffo").join(file);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems").join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     ffo::parse_file(&text).unwrap()
 }

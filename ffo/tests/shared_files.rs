@@ -1,15 +1,15 @@
-//! The FFO files of `../shared/ffo/` read completely and consistently.
+//! The FFO files of `ffo/problems/` read completely and consistently.
 
 use std::path::PathBuf;
 
-fn shared(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/ffo").join(name)
+fn problem_file(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems").join(name)
 }
 
 #[test]
 fn ffo_40_to_79_read_completely() {
     for (file, first) in [("ffo_40_59.txt", 40), ("ffo_60_79.txt", 60)] {
-        let path = shared(file);
+        let path = problem_file(file);
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let problems = ffo::parse_file(&text).unwrap();
         assert_eq!(problems.len(), 20);

@@ -93,6 +93,26 @@ impl Engine {
         }
     }
 
+    /// Every line still to come, until the engine closes its output; a panic if that
+    /// takes longer than `timeout`.
+    pub fn rest(&mut self, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left.max(Duration::from_millis(1))) {
+                Ok(line) => {
+                    self.transcript.push(line.clone());
+                    out.push(line);
+                }
+                Err(RecvTimeoutError::Disconnected) => return out,
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("output still open after {timeout:?}; so far: {:#?}", self.transcript)
+                }
+            }
+        }
+    }
+
     /// Sends `line` and returns the next line received.
     pub fn ask(&mut self, line: &str) -> String {
         self.send(line);

@@ -23,7 +23,7 @@ use super::moves::{INF, Move, QUADRANT};
 /// searches its moves after the first in parallel ([`SiblingScores`]). It was the
 /// threshold of every node before the null-window nodes got their own
 /// ([`NULL_WINDOW_SPLIT_MIN_EMPTIES`]); lower, the threads spent more time on moves a
-/// sibling's cut made useless (`sente ffo ../shared/ffo/ffo_40_59.txt --only 51,52
+/// sibling's cut made useless (`sente ffo ffo/problems/ffo_40_59.txt --only 51,52
 /// --threads 2`: 12 → 18.5 s, 15 → 17.7 s, 18 → 16.8 s, 21 → 17.2 s, 24 → 21.4 s).
 pub const SPLIT_MIN_EMPTIES: u32 = 18;
 
@@ -31,7 +31,7 @@ pub const SPLIT_MIN_EMPTIES: u32 = 18;
 /// ([`Searcher::split_endgame`]). Higher than [`SPLIT_MIN_EMPTIES`]: there the second
 /// move usually cuts and the helper's work is lost, and once the principal-variation
 /// nodes split, the threads have enough to do without the small null-window nodes.
-/// `sente ffo ../shared/ffo/ffo_40_59.txt --threads 2`, the two thresholds in turn,
+/// `sente ffo ffo/problems/ffo_40_59.txt --threads 2`, the two thresholds in turn,
 /// twice each (a Zen 5 host, 2026-11-24): 22 took 14.74 G nodes, 171.5 and 169.0 s;
 /// 18 took 14.92–14.94 G nodes, 171.7 and 172.2 s (#57: 1.35 G → 1.26 G nodes).
 pub const NULL_WINDOW_SPLIT_MIN_EMPTIES: u32 = 22;
