@@ -85,3 +85,17 @@ fn every_ugi_go_prints_its_last_info_line_once() {
         assert!(infos.windows(2).all(|w| w[0] != w[1]), "{game}: an info line twice: {lines:?}");
     }
 }
+
+#[test]
+fn chaos_clock_go_infinite_stops_when_told() {
+    let mut e = Engine::start(&[]);
+    e.send("setoption name Game value chaosclock");
+    e.send("position startpos");
+    e.send("go infinite");
+    assert!(e.silent_for(std::time::Duration::from_millis(300)), "go infinite answered before stop");
+    let asked = std::time::Instant::now();
+    e.send("stop");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(asked.elapsed() < std::time::Duration::from_secs(5), "stop took {:?}: {lines:?}", asked.elapsed());
+    assert_eq!(e.ask("isready"), "readyok");
+}

@@ -151,7 +151,7 @@ impl GameSession for ChaosSession {
             let history = &states[..states.len() - 1];
             let nodes = limits.nodes.unwrap_or(if limits.infinite { u64::MAX } else { 2_000_000 });
             let depth = limits.depth.unwrap_or(12);
-            let decision = player::choose(state, history, &mut solver, deadline, nodes, depth);
+            let decision = player::choose(state, history, &mut solver, deadline, nodes, depth, stop);
             if limits.infinite {
                 while !stop.is_stopped() {
                     std::thread::sleep(Duration::from_millis(2));
@@ -203,7 +203,7 @@ pub struct ProveLimits {
 pub fn prove(state: State, history: &[State], limits: ProveLimits) -> Result<Verdict, String> {
     if limits.search_nodes > 0 {
         let mut solver = Solver::new();
-        let search_limits = SolveLimits { nodes: Some(limits.search_nodes), deadline: limits.deadline };
+        let search_limits = SolveLimits { nodes: Some(limits.search_nodes), deadline: limits.deadline, stop: None };
         if let Some(solution) = solver.solve(state, history, search_limits) {
             let nodes = solution.nodes;
             return Ok(Verdict { solution, method: Method::Search(nodes) });
@@ -367,8 +367,16 @@ pub fn play(seed: u64, human: Side, think: Duration, input: &mut impl BufRead, o
         } else {
             let states = record.states();
             let deadline = Some(Instant::now() + think);
-            let d = player::choose(state, &states[..states.len() - 1], &mut solver, deadline, 5_000_000, 12)
-                .context("the engine found no move")?;
+            let d = player::choose(
+                state,
+                &states[..states.len() - 1],
+                &mut solver,
+                deadline,
+                5_000_000,
+                12,
+                &StopFlag::new(),
+            )
+            .context("the engine found no move")?;
             let note = d.proven.map_or(format!("value {:.0}", evaluate(&state, state.to_move())), |o| {
                 format!("proven: {}", outcome_text(o))
             });

@@ -16,6 +16,7 @@ use std::time::Instant;
 use bitboards::chaosclock::{Move, Outcome, Side, State};
 
 use super::solver::{SolveLimits, Solver, ordered_moves};
+use crate::StopFlag;
 
 /// Value of outcomes for the side concerned (on the evaluation's scale).
 fn outcome_value(o: Outcome, side: Side) -> f32 {
@@ -92,14 +93,15 @@ pub struct Decision {
     pub value: f32,
 }
 
-struct MaxN {
+struct MaxN<'a> {
     nodes: u64,
     deadline: Option<Instant>,
     node_limit: u64,
+    stop: &'a StopFlag,
     aborted: bool,
 }
 
-impl MaxN {
+impl MaxN<'_> {
     /// Values of `s` for (甲, 乙) searched `depth` plies.
     fn search(&mut self, s: &State, depth: u32, path: &mut Vec<u64>) -> [f32; 2] {
         self.nodes += 1;
@@ -107,7 +109,9 @@ impl MaxN {
             return [evaluate(s, Side::JIA), evaluate(s, Side::YI)];
         }
         if self.nodes & 0x3FF == 0
-            && (self.nodes >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d))
+            && (self.nodes >= self.node_limit
+                || self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.stop.is_stopped())
         {
             self.aborted = true;
         }
@@ -137,7 +141,7 @@ impl MaxN {
 }
 
 /// Chooses a move for the side to move in `state` (after `history`), within a
-/// deadline and a node budget.
+/// deadline and a node budget, or until `stop` is raised.
 pub fn choose(
     state: State,
     history: &[State],
@@ -145,6 +149,7 @@ pub fn choose(
     deadline: Option<Instant>,
     node_limit: u64,
     max_depth: u32,
+    stop: &StopFlag,
 ) -> Option<Decision> {
     let moves = ordered_moves(&state);
     if moves.is_empty() {
@@ -153,7 +158,7 @@ pub fn choose(
     // The solver gets a third of the budget.
     let start = Instant::now();
     let solve_deadline = deadline.map(|d| start + (d.saturating_duration_since(start)) / 3);
-    let limits = SolveLimits { nodes: Some(node_limit / 3), deadline: solve_deadline };
+    let limits = SolveLimits { nodes: Some(node_limit / 3), deadline: solve_deadline, stop: Some(stop.clone()) };
     if let Some(sol) = solver.solve(state, history, limits)
         && let Some(best) = sol.best
     {
@@ -162,7 +167,7 @@ pub fn choose(
     }
     let me = state.to_move();
     let k = usize::from(me == Side::YI);
-    let mut search = MaxN { nodes: 0, deadline, node_limit, aborted: false };
+    let mut search = MaxN { nodes: 0, deadline, node_limit, stop, aborted: false };
     let mut path: Vec<u64> = history.iter().map(State::key).collect();
     path.push(state.key());
     let mut decision = Decision { best: moves[0], proven: None, depth: 0, nodes: 0, value: evaluate(&state, me) };
@@ -200,7 +205,7 @@ mod tests {
         // 乙 has only 12 left, in hand: placing it wins (nothing on point 12).
         let s = State::parse("1,2,3,4,5,6,7,8,9,10,0,0 Y 0").unwrap();
         let mut solver = Solver::new();
-        let d = choose(s, &[], &mut solver, None, 100_000, 4).unwrap();
+        let d = choose(s, &[], &mut solver, None, 100_000, 4, &StopFlag::new()).unwrap();
         assert_eq!(d.best, Move::Place(12));
         assert!(d.proven.is_some());
     }

@@ -49,6 +49,8 @@ use std::time::Instant;
 use bitboards::chaosclock::{Move, Outcome, Side, State};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::StopFlag;
+
 /// What a solve found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
@@ -65,12 +67,14 @@ pub struct Solution {
 }
 
 /// Limits of a solve.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SolveLimits {
     /// Give up after this many nodes.
     pub nodes: Option<u64>,
     /// Give up at this instant.
     pub deadline: Option<Instant>,
+    /// Give up once this flag is raised (`stop` of a protocol).
+    pub stop: Option<StopFlag>,
 }
 
 /// The answer of the zero-sum search "can the prover force a win?".
@@ -111,6 +115,7 @@ pub struct Solver {
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
+    stop: Option<StopFlag>,
     aborted: bool,
 }
 
@@ -175,6 +180,7 @@ impl Solver {
         self.nodes = 0;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.deadline = limits.deadline;
+        self.stop = limits.stop;
         self.aborted = false;
         self.set_history(history);
         if let Some(o) = state.outcome() {
@@ -443,6 +449,8 @@ impl Solver {
     }
 
     fn over_limits(&self) -> bool {
-        self.nodes >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.nodes >= self.node_limit
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.stop.as_ref().is_some_and(StopFlag::is_stopped)
     }
 }
