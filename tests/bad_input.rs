@@ -99,3 +99,19 @@ fn chaos_clock_go_infinite_stops_when_told() {
     assert!(asked.elapsed() < std::time::Duration::from_secs(5), "stop took {:?}: {lines:?}", asked.elapsed());
     assert_eq!(e.ask("isready"), "readyok");
 }
+
+#[test]
+fn stop_and_isready_are_answered_behind_a_queued_command() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos");
+    e.send("go movetime 100000");
+    e.send("ucinewgame");
+    e.send("position startpos moves f5");
+    let asked = std::time::Instant::now();
+    e.send("stop");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(e.ask("isready"), "readyok");
+    assert!(asked.elapsed() < std::time::Duration::from_secs(5), "took {:?}: {lines:?}", asked.elapsed());
+    // The queued commands ran once the search ended, in order.
+    assert_eq!(e.ask("query p1turn"), "response false");
+}

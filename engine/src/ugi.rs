@@ -1,10 +1,11 @@
 //! The UGI+ loop: reads commands, keeps the game state, runs searches on their own
 //! thread and answers `isready` and `stop` while they run.
 
+use std::collections::VecDeque;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, RecvTimeoutError};
 use protocol::ugi::{self, Command, GoCommand, OptionKind, Query};
 use search::{Clock, Limits, StopFlag};
 
@@ -12,6 +13,9 @@ use crate::error::{EngineError, Result};
 use crate::io::{Input, MAX_LINE, Output};
 use crate::session::{GameSession, SearchOptions, outcome_word};
 use crate::{games, registry};
+
+/// How often the loop looks whether the search that queued commands wait for ended.
+const PENDING_POLL: Duration = Duration::from_millis(5);
 
 /// Shortest gap between two `info` lines during a search (the final one is always
 /// printed).
@@ -29,6 +33,9 @@ pub struct UgiEngine {
     session: Box<dyn GameSession>,
     options: SearchOptions,
     running: Option<Running>,
+    /// Commands that arrived during a search with a limit: run in order once it ends,
+    /// so that `stop` and `isready` behind them are answered at once.
+    pending: VecDeque<String>,
     out: Output,
 }
 
@@ -36,14 +43,29 @@ impl UgiEngine {
     /// An engine playing the default game (Othello 8×8) that writes to `out`.
     pub fn new(out: Output) -> UgiEngine {
         let session = registry::make_session(games::DEFAULT_GAME, None).expect("the default game exists");
-        UgiEngine { session, options: SearchOptions::default(), running: None, out }
+        UgiEngine { session, options: SearchOptions::default(), running: None, pending: VecDeque::new(), out }
     }
 
     /// Runs until `quit` or the end of input. At the end of input a search with a
-    /// limit is allowed to finish (so that piped scripts get their answer); `quit`
-    /// and `go infinite` searches are stopped.
+    /// limit is allowed to finish and the commands queued behind it run (so that piped
+    /// scripts get their answers); `quit` and `go infinite` searches are stopped.
     pub fn run(mut self, input: &Receiver<Input>) {
-        for item in input.iter() {
+        loop {
+            // While commands wait for a search, look at the search now and then.
+            let item = if self.pending.is_empty() {
+                input.recv().unwrap_or(Input::Eof)
+            } else {
+                match input.recv_timeout(PENDING_POLL) {
+                    Ok(item) => item,
+                    Err(RecvTimeoutError::Timeout) => {
+                        if !self.run_pending() {
+                            break;
+                        }
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => Input::Eof,
+                }
+            };
             let line = match item {
                 Input::Line(line) => line,
                 Input::TooLong(n) => {
@@ -51,15 +73,37 @@ impl UgiEngine {
                     continue;
                 }
                 Input::Eof => {
-                    self.wait_for_search();
+                    self.finish();
                     break;
                 }
             };
-            if !self.handle_line(&line) {
+            if !self.handle_line(&line) || !self.run_pending() {
                 break;
             }
         }
         self.stop_search();
+    }
+
+    /// Lets a search with a limit end by itself and runs the commands queued behind it
+    /// (and behind the searches they start), as at the end of input.
+    pub fn finish(&mut self) {
+        loop {
+            if !self.wait_for_search() || self.pending.is_empty() || !self.run_pending() {
+                return;
+            }
+        }
+    }
+
+    /// Runs the queued commands once no search runs, until one starts a search again;
+    /// false if one of them was `quit`.
+    fn run_pending(&mut self) -> bool {
+        while !self.searching() {
+            let Some(line) = self.pending.pop_front() else { break };
+            if !self.execute_line(&line) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Waits for a search with a limit to end by itself; stops an infinite one.
@@ -100,8 +144,25 @@ impl UgiEngine {
         }
     }
 
-    /// Handles one line; false means quit.
+    /// Handles one line (or queues it behind the search); false means quit.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        let waits = ugi::parse(line).is_ok_and(|command| !answered_at_once(&command));
+        // Commands that change the state wait for a search with a limit in a queue, as
+        // if it had run inline, while the commands behind them are read; during `go
+        // infinite` they are refused.
+        if waits && (self.searching() || !self.pending.is_empty()) {
+            if self.running.as_ref().is_some_and(|r| r.infinite) {
+                self.error(&format!("'{}' ignored during go infinite: send stop first", line.trim()));
+            } else {
+                self.pending.push_back(line.to_string());
+            }
+            return true;
+        }
+        self.execute_line(line)
+    }
+
+    /// Carries out one line now; false means quit.
+    fn execute_line(&mut self, line: &str) -> bool {
         let command = match ugi::parse(line) {
             Ok(c) => c,
             Err(e) => {
@@ -109,16 +170,6 @@ impl UgiEngine {
                 return true;
             }
         };
-        let read_only = matches!(
-            command,
-            Command::IsReady | Command::Stop | Command::Quit | Command::Query(_) | Command::Display | Command::Ugi
-        );
-        // Other commands wait for a search with a limit, as if it had run inline;
-        // during `go infinite` they are refused.
-        if !read_only && self.searching() && !self.wait_for_search() {
-            self.error(&format!("'{}' ignored during go infinite: send stop first", line.trim()));
-            return true;
-        }
         match command {
             Command::Ugi => self.identify(),
             Command::IsReady => self.out.line("readyok"),
@@ -281,6 +332,14 @@ impl UgiEngine {
     }
 }
 
+/// Commands answered even while a search runs: they read the state or end the search.
+fn answered_at_once(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::IsReady | Command::Stop | Command::Quit | Command::Query(_) | Command::Display | Command::Ugi
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,6 +353,7 @@ mod tests {
                 break;
             }
         }
+        engine.finish();
         engine.stop_search();
         drop(engine);
         rx.iter().collect()
