@@ -115,3 +115,21 @@ fn stop_and_isready_are_answered_behind_a_queued_command() {
     // The queued commands ran once the search ended, in order.
     assert_eq!(e.ask("query p1turn"), "response false");
 }
+
+#[test]
+fn ffo_runs_that_solve_nothing_fail_and_threads_zero_means_every_core() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../ffo/problems/ffo_40_59.txt");
+    let missing = sente(&["ffo", file, "--only", "999"]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no problem #999"), "{missing:?}");
+    let empty_path = std::env::temp_dir().join(format!("sente-empty-ffo-{}.txt", std::process::id()));
+    std::fs::write(&empty_path, "").expect("write a file");
+    let empty = sente(&["ffo", empty_path.to_str().expect("utf-8 path")]);
+    let _ = std::fs::remove_file(&empty_path);
+    assert!(!empty.status.success());
+    assert!(String::from_utf8_lossy(&empty.stderr).contains("no problems"), "{empty:?}");
+    let all = sente(&["ffo", file, "--only", "40", "--threads", "0", "--hash", "16"]);
+    assert!(all.status.success(), "{all:?}");
+    let total = String::from_utf8_lossy(&all.stdout).lines().last().unwrap_or("").to_string();
+    assert!(total.starts_with("total: 1 problems, 0 wrong") && !total.ends_with(" 0 threads"), "{total}");
+}

@@ -5,13 +5,13 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use search::othello::Solver;
 
 /// Options of one run.
 pub struct FfoOptions {
-    /// Solver threads.
+    /// Solver threads (0: one per core).
     pub threads: usize,
     /// Table size in MiB.
     pub hash_mb: usize,
@@ -23,11 +23,21 @@ pub struct FfoOptions {
 pub fn run(path: &str, options: &FfoOptions, out: &mut impl Write) -> Result<usize> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
     let problems = ffo::parse_file(&text).with_context(|| path.to_string())?;
+    if problems.is_empty() {
+        bail!("{path}: no problems in the file");
+    }
+    if let Some(missing) = options.only.iter().find(|&&n| !problems.iter().any(|p| p.number == Some(n))) {
+        bail!("{path}: no problem #{missing} in the file");
+    }
     let problems: Vec<_> = problems
         .into_iter()
         .filter(|p| options.only.is_empty() || p.number.is_some_and(|n| options.only.contains(&n)))
         .collect();
-    let solver = Solver::new(options.hash_mb, options.threads);
+    let threads = match options.threads {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    };
+    let solver = Solver::new(options.hash_mb, threads);
     // Touch the whole table before the first clock starts, as Edax allocates its
     // table before solving: otherwise the first problem pays for the page faults.
     solver.clear();
@@ -78,7 +88,7 @@ pub fn run(path: &str, options: &FfoOptions, out: &mut impl Write) -> Result<usi
         nodes,
         secs,
         nodes as f64 / secs.max(1e-9) / 1e6,
-        options.threads
+        threads
     )?;
     Ok(wrong)
 }

@@ -92,7 +92,7 @@ enum Commands {
     Ffo {
         /// The problem file (e.g. ffo/problems/ffo_40_59.txt).
         file: String,
-        /// Solver threads.
+        /// Solver threads (0: one per core).
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Transposition table size in MiB.
