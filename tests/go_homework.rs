@@ -100,7 +100,9 @@ fn bad_files_are_reported_with_file_and_line() {
     let out = dir.join("out");
     let run = sente(&["go-homework", dir.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(!run.status.success(), "errors make the command fail");
-    let log = String::from_utf8_lossy(&run.stdout);
+    // Errors go to standard error, the answers' summary to standard output.
+    let log = String::from_utf8_lossy(&run.stderr);
+    assert!(!String::from_utf8_lossy(&run.stdout).contains("error:"), "{run:?}");
     for (name, _, message) in &cases {
         assert!(log.lines().any(|l| l.contains(name) && l.contains(message)), "{name}: {log}");
     }

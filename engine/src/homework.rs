@@ -209,8 +209,15 @@ fn natural_key(stem: &str) -> (String, u64, usize) {
     }
 }
 
-/// Runs the homework on a file or a directory; returns (problems answered, errors).
-pub fn run(input: &Path, out_dir: &Path, task: Option<Task>, log: &mut impl std::io::Write) -> Result<(usize, usize)> {
+/// Runs the homework on a file or a directory, writing progress to `log` and the
+/// files that could not be read to `error_log`; returns (problems answered, errors).
+pub fn run(
+    input: &Path,
+    out_dir: &Path,
+    task: Option<Task>,
+    log: &mut impl std::io::Write,
+    error_log: &mut impl std::io::Write,
+) -> Result<(usize, usize)> {
     let mut files: Vec<PathBuf> = Vec::new();
     if input.is_dir() {
         for entry in std::fs::read_dir(input).with_context(|| format!("cannot read {}", input.display()))? {
@@ -246,7 +253,7 @@ pub fn run(input: &Path, out_dir: &Path, task: Option<Task>, log: &mut impl std:
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) => {
-                writeln!(log, "error: cannot read {}: {e}", path.display())?;
+                writeln!(error_log, "error: cannot read {}: {e}", path.display())?;
                 errors += 1;
                 continue;
             }
@@ -254,7 +261,7 @@ pub fn run(input: &Path, out_dir: &Path, task: Option<Task>, log: &mut impl std:
         let board = match parse_board(&text, &path.display().to_string()) {
             Ok(b) => b,
             Err(e) => {
-                writeln!(log, "error: {e}")?;
+                writeln!(error_log, "error: {e}")?;
                 errors += 1;
                 continue;
             }

@@ -344,6 +344,7 @@ fn run(cli: Cli) -> Result<()> {
                 std::path::Path::new(&out),
                 task,
                 &mut std::io::stdout().lock(),
+                &mut std::io::stderr().lock(),
             )?;
             if errors > 0 {
                 bail!("{errors} problem files could not be read");
