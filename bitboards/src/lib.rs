@@ -15,4 +15,5 @@
 pub mod chaosclock;
 pub mod go;
 pub mod othello;
+pub mod phantom;
 pub mod rng;
