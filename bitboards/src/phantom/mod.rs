@@ -5,6 +5,7 @@
 //!   competition's rules of seed 000, and [`PhantomRules::OpenSpiel`], OpenSpiel 2.x
 //!   `phantom_go`), their settings ([`PhantomConfig`]) and the result of a game.
 //! * [`view`]: what one player knows ([`View`]), as data and as text.
+//! * [`notice`]: each message the referee sends one player ([`Notice`]).
 //! * [`referee`]: the full board, the answers to tries, both views, the history.
 //!
 //! The Go rules themselves (liberties, captures, suicide, ko, superko, area counting) are
@@ -24,10 +25,12 @@
 //! assert_eq!(r.view(Color::Black).board_text().chars().nth(40), Some('X'));
 //! ```
 
+pub mod notice;
 pub mod referee;
 pub mod rules;
 pub mod view;
 
+pub use notice::Notice;
 pub use referee::{Answer, Referee, TryError, TryRecord};
 pub use rules::{
     DEFAULT_ILLEGAL_LIMIT, EndReason, OPEN_SPIEL_MAX_ACTIONS, PhantomConfig, PhantomResult, PhantomRules, SIZE,

@@ -9,6 +9,7 @@
 
 use thiserror::Error;
 
+use super::notice::Notice;
 use super::rules::{EndReason, PhantomConfig, PhantomResult, PhantomRules, SIZE};
 use super::view::View;
 use crate::go::{Board, Color, Game, Illegal, Move, Point, Score, Superko};
@@ -80,6 +81,7 @@ pub struct Referee {
     positions: Vec<u64>,
     illegal_this_turn: u32,
     ended: Option<EndReason>,
+    notices: [Vec<Notice>; 2],
 }
 
 impl Referee {
@@ -98,6 +100,7 @@ impl Referee {
             positions: vec![board.hash()],
             illegal_this_turn: 0,
             ended: None,
+            notices: [Vec::new(), Vec::new()],
         }
     }
 
@@ -139,6 +142,10 @@ impl Referee {
     /// Every try so far with its answer.
     pub fn history(&self) -> &[TryRecord] {
         &self.history
+    }
+    /// Every message the referee has sent `color`, in order.
+    pub fn notices(&self, color: Color) -> &[Notice] {
+        &self.notices[color.index()]
     }
     /// The tries alone, for [`Referee::replay`] (UGI+ `position startpos moves …`).
     pub fn tries(&self) -> Vec<Move> {
@@ -195,6 +202,7 @@ impl Referee {
         let me = color.index();
         let answer = match mv {
             Move::Pass => {
+                self.notices[me].push(Notice::Accepted(Move::Pass));
                 self.play_pass(color);
                 Answer::Passed
             }
@@ -216,10 +224,15 @@ impl Referee {
                             PhantomRules::Ccgc => None,
                         };
                         self.views[me].refused_at(p, seen);
+                        self.notices[me].push(Notice::Refused(p));
+                        if self.config.rules == PhantomRules::OpenSpiel {
+                            self.notices[me].push(Notice::Shown { point: p, stone: seen });
+                        }
                         let bound = self.config.illegal_limit.is_some_and(|n| self.illegal_this_turn >= n);
                         let stuck = self.config.pass_when_stuck && !self.has_legal_move();
                         let turn_passed = bound || stuck;
                         if turn_passed {
+                            self.notices[me].push(Notice::TurnPassed);
                             self.play_pass(color);
                         }
                         Answer::Illegal { reason, turn_passed }
@@ -237,6 +250,7 @@ impl Referee {
     fn play_pass(&mut self, color: Color) {
         // A pass is always legal on the full board.
         let _ = self.game.play(color, Move::Pass);
+        self.notices[color.other().index()].push(Notice::OpponentPassed);
         self.views[color.index()].turn_over();
         self.illegal_this_turn = 0;
         if self.game.is_over() {
@@ -249,10 +263,15 @@ impl Referee {
         self.illegal_this_turn = 0;
         self.views[me].placed(p);
         self.views[them].opponent_placed();
+        self.notices[me].push(Notice::Accepted(Move::Play(p)));
+        self.notices[them].push(Notice::OpponentMoved);
         if captured != 0 {
             let told = self.config.rules == PhantomRules::Ccgc;
             self.views[me].captured_theirs(captured, told);
             self.views[them].lost_own(captured);
+            let points = if told { captured } else { 0 };
+            self.notices[me].push(Notice::Took { count: captured.count_ones(), points });
+            self.notices[them].push(Notice::Lost { points: captured });
         }
         let hash = self.game.board().hash();
         if self.config.rules == PhantomRules::OpenSpiel && self.positions.contains(&hash) {
@@ -409,6 +428,21 @@ mod tests {
                 PhantomRules::OpenSpiel => assert_eq!(b.last_captured(), 0, "the capturer is told the number only"),
             }
             assert_eq!(w.opponent(), 0, "ko and suicide points are empty: nothing to show");
+            let told = if config.rules == PhantomRules::Ccgc { taken } else { 0 };
+            assert_eq!(
+                &r.notices(Color::Black)[14..],
+                &[Notice::Accepted(at(1, 2)), Notice::Took { count: 1, points: told },]
+            );
+            let mut expect =
+                vec![Notice::OpponentMoved, Notice::Lost { points: taken }, Notice::Refused(Point::new(1, 1))];
+            if config.rules == PhantomRules::OpenSpiel {
+                expect.push(Notice::Shown { point: Point::new(1, 1), stone: None });
+            }
+            expect.push(Notice::Refused(Point::new(0, 0)));
+            if config.rules == PhantomRules::OpenSpiel {
+                expect.push(Notice::Shown { point: Point::new(0, 0), stone: None });
+            }
+            assert_eq!(&r.notices(Color::White)[14..], expect.as_slice());
             check_views(&r);
         }
     }
@@ -456,6 +490,11 @@ mod tests {
         assert_eq!(r.try_move(at(4, 4)).unwrap(), Answer::Illegal { reason: Illegal::Occupied, turn_passed: true });
         assert_eq!(r.to_move(), Color::Black, "rule 7: every try would fail, the turn is a pass");
         assert_eq!(r.last_legal(), Some((Color::White, Move::Pass)));
+        assert_eq!(
+            r.notices(Color::White).last_chunk::<2>(),
+            Some(&[Notice::Refused(Point::new(4, 4)), Notice::TurnPassed])
+        );
+        assert_eq!(r.notices(Color::Black).last(), Some(&Notice::OpponentPassed));
         assert!(!r.is_over());
         assert_eq!(r.try_move(Move::Pass).unwrap(), Answer::Passed);
         assert_eq!(r.end_reason(), Some(EndReason::TwoPasses));
@@ -591,10 +630,12 @@ mod tests {
             for &m in &tries {
                 let waiting = r.to_move().other();
                 let before = r.view(waiting).clone();
+                let told = r.notices(waiting).len();
                 let Ok(a) = r.try_move(m) else { break };
                 played.push(m);
                 if let Answer::Illegal { turn_passed: false, .. } = a {
                     prop_assert_eq!(r.view(waiting), &before);
+                    prop_assert_eq!(r.notices(waiting).len(), told);
                 }
                 if let Answer::Legal { captured } = a {
                     prop_assert_eq!(captured & r.board().stones(Color::Black), 0);
@@ -609,6 +650,8 @@ mod tests {
             prop_assert_eq!(again.view(Color::White), r.view(Color::White));
             prop_assert_eq!(again.end_reason(), r.end_reason());
             prop_assert_eq!(again.tries(), played);
+            prop_assert_eq!(again.notices(Color::Black), r.notices(Color::Black));
+            prop_assert_eq!(again.notices(Color::White), r.notices(Color::White));
             for c in [Color::Black, Color::White] {
                 let v = r.view(c);
                 prop_assert_eq!(View::from_text(&v.to_text()), Ok(v.clone()));
