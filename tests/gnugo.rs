@@ -41,7 +41,7 @@ fn batch(g: &mut Engine, commands: &[String]) -> Vec<String> {
 }
 
 fn color_word(c: Color) -> &'static str {
-    if c == Color::Black { "black" } else { "white" }
+    if c == Color::BLACK { "black" } else { "white" }
 }
 
 /// True if `p` is empty and every neighbour is a stone of `c` (or off the board).
@@ -111,7 +111,7 @@ fn play_and_compare(size: usize, superko: Superko, seed: u64) -> Option<f64> {
         moves += 1;
         // The same stones on both boards (captures included).
         let lists = batch(&mut g, &["list_stones black".into(), "list_stones white".into()]);
-        for (c, list) in [(Color::Black, &lists[0]), (Color::White, &lists[1])] {
+        for (c, list) in [(Color::BLACK, &lists[0]), (Color::WHITE, &lists[1])] {
             let theirs: BTreeSet<String> = list.split_whitespace().map(str::to_string).collect();
             let ours: BTreeSet<String> = bits(game.board().stones(c)).map(|p| p.to_gtp(size)).collect();
             assert_eq!(ours, theirs, "{c:?} stones after move {moves} (seed {seed})");
@@ -120,7 +120,7 @@ fn play_and_compare(size: usize, superko: Superko, seed: u64) -> Option<f64> {
     // Compare scores only where no dead stones remain: a group left in atari (say
     // behind a ko when both passed) is dead to GNU Go, alive to a plain area count.
     let board = game.board();
-    let in_atari = bits(board.stones(Color::Black) | board.stones(Color::White))
+    let in_atari = bits(board.stones(Color::BLACK) | board.stones(Color::WHITE))
         .any(|p| board.liberties(board.group(p)).count_ones() < 2);
     if in_atari {
         batch(&mut g, &["quit".into()]);

@@ -53,9 +53,9 @@ fn a_gogui_or_sabaki_session() {
     assert!(started.elapsed() < Duration::from_secs(3), "genmove took {:?} with 3 s left", started.elapsed());
     let vertex = reply.strip_prefix("=7 ").unwrap();
     let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
-    game.play(Color::Black, Move::Play(Point::from_gtp("E5", 9).unwrap())).unwrap();
+    game.play(Color::BLACK, Move::Play(Point::from_gtp("E5", 9).unwrap())).unwrap();
     let mv = if vertex == "pass" { Move::Pass } else { Move::Play(Point::from_gtp(vertex, 9).unwrap()) };
-    assert!(game.check(Color::White, mv).is_ok(), "white played {vertex}");
+    assert!(game.check(Color::WHITE, mv).is_ok(), "white played {vertex}");
     assert_eq!(gtp(&mut e, "8 undo"), "=8");
     assert_eq!(gtp(&mut e, "9 undo"), "=9");
     assert_eq!(gtp(&mut e, "10 undo"), "?10 cannot undo");

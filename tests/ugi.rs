@@ -227,10 +227,10 @@ fn go_over_ugi() {
     let reply = e.until(is_bestmove);
     let text = reply.last().unwrap().strip_prefix("bestmove ").unwrap().to_string();
     let mut game = Game::new(GoBoard::new(7), 0.5, Superko::Positional);
-    game.play(Color::Black, GoMove::Play(Point::from_gtp("D4", 7).unwrap())).unwrap();
-    game.play(Color::White, GoMove::Play(Point::from_gtp("C3", 7).unwrap())).unwrap();
+    game.play(Color::BLACK, GoMove::Play(Point::from_gtp("D4", 7).unwrap())).unwrap();
+    game.play(Color::WHITE, GoMove::Play(Point::from_gtp("C3", 7).unwrap())).unwrap();
     let mv = if text == "pass" { GoMove::Pass } else { GoMove::Play(Point::from_gtp(&text, 7).unwrap()) };
-    assert!(game.check(Color::Black, mv).is_ok(), "bestmove {text}");
+    assert!(game.check(Color::BLACK, mv).is_ok(), "bestmove {text}");
     assert!(reply.iter().any(|l| l.starts_with("info ") && l.contains(" nodes ")), "{reply:?}");
     // Errors keep the position.
     e.send("position startpos moves D4 D4");

@@ -16,4 +16,7 @@ pub mod chaosclock;
 pub mod go;
 pub mod othello;
 pub mod phantom;
+mod player;
 pub mod rng;
+
+pub use player::{Outcome, Player};

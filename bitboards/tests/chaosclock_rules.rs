@@ -39,7 +39,7 @@ impl Slow {
             points,
             hand_jia,
             hand_yi,
-            yi_to_move: s.to_move() == Side::Yi,
+            yi_to_move: s.to_move() == Side::YI,
             last_walked: (s.just_walked() != 0).then_some(s.just_walked()),
             previous_was_pass: s.after_pass(),
             first_complete: s.completed(),
@@ -56,11 +56,11 @@ impl Slow {
     }
 
     fn mover(&self) -> Side {
-        if self.yi_to_move { Side::Yi } else { Side::Jia }
+        if self.yi_to_move { Side::YI } else { Side::JIA }
     }
 
     fn hand(&self, side: Side) -> &Vec<u8> {
-        if side == Side::Yi { &self.hand_yi } else { &self.hand_jia }
+        if side == Side::YI { &self.hand_yi } else { &self.hand_jia }
     }
 
     fn give(&mut self, piece: u8) {
@@ -70,7 +70,7 @@ impl Slow {
     }
 
     fn complete(&self, side: Side) -> bool {
-        let parity = if side == Side::Yi { 0 } else { 1 };
+        let parity = if side == Side::YI { 0 } else { 1 };
         (1..=12u8).filter(|n| n % 2 == parity).all(|n| self.points[n as usize - 1] == n)
     }
 
@@ -130,11 +130,11 @@ impl Slow {
                 next.last_walked = Some(n);
             }
             Move::Place(n) => {
-                let hand = if me == Side::Yi { &mut next.hand_yi } else { &mut next.hand_jia };
+                let hand = if me == Side::YI { &mut next.hand_yi } else { &mut next.hand_jia };
                 hand.retain(|&x| x != n);
                 let taken = next.points[n as usize - 1];
                 if taken != 0 {
-                    captured_opponent = (taken % 2 == 1) != (me == Side::Jia);
+                    captured_opponent = (taken % 2 == 1) != (me == Side::JIA);
                     next.give(taken);
                 }
                 next.points[n as usize - 1] = n;
@@ -171,8 +171,8 @@ impl Slow {
 fn engine_view(s: &State) -> Slow {
     let mut view = Slow::from_state(s);
     let list = |h: u16| (1..=12u8).filter(|n| h >> n & 1 == 1).collect::<Vec<u8>>();
-    view.hand_jia = list(s.hand(Side::Jia));
-    view.hand_yi = list(s.hand(Side::Yi));
+    view.hand_jia = list(s.hand(Side::JIA));
+    view.hand_yi = list(s.hand(Side::YI));
     view
 }
 

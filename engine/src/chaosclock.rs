@@ -18,19 +18,10 @@ use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcom
 /// The outcome in the words of the front ends.
 pub fn outcome_text(o: Outcome) -> &'static str {
     match o {
-        Outcome::Win(Side::Yi) => "乙 (even, first player) wins",
-        Outcome::Win(Side::Jia) => "甲 (odd, second player) wins",
+        Outcome::Win(Side::YI) => "乙 (even, first player) wins",
+        Outcome::Win(Side::JIA) => "甲 (odd, second player) wins",
         Outcome::BothWin => "both win",
-        Outcome::BothLose => "both lose",
-    }
-}
-
-fn to_search_outcome(o: Outcome) -> search::Outcome {
-    match o {
-        Outcome::Win(Side::Yi) => search::Outcome::Win(Player::One),
-        Outcome::Win(Side::Jia) => search::Outcome::Win(Player::Two),
-        Outcome::BothWin => search::Outcome::BothWin,
-        Outcome::BothLose => search::Outcome::BothLose,
+        Outcome::BothLose | Outcome::Draw => "both lose",
     }
 }
 
@@ -66,8 +57,8 @@ impl Default for ChaosSession {
 }
 
 impl GameSession for ChaosSession {
-    fn game_name(&self) -> &'static str {
-        "chaosclock"
+    fn game(&self) -> crate::games::GameKind {
+        crate::games::GameKind::ChaosClock
     }
 
     fn options(&self) -> Vec<(&'static str, OptionKind)> {
@@ -99,11 +90,11 @@ impl GameSession for ChaosSession {
     }
 
     fn p1_to_move(&self) -> bool {
-        self.record.state().to_move() == Side::Yi
+        self.record.state().to_move() == Side::YI
     }
 
     fn outcome(&self) -> Option<search::Outcome> {
-        self.record.state().outcome().map(to_search_outcome)
+        self.record.state().outcome()
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -121,7 +112,7 @@ impl GameSession for ChaosSession {
     fn score(&self) -> String {
         // Player one's (乙's) progress minus 甲's, in pieces.
         let s = self.record.state();
-        format!("{:.1}", player::progress(&s, Side::Yi) - player::progress(&s, Side::Jia))
+        format!("{:.1}", player::progress(&s, Side::YI) - player::progress(&s, Side::JIA))
     }
 
     fn draw(&self) -> String {
@@ -152,7 +143,7 @@ impl GameSession for ChaosSession {
         let mut solver = std::mem::take(&mut self.solver);
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
             let state = record.state();
-            let player_id = if state.to_move() == Side::Yi { Player::One } else { Player::Two };
+            let player_id = if state.to_move() == Side::YI { Player::One } else { Player::Two };
             let budget = TimeBudget::new(&limits, player_id, 20);
             let start = budget.start();
             let deadline = budget.hard_limit().map(|h| start + h);
@@ -295,10 +286,10 @@ pub fn openings(deals: Deals, both_win_only: bool, limits: ProveLimits, out: &mu
             .collect();
         for (opening, r, secs) in solved {
             let k = match r.as_ref().map(|v| v.solution.outcome) {
-                Ok(Outcome::Win(Side::Yi)) => 0,
-                Ok(Outcome::Win(Side::Jia)) => 1,
+                Ok(Outcome::Win(Side::YI)) => 0,
+                Ok(Outcome::Win(Side::JIA)) => 1,
                 Ok(Outcome::BothWin) => 2,
-                Ok(Outcome::BothLose) => 3,
+                Ok(Outcome::BothLose | Outcome::Draw) => 3,
                 Err(_) => 4,
             };
             tally[k] += 1;
@@ -333,7 +324,7 @@ pub fn play(seed: u64, human: Side, think: Duration, input: &mut impl BufRead, o
     writeln!(
         out,
         "Chaos Clock. You play {}. Moves: w<n> walks piece n, p<n> places it, pass. 'help', 'quit'.",
-        human.name()
+        human.side_name()
     )?;
     let mut drawn = None;
     loop {
@@ -381,7 +372,7 @@ pub fn play(seed: u64, human: Side, think: Duration, input: &mut impl BufRead, o
             let note = d.proven.map_or(format!("value {:.0}", evaluate(&state, state.to_move())), |o| {
                 format!("proven: {}", outcome_text(o))
             });
-            writeln!(out, "{} plays {} ({note})", state.to_move().name(), d.best)?;
+            writeln!(out, "{} plays {} ({note})", state.to_move().side_name(), d.best)?;
             record.play(d.best).map_err(|e| anyhow::anyhow!("engine move {}: {e}", d.best))?;
         }
     }
@@ -390,8 +381,8 @@ pub fn play(seed: u64, human: Side, think: Duration, input: &mut impl BufRead, o
 /// Reads `yi`/`jia` (or 乙/甲).
 pub fn parse_side(text: &str) -> Result<Side> {
     match text.to_ascii_lowercase().as_str() {
-        "yi" | "乙" | "even" | "first" => Ok(Side::Yi),
-        "jia" | "甲" | "odd" | "second" => Ok(Side::Jia),
+        "yi" | "乙" | "even" | "first" => Ok(Side::YI),
+        "jia" | "甲" | "odd" | "second" => Ok(Side::JIA),
         other => bail!("bad side '{other}': yi (乙, even, first) or jia (甲, odd, second)"),
     }
 }

@@ -1,4 +1,6 @@
-//! Which games the engine plays, and how to start a session of one.
+//! Which games the engine plays: their names, read in one place for every front end
+//! (UGI+ `setoption name Game`, GTP `set_game`, `--game` of the subcommands and the
+//! arena), and how to start a session of one.
 
 use bitboards::othello::{Board, Board6, Board10};
 
@@ -8,41 +10,89 @@ use crate::gtp::GtpGame;
 use crate::othello::{GenericSearch, OthelloGtp, OthelloSession, SolverSearch};
 use crate::session::GameSession;
 
-/// The games `setoption name Game value …` accepts.
-pub const GAMES: &[&str] = &["othello", "go", "chaosclock"];
+/// A game `sente` plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Othello (Reversi), 8×8 and the 6×6 and 10×10 variants.
+    Othello,
+    /// Go up to 9×9, area scoring.
+    Go,
+    /// Chaos Clock (混乱时钟).
+    ChaosClock,
+}
+
+impl GameKind {
+    /// Every game, in the order the front ends list them.
+    pub const ALL: [GameKind; 3] = [GameKind::Othello, GameKind::Go, GameKind::ChaosClock];
+
+    /// Reads a game's name, case-insensitively: `othello` (`reversi`), `go` (`igo`,
+    /// `weiqi`, `baduk`), `chaosclock` (`chaos-clock`).
+    pub fn parse(text: &str) -> Result<GameKind, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "othello" | "reversi" => Ok(GameKind::Othello),
+            "go" | "igo" | "weiqi" | "baduk" => Ok(GameKind::Go),
+            "chaosclock" | "chaos-clock" => Ok(GameKind::ChaosClock),
+            other => Err(format!("unknown game '{other}': sente plays {}", Self::names().join(", "))),
+        }
+    }
+
+    /// The name UGI+ and the CLI use (`othello`, `go`, `chaosclock`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Othello => "othello",
+            GameKind::Go => "go",
+            GameKind::ChaosClock => "chaosclock",
+        }
+    }
+
+    /// The names of every game.
+    pub fn names() -> Vec<&'static str> {
+        Self::ALL.iter().map(|g| g.name()).collect()
+    }
+
+    /// The name GTP's `list_games` gives (`Othello`, `Go`), for the games GTP plays.
+    pub const fn gtp_name(self) -> Option<&'static str> {
+        match self {
+            GameKind::Othello => Some("Othello"),
+            GameKind::Go => Some("Go"),
+            GameKind::ChaosClock => None,
+        }
+    }
+}
 
 /// The game a new engine plays.
-pub const DEFAULT_GAME: &str = "othello";
+pub const DEFAULT_GAME: GameKind = GameKind::Othello;
 
 /// A new session of `game` on a board of side `size` (the game's default if `None`).
-pub fn make_session(game: &str, size: Option<usize>) -> Result<Box<dyn GameSession>, String> {
+pub fn make_session(game: GameKind, size: Option<usize>) -> Result<Box<dyn GameSession>, String> {
     match game {
-        "othello" | "reversi" => match size.unwrap_or(8) {
+        GameKind::Othello => match size.unwrap_or(8) {
             8 => Ok(Box::new(OthelloSession::<Board, SolverSearch>::new())),
             6 => Ok(Box::new(OthelloSession::<Board6, GenericSearch>::new())),
             10 => Ok(Box::new(OthelloSession::<Board10, GenericSearch>::new())),
             n => Err(format!("Othello is played on 6x6, 8x8 or 10x10 boards, not {n}x{n}")),
         },
-        "go" => Ok(Box::new(GoSession::new(size)?)),
-        "chaosclock" | "chaos-clock" => match size {
+        GameKind::Go => Ok(Box::new(GoSession::new(size)?)),
+        GameKind::ChaosClock => match size {
             None | Some(12) => Ok(Box::new(ChaosSession::new())),
             Some(n) => Err(format!("the Chaos Clock has 12 points, not {n}")),
         },
-        other => Err(format!("unknown game '{other}': sente plays {}", GAMES.join(", "))),
     }
 }
 
 /// The game a GTP controller gets unless it asks for another with `set_game`.
-pub const DEFAULT_GTP_GAME: &str = "Go";
+pub const DEFAULT_GTP_GAME: GameKind = GameKind::Go;
 
 /// The games `list_games` names over GTP.
-pub const GTP_GAMES: &[&str] = &["Go", "Othello"];
+pub fn gtp_games() -> Vec<&'static str> {
+    GameKind::ALL.iter().filter_map(|g| g.gtp_name()).collect()
+}
 
-/// A GTP game by its `set_game` name (case-insensitive).
-pub fn make_gtp_game(name: &str) -> Option<Box<dyn GtpGame>> {
-    match name.to_ascii_lowercase().as_str() {
-        "othello" | "reversi" => Some(Box::new(OthelloGtp::default())),
-        "go" | "igo" | "weiqi" | "baduk" => Some(Box::new(GoGtp::default())),
-        _ => None,
+/// A GTP game of `game`, or why GTP does not play it.
+pub fn make_gtp_game(game: GameKind) -> Result<Box<dyn GtpGame>, String> {
+    match game {
+        GameKind::Othello => Ok(Box::new(OthelloGtp::default())),
+        GameKind::Go => Ok(Box::new(GoGtp::default())),
+        GameKind::ChaosClock => Err(format!("GTP plays {}, not Chaos Clock", gtp_games().join(" and "))),
     }
 }

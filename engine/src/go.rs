@@ -111,8 +111,8 @@ impl Default for GoState {
 
 fn color_name(c: Color) -> &'static str {
     match c {
-        Color::Black => "black",
-        Color::White => "white",
+        Color::BLACK => "black",
+        Color::WHITE => "white",
     }
 }
 
@@ -143,7 +143,7 @@ impl GoGtp {
         for &(c, p) in &sgf.setup {
             board.set(p, Some(c));
         }
-        board.set_to_move(sgf.to_play.unwrap_or(sgf.moves.first().map_or(Color::Black, |m| m.0)));
+        board.set_to_move(sgf.to_play.unwrap_or(sgf.moves.first().map_or(Color::BLACK, |m| m.0)));
         let komi = sgf.komi.unwrap_or(self.state.game.komi());
         let mut game = Game::new(board, komi, self.state.game.superko());
         // `loadsgf file n` loads the position before move n.
@@ -199,13 +199,13 @@ impl GtpGame for GoGtp {
     }
 
     fn play(&mut self, black: bool, vertex: &str) -> Result<(), String> {
-        let color = if black { Color::Black } else { Color::White };
+        let color = if black { Color::BLACK } else { Color::WHITE };
         let mv = self.state.parse_move(vertex).map_err(|_| errors::SYNTAX_ERROR.to_string())?;
         self.state.game.play(color, mv).map_err(|_: Illegal| errors::ILLEGAL_MOVE.to_string())
     }
 
     fn genmove(&mut self, black: bool, limits: Limits, _options: &SearchOptions) -> Result<String, String> {
-        let color = if black { Color::Black } else { Color::White };
+        let color = if black { Color::BLACK } else { Color::WHITE };
         let (choice, _) = self.state.think(color, &limits, &StopFlag::new(), true);
         match choice {
             None => Ok("resign".into()),
@@ -234,7 +234,7 @@ impl GtpGame for GoGtp {
         Some(match (cmd.name.as_str(), args.as_slice()) {
             ("final_status_list", [status]) => {
                 let dead = self.state.dead();
-                let stones = board.stones(Color::Black) | board.stones(Color::White);
+                let stones = board.stones(Color::BLACK) | board.stones(Color::WHITE);
                 match status.to_ascii_lowercase().as_str() {
                     "dead" => Ok(self.vertices(dead)),
                     "alive" => Ok(self.vertices(stones & !dead)),
@@ -247,7 +247,7 @@ impl GtpGame for GoGtp {
                 Some(black) => {
                     // Capture the dead stones before passing: no pass while the opponent
                     // still has dead stones on the board.
-                    let color = if black { Color::Black } else { Color::White };
+                    let color = if black { Color::BLACK } else { Color::WHITE };
                     let opponent_dead = self.state.dead() & board.stones(color.other());
                     let limits = Limits::movetime(Duration::from_secs(2));
                     let (choice, _) = self.state.think(color, &limits, &StopFlag::new(), opponent_dead == 0);
@@ -265,7 +265,7 @@ impl GtpGame for GoGtp {
                 .map_err(|e| format!("cannot write {path}: {e}")),
             ("is_legal", [color, vertex]) => match (gtp::parse_color(color), self.state.parse_move(vertex)) {
                 (Some(black), Ok(m)) => {
-                    let c = if black { Color::Black } else { Color::White };
+                    let c = if black { Color::BLACK } else { Color::WHITE };
                     Ok(if self.state.game.check(c, m).is_ok() { "1" } else { "0" }.into())
                 }
                 _ => Err(errors::SYNTAX_ERROR.into()),
@@ -319,14 +319,14 @@ pub fn board_text(board: &Board) -> String {
         .map(|r| {
             (0..size)
                 .map(|c| match board.at(Point::new(r, c)) {
-                    Some(Color::Black) => 'X',
-                    Some(Color::White) => 'O',
+                    Some(Color::BLACK) => 'X',
+                    Some(Color::WHITE) => 'O',
                     None => '.',
                 })
                 .collect()
         })
         .collect();
-    format!("{} {}", rows.join("/"), if board.to_move() == Color::Black { 'b' } else { 'w' })
+    format!("{} {}", rows.join("/"), if board.to_move() == Color::BLACK { 'b' } else { 'w' })
 }
 
 /// Reads [`board_text`].
@@ -344,8 +344,8 @@ pub fn parse_board_text(text: &str) -> Result<Board, String> {
         }
         for (c, ch) in row.chars().enumerate() {
             let stone = match ch {
-                'X' | 'x' | 'B' | 'b' => Some(Color::Black),
-                'O' | 'o' | 'W' | 'w' => Some(Color::White),
+                'X' | 'x' | 'B' | 'b' => Some(Color::BLACK),
+                'O' | 'o' | 'W' | 'w' => Some(Color::WHITE),
                 '.' | '-' | '+' => None,
                 other => return Err(format!("bad point '{other}' in row {}", r + 1)),
             };
@@ -353,8 +353,8 @@ pub fn parse_board_text(text: &str) -> Result<Board, String> {
         }
     }
     match words.next() {
-        Some("b" | "B") | None => board.set_to_move(Color::Black),
-        Some("w" | "W") => board.set_to_move(Color::White),
+        Some("b" | "B") | None => board.set_to_move(Color::BLACK),
+        Some("w" | "W") => board.set_to_move(Color::WHITE),
         Some(other) => return Err(format!("bad side to move '{other}': b or w")),
     }
     if !board.all_groups_have_liberties() {
@@ -386,8 +386,8 @@ fn win_rate_cp(w: f32) -> i32 {
 }
 
 impl GameSession for GoSession {
-    fn game_name(&self) -> &'static str {
-        "go"
+    fn game(&self) -> crate::games::GameKind {
+        crate::games::GameKind::Go
     }
 
     fn options(&self) -> Vec<(&'static str, OptionKind)> {
@@ -450,7 +450,7 @@ impl GameSession for GoSession {
     }
 
     fn p1_to_move(&self) -> bool {
-        self.state.game.board().to_move() == Color::Black
+        self.state.game.board().to_move() == Color::BLACK
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -545,9 +545,9 @@ mod tests {
     #[test]
     fn board_text_round_trip_and_errors() {
         let mut b = Board::new(5);
-        b.set(Point::new(0, 0), Some(Color::Black));
-        b.set(Point::new(4, 4), Some(Color::White));
-        b.set_to_move(Color::White);
+        b.set(Point::new(0, 0), Some(Color::BLACK));
+        b.set(Point::new(4, 4), Some(Color::WHITE));
+        b.set_to_move(Color::WHITE);
         let text = board_text(&b);
         assert_eq!(text, "X..../...../...../...../....O w");
         let back = parse_board_text(&text).unwrap();

@@ -165,14 +165,12 @@ impl GtpEngine {
                 Ok(all.join("\n"))
             }
             ("quit", _) => Ok(String::new()),
-            ("list_games", _) => Ok(crate::games::GTP_GAMES.join("\n")),
-            ("set_game", [name]) => match crate::games::make_gtp_game(name) {
-                Some(game) => {
-                    self.game = game;
-                    Ok(String::new())
-                }
-                None => Err(format!("unknown game '{name}'")),
-            },
+            ("list_games", _) => Ok(crate::games::gtp_games().join("\n")),
+            ("set_game", [name]) => {
+                let game = crate::games::GameKind::parse(name).and_then(crate::games::make_gtp_game)?;
+                self.game = game;
+                Ok(String::new())
+            }
             ("set_game", _) => Err(syntax()),
             ("boardsize", [n]) => {
                 let n: usize = n.parse().map_err(|_| syntax())?;

@@ -61,8 +61,8 @@ pub fn parse_board(text: &str, file: &str) -> Result<Board> {
         let p = Point::from_row_col(r, c, 9)
             .map_err(|_| anyhow::anyhow!("{file}, line {n}: point ({r}, {c}) is off the 9x9 board"))?;
         let stone = match number(color, "colour")? {
-            -1 => Color::Black,
-            1 => Color::White,
+            -1 => Color::BLACK,
+            1 => Color::WHITE,
             other => bail!("{file}, line {n}: colour {other} is neither -1 (black) nor 1 (white)"),
         };
         if board.at(p).is_some() {
@@ -70,7 +70,7 @@ pub fn parse_board(text: &str, file: &str) -> Result<Board> {
         }
         board.set(p, Some(stone));
     }
-    board.set_to_move(Color::White);
+    board.set_to_move(Color::WHITE);
     Ok(board)
 }
 
@@ -78,7 +78,7 @@ pub fn parse_board(text: &str, file: &str) -> Result<Board> {
 pub fn captures(board: &Board) -> Vec<(Point, Board, u128)> {
     board
         .points()
-        .filter_map(|p| match board.try_play(Color::White, p) {
+        .filter_map(|p| match board.try_play(Color::WHITE, p) {
             Ok((after, taken)) if taken != 0 => Some((p, after, taken)),
             _ => None,
         })
@@ -87,7 +87,7 @@ pub fn captures(board: &Board) -> Vec<(Point, Board, u128)> {
 
 /// White's legal moves, row by row (no history: simple ko cannot arise).
 pub fn legal_moves(board: &Board) -> Vec<Point> {
-    board.points().filter(|&p| board.try_play(Color::White, p).is_ok()).collect()
+    board.points().filter(|&p| board.try_play(Color::WHITE, p).is_ok()).collect()
 }
 
 fn row_col(p: Point) -> String {
@@ -134,7 +134,7 @@ pub fn svg(board: &Board, title: &str, played: Option<Point>, captured: u128) ->
     for p in board.points() {
         let (x, y) = (at(p.col()), at(p.row()));
         if let Some(c) = board.at(p) {
-            let (fill, stroke) = if c == Color::Black { ("black", "black") } else { ("white", "black") };
+            let (fill, stroke) = if c == Color::BLACK { ("black", "black") } else { ("white", "black") };
             let _ = writeln!(s, r#"<circle cx="{x}" cy="{y}" r="17" fill="{fill}" stroke="{stroke}"/>"#);
         }
     }

@@ -32,6 +32,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use search::Limits;
 
+use crate::games::GameKind;
 use crate::session::SearchOptions;
 
 #[derive(Parser)]
@@ -48,15 +49,16 @@ enum Commands {
     /// Speak GTP v2 on stdin/stdout (Go; Othello with `set_game Othello`).
     Gtp {
         /// The game to start with.
-        #[arg(long, default_value = "Go")]
-        game: String,
+        #[arg(long, default_value = "Go", value_parser = GameKind::parse)]
+        game: GameKind,
     },
     /// Speak the NBoard protocol on stdin/stdout (8×8 Othello).
     Nboard,
     /// Count the move sequences of a given length from the start (perft).
     Perft {
         /// The game (othello).
-        game: String,
+        #[arg(value_parser = GameKind::parse)]
+        game: GameKind,
         /// Depth in plies.
         depth: u32,
         /// Threads sharing the work (0 = all cores).
@@ -69,8 +71,8 @@ enum Commands {
     /// The engine plays a whole game against itself.
     Selfplay {
         /// The game.
-        #[arg(long, default_value = "othello")]
-        game: String,
+        #[arg(long, default_value = "othello", value_parser = GameKind::parse)]
+        game: GameKind,
         /// Board side length.
         #[arg(long)]
         size: Option<usize>,
@@ -270,13 +272,11 @@ fn run(cli: Cli) -> Result<()> {
         None => run_detected(),
         Some(Commands::Ugi) => run_protocol(Protocol::Ugi, None),
         Some(Commands::Gtp { game }) => {
-            if games::make_gtp_game(&game).is_none() {
-                bail!("unknown GTP game '{game}': sente plays {}", games::GTP_GAMES.join(", "));
-            }
+            games::make_gtp_game(game).map_err(anyhow::Error::msg)?;
             run_protocol(Protocol::Gtp(game), None)
         }
         Some(Commands::Nboard) => run_protocol(Protocol::Nboard, None),
-        Some(Commands::Perft { game, depth, threads, size }) => perft(&game, depth, threads, size),
+        Some(Commands::Perft { game, depth, threads, size }) => perft(game, depth, threads, size),
         Some(Commands::Selfplay { game, size, depth, movetime, threads }) => {
             let limits = match (depth, movetime) {
                 (Some(d), None) => Limits::depth(d),
@@ -285,7 +285,7 @@ fn run(cli: Cli) -> Result<()> {
             };
             let options = SearchOptions { threads, ..SearchOptions::default() };
             let mut stdout = std::io::stdout().lock();
-            selfplay::play(&game, size, limits, options, |text| {
+            selfplay::play(game, size, limits, options, |text| {
                 let _ = writeln!(stdout, "{}", text.trim_end());
             })
             .map_err(anyhow::Error::msg)?;
@@ -385,7 +385,7 @@ fn run(cli: Cli) -> Result<()> {
 /// The front ends.
 enum Protocol {
     Ugi,
-    Gtp(String),
+    Gtp(GameKind),
     Nboard,
 }
 
@@ -420,7 +420,7 @@ fn run_detected() -> Result<()> {
     let protocol = if command == "nboard" {
         Protocol::Nboard
     } else if GTP_OPENERS.contains(&command) {
-        Protocol::Gtp(games::DEFAULT_GTP_GAME.to_string())
+        Protocol::Gtp(games::DEFAULT_GTP_GAME)
     } else {
         Protocol::Ugi
     };
@@ -443,7 +443,7 @@ fn serve(protocol: Protocol, first: Option<String>, input: crossbeam_channel::Re
             }
         }
         Protocol::Gtp(game) => {
-            let game = games::make_gtp_game(&game).expect("checked by the caller");
+            let game = games::make_gtp_game(game).map_err(anyhow::Error::msg)?;
             let mut engine = gtp::GtpEngine::new(game, options, out);
             if first.as_deref().is_none_or(|l| engine.handle_line(l)) {
                 engine.run(&input);
@@ -460,7 +460,7 @@ fn serve(protocol: Protocol, first: Option<String>, input: crossbeam_channel::Re
     Ok(())
 }
 
-fn perft(game: &str, depth: u32, threads: usize, size: Option<usize>) -> Result<()> {
+fn perft(game: GameKind, depth: u32, threads: usize, size: Option<usize>) -> Result<()> {
     let session = games::make_session(game, size).map_err(anyhow::Error::msg)?;
     if depth > 20 {
         bail!("depth {depth} is beyond what perft can count in a lifetime; use 20 or less");
@@ -469,7 +469,7 @@ fn perft(game: &str, depth: u32, threads: usize, size: Option<usize>) -> Result<
     let count = session.perft(depth, threads).map_err(anyhow::Error::msg).context("perft")?;
     let secs = start.elapsed().as_secs_f64();
     let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "perft {game} depth {depth}: {count}")?;
+    writeln!(stdout, "perft {} depth {depth}: {count}", game.name())?;
     writeln!(stdout, "time {secs:.3} s, {:.1} M leaves/s", count as f64 / secs.max(1e-9) / 1e6)?;
     Ok(())
 }

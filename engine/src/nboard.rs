@@ -44,7 +44,7 @@ pub fn game_from_ggf(text: &str) -> Result<Game<Board>, String> {
 /// Plays `mv` for `color` (if given), inserting the pass the other side must make
 /// when it is not `color`'s turn.
 fn play_with_implied_pass(game: &mut Game<Board>, mv: Move, black: Option<bool>) -> Result<(), String> {
-    let to_move_is_black = game.position().side_to_move() == Color::Black;
+    let to_move_is_black = game.position().side_to_move() == Color::BLACK;
     if black.is_some_and(|b| b != to_move_is_black) && mv != Move::Pass {
         if game.position().legal_moves() != vec![Move::Pass] {
             return Err("played out of turn".into());

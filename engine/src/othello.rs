@@ -151,8 +151,8 @@ pub fn play_moves<B: OthelloBoard>(start: Position<B>, moves: &[String]) -> Resu
 }
 
 impl<B: OthelloBoard, S: OthelloSearch<B>> GameSession for OthelloSession<B, S> {
-    fn game_name(&self) -> &'static str {
-        "othello"
+    fn game(&self) -> crate::games::GameKind {
+        crate::games::GameKind::Othello
     }
 
     fn new_game(&mut self) {
@@ -170,7 +170,7 @@ impl<B: OthelloBoard, S: OthelloSearch<B>> GameSession for OthelloSession<B, S> 
     }
 
     fn p1_to_move(&self) -> bool {
-        self.position.side_to_move() == Color::Black
+        self.position.side_to_move() == Color::BLACK
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -193,7 +193,7 @@ impl<B: OthelloBoard, S: OthelloSearch<B>> GameSession for OthelloSession<B, S> 
         match self.position.result() {
             Some(r) => r.black_margin().to_string(),
             None => {
-                let diff = self.position.count(Color::Black) as i32 - self.position.count(Color::White) as i32;
+                let diff = self.position.count(Color::BLACK) as i32 - self.position.count(Color::WHITE) as i32;
                 diff.to_string()
             }
         }
@@ -229,7 +229,7 @@ impl OthelloGtp {
     /// Makes it `black`'s turn, passing for the other side if it has no move.
     fn turn_of(&mut self, black: bool) -> Result<(), String> {
         let game = self.game();
-        let to_move = game.position().side_to_move() == Color::Black;
+        let to_move = game.position().side_to_move() == Color::BLACK;
         if to_move != black {
             if game.position().legal_moves() == vec![Move::Pass] {
                 game.play(Move::Pass).map_err(|e| e.to_string())?;
@@ -295,7 +295,7 @@ impl crate::gtp::GtpGame for OthelloGtp {
         let p = *self.game().position();
         let margin = match p.result() {
             Some(r) => r.black_margin(),
-            None => p.count(Color::Black) as i32 - p.count(Color::White) as i32,
+            None => p.count(Color::BLACK) as i32 - p.count(Color::WHITE) as i32,
         };
         Ok(match margin {
             0 => "0".into(),

@@ -11,7 +11,7 @@ use crate::session::{SearchOptions, outcome_word};
 /// Plays one game of `game` with both sides searching under `limits`; returns the
 /// text to print, line by line, through `print`.
 pub fn play(
-    game: &str,
+    game: crate::games::GameKind,
     size: Option<usize>,
     limits: Limits,
     options: SearchOptions,
@@ -60,9 +60,10 @@ mod tests {
 
     #[test]
     fn a_whole_othello_game_is_legal() {
-        let moves = play("othello", Some(6), Limits::depth(2), SearchOptions::default(), |_| {}).unwrap();
+        let moves =
+            play(games::GameKind::Othello, Some(6), Limits::depth(2), SearchOptions::default(), |_| {}).unwrap();
         assert!(moves.len() >= 20);
-        let mut session = games::make_session("othello", Some(6)).unwrap();
+        let mut session = games::make_session(games::GameKind::Othello, Some(6)).unwrap();
         session.set_position(&StartPosition::StartPos, &moves).unwrap();
         assert!(session.outcome().is_some());
     }

@@ -70,8 +70,8 @@ pub type SearchJob = Box<dyn FnOnce(&StopFlag, &mut (dyn FnMut(&Report) + Send))
 
 /// One game's state as the protocol loops drive it.
 pub trait GameSession: Send {
-    /// The game's name as `setoption name Game` takes it.
-    fn game_name(&self) -> &'static str;
+    /// The game this session plays.
+    fn game(&self) -> crate::games::GameKind;
     /// Game-specific options, announced after `ugi`.
     fn options(&self) -> Vec<(&'static str, OptionKind)> {
         Vec::new()

@@ -146,9 +146,9 @@ impl UgiEngine {
     fn identify(&self) {
         self.out.line(format!("id name sente {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author The sente developers");
-        let games: Vec<String> = games::GAMES.iter().map(|g| g.to_string()).collect();
+        let games: Vec<String> = games::GameKind::names().iter().map(|g| g.to_string()).collect();
         let mut options = vec![
-            ("Game", OptionKind::Combo { default: games::DEFAULT_GAME.into(), values: games }),
+            ("Game", OptionKind::Combo { default: games::DEFAULT_GAME.name().into(), values: games }),
             ("BoardSize", OptionKind::Spin { default: 8, min: 2, max: 10 }),
             ("Threads", OptionKind::Spin { default: 1, min: 1, max: 256 }),
             ("Hash", OptionKind::Spin { default: 64, min: 1, max: 65536 }),
@@ -172,12 +172,12 @@ impl UgiEngine {
                 .ok_or_else(|| format!("option '{name}': '{v}' is not a number from {min} to {max}"))
         };
         let result = match name.to_ascii_lowercase().as_str() {
-            "game" => need(name, value).and_then(|v| {
-                let game = v.to_ascii_lowercase();
-                games::make_session(&game, None).map(|s| self.session = s)
-            }),
-            "boardsize" => spin(value, 1, 64)
-                .and_then(|n| games::make_session(self.session.game_name(), Some(n)).map(|s| self.session = s)),
+            "game" => need(name, value)
+                .and_then(games::GameKind::parse)
+                .and_then(|game| games::make_session(game, None))
+                .map(|s| self.session = s),
+            "boardsize" => spin(value, 2, 10)
+                .and_then(|n| games::make_session(self.session.game(), Some(n)).map(|s| self.session = s)),
             "threads" => spin(value, 1, 256).map(|n| self.options.threads = n),
             "hash" => spin(value, 1, 65536).map(|n| self.options.hash_mb = n),
             _ => match self.session.set_option(name, value) {

@@ -143,7 +143,7 @@ mod tests {
 
 /// The outcome of solving one problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct Solved {
     /// The problem.
     pub problem: Problem,
     /// The solver's score for the side to move.
@@ -158,7 +158,7 @@ pub struct Outcome {
     pub time: std::time::Duration,
 }
 
-impl Outcome {
+impl Solved {
     /// True when the score equals the file's and the move is one of its best moves
     /// (or the file gives no best move).
     pub fn is_correct(&self) -> bool {
@@ -172,12 +172,12 @@ pub fn solve(
     solver: &search::othello::Solver,
     problem: &Problem,
     stop: &std::sync::atomic::AtomicBool,
-) -> Option<Outcome> {
+) -> Option<Solved> {
     use search::othello::{SolveLimits, SolveMode};
     let start = std::time::Instant::now();
     let solution = solver.solve(problem.position.board(), SolveMode::Exact, stop, SolveLimits::default())?;
     let to_move = |sq: u8| if sq >= 64 { Move::Pass } else { Move::Play(sq) };
-    Some(Outcome {
+    Some(Solved {
         problem: problem.clone(),
         score: solution.score,
         best_move: solution.best_move.map_or(Move::Pass, to_move),

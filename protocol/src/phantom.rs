@@ -166,8 +166,8 @@ pub fn parse(line: &str, order: LetterOrder) -> Result<Command, ParseError> {
             [] => Err(ParseError::Missing { command: "new", what: "'black' or 'white'" }),
             [c, more @ ..] => {
                 let color = match *c {
-                    "black" | "b" => Color::Black,
-                    "white" | "w" => Color::White,
+                    "black" | "b" => Color::BLACK,
+                    "white" | "w" => Color::WHITE,
                     _ => {
                         return Err(ParseError::BadValue {
                             command: "new",
@@ -307,8 +307,8 @@ mod tests {
         assert_eq!(parse("name?", RC), Ok(Command::Name));
         assert_eq!(parse("  NAME?  \r\n", RC), Ok(Command::Name));
         assert_eq!(parse("name ?", RC), Ok(Command::Name));
-        assert_eq!(parse("new black", RC), Ok(Command::New(Color::Black)));
-        assert_eq!(parse("New\tWHITE", RC), Ok(Command::New(Color::White)));
+        assert_eq!(parse("new black", RC), Ok(Command::New(Color::BLACK)));
+        assert_eq!(parse("New\tWHITE", RC), Ok(Command::New(Color::WHITE)));
         assert_eq!(parse("move go", RC), Ok(Command::MoveGo));
         assert_eq!(parse("MOVE   PASS", RC), Ok(Command::MovePass));
         assert_eq!(parse("accept", RC), Ok(Command::Accept));

@@ -2,44 +2,7 @@
 
 use std::fmt::Debug;
 
-/// The player who moves first (black in Othello and Go, 乙 in Chaos Clock) or second.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Player {
-    /// Moves first.
-    One,
-    /// Moves second.
-    Two,
-}
-
-impl Player {
-    /// The other player.
-    pub const fn other(self) -> Player {
-        match self {
-            Player::One => Player::Two,
-            Player::Two => Player::One,
-        }
-    }
-    /// 0 for player one, 1 for player two (for arrays of clocks).
-    pub const fn index(self) -> usize {
-        match self {
-            Player::One => 0,
-            Player::Two => 1,
-        }
-    }
-}
-
-/// How a finished game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// One player won.
-    Win(Player),
-    /// Nobody won.
-    Draw,
-    /// Both players won (Chaos Clock).
-    BothWin,
-    /// Both players lost (Chaos Clock).
-    BothLose,
-}
+pub use bitboards::{Outcome, Player};
 
 /// A position of a two-player game with perfect information, as the searches and
 /// front ends see it. Positions are values: [`Game::play`] returns the next one.
@@ -61,6 +24,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn move_name(&self, mv: Self::Move) -> String;
     /// Reads a move in the game's notation; the move need not be legal.
     fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+    /// `Ok` if `mv` is legal now, or why not (games override it to name the rule).
+    fn check_move(&self, mv: Self::Move) -> Result<(), String> {
+        if self.outcome().is_some() {
+            Err("the game is over".to_string())
+        } else if self.legal_moves().contains(&mv) {
+            Ok(())
+        } else {
+            Err(format!("{} is not a legal move", self.move_name(mv)))
+        }
+    }
     /// A guess of how many moves the side to move still has to make (time management).
     fn moves_left_estimate(&self) -> u32 {
         30

@@ -87,7 +87,7 @@ fn outcome_after(s: State, best: Move) -> Outcome {
 }
 
 fn check_position(s: State, solver: &mut Solver) -> bool {
-    if s.is_complete(Side::Jia) || s.is_complete(Side::Yi) {
+    if s.is_complete(Side::JIA) || s.is_complete(Side::YI) {
         return false;
     }
     let mut budget = 3_000_000;
@@ -140,7 +140,7 @@ fn the_history_counts_for_repetition() {
     let (mut compared, mut changed) = (0, 0);
     for seed in 0..200 {
         let s = small_position(seed * 13 + 5, 3);
-        if s.is_complete(Side::Jia) || s.is_complete(Side::Yi) {
+        if s.is_complete(Side::JIA) || s.is_complete(Side::YI) {
             continue;
         }
         let Some(plain) = brute_force(s, &mut Vec::new(), &mut 3_000_000) else { continue };
@@ -170,7 +170,7 @@ fn retrograde_agrees_with_the_proof_search_on_larger_positions() {
     let mut outcomes = std::collections::HashMap::new();
     for seed in 0..120 {
         let s = small_position(seed * 31 + 3, 7 + (seed % 2) as usize);
-        if s.is_complete(Side::Jia) || s.is_complete(Side::Yi) {
+        if s.is_complete(Side::JIA) || s.is_complete(Side::YI) {
             continue;
         }
         solver.clear();

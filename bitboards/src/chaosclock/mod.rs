@@ -28,5 +28,6 @@
 mod record;
 mod rules;
 
+pub use crate::{Outcome, Player};
 pub use record::Record;
-pub use rules::{Move, MoveError, Outcome, ParseError, Side, State, random_opening};
+pub use rules::{Move, MoveError, ParseError, Side, State, random_opening};

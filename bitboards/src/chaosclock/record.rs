@@ -3,7 +3,8 @@
 
 use std::collections::HashSet;
 
-use super::rules::{Move, MoveError, Outcome, State};
+use super::rules::{Move, MoveError, State};
+use crate::Outcome;
 
 /// A game from a start position, with its history.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,7 +97,7 @@ mod tests {
         assert_eq!(r.state().outcome(), None);
         r.play(Move::Walk(6)).unwrap(); // 6 on 7, 甲 to move, 6 just walked: seen before
         assert_eq!(r.state().outcome(), Some(Outcome::BothLose), "{}", r.state());
-        assert_eq!(r.state().to_move(), Side::Jia);
+        assert_eq!(r.state().to_move(), Side::JIA);
     }
 
     #[test]

@@ -6,43 +6,33 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use thiserror::Error;
 
-/// One of the two players.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// 甲: owns the odd pieces, moves second.
-    Jia,
-    /// 乙: owns the even pieces, moves first.
-    Yi,
-}
+use crate::{Outcome, Player};
 
-impl Side {
-    /// The other side.
-    pub const fn other(self) -> Side {
-        match self {
-            Side::Jia => Side::Yi,
-            Side::Yi => Side::Jia,
-        }
-    }
+/// One of the two players: the shared [`Player`] type, named [`Player::YI`] (乙, owns
+/// the even pieces, moves first) and [`Player::JIA`] (甲, owns the odd pieces) here.
+pub type Side = Player;
+
+impl Player {
     /// True if `piece` belongs to this side (odd to 甲, even to 乙).
-    pub const fn owns(self, piece: u8) -> bool {
-        (piece % 2 == 1) == matches!(self, Side::Jia)
+    pub const fn owns_piece(self, piece: u8) -> bool {
+        (piece % 2 == 1) == matches!(self, Player::Two)
     }
     /// The side owning `piece`.
-    pub const fn of(piece: u8) -> Side {
-        if piece % 2 == 1 { Side::Jia } else { Side::Yi }
+    pub const fn of_piece(piece: u8) -> Side {
+        if piece % 2 == 1 { Player::JIA } else { Player::YI }
     }
     /// `J` or `Y`.
-    pub const fn letter(self) -> char {
+    pub const fn side_letter(self) -> char {
         match self {
-            Side::Jia => 'J',
-            Side::Yi => 'Y',
+            Player::Two => 'J',
+            Player::One => 'Y',
         }
     }
     /// 甲 or 乙.
-    pub const fn name(self) -> &'static str {
+    pub const fn side_name(self) -> &'static str {
         match self {
-            Side::Jia => "甲",
-            Side::Yi => "乙",
+            Player::Two => "甲",
+            Player::One => "乙",
         }
     }
 }
@@ -64,29 +54,6 @@ impl fmt::Display for Move {
             Move::Walk(n) => write!(f, "w{n}"),
             Move::Place(n) => write!(f, "p{n}"),
             Move::Pass => f.write_str("pass"),
-        }
-    }
-}
-
-/// How a finished game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// One side won, the other lost.
-    Win(Side),
-    /// Both won.
-    BothWin,
-    /// Both lost.
-    BothLose,
-}
-
-impl Outcome {
-    /// How `side` ranks this outcome: win 3, both-win 2, both-lose 1, lose 0.
-    pub const fn rank_for(self, side: Side) -> u8 {
-        match self {
-            Outcome::Win(s) if s as u8 == side as u8 => 3,
-            Outcome::BothWin => 2,
-            Outcome::BothLose => 1,
-            Outcome::Win(_) => 0,
         }
     }
 }
@@ -287,11 +254,11 @@ impl State {
 
     /// The side to move.
     pub fn to_move(&self) -> Side {
-        if self.0 >> SIDE_BIT & 1 == 1 { Side::Jia } else { Side::Yi }
+        if self.0 >> SIDE_BIT & 1 == 1 { Side::JIA } else { Side::YI }
     }
 
     fn set_to_move(&mut self, side: Side) {
-        self.0 = (self.0 & !(1 << SIDE_BIT)) | ((side == Side::Jia) as u64) << SIDE_BIT;
+        self.0 = (self.0 & !(1 << SIDE_BIT)) | ((side == Side::JIA) as u64) << SIDE_BIT;
     }
 
     /// The piece the previous move walked (0 if it was not a walk).
@@ -312,8 +279,8 @@ impl State {
     /// The side that completed all six pieces first, while the other has its last move.
     pub fn completed(&self) -> Option<Side> {
         match self.0 >> PENDING_SHIFT & 3 {
-            1 => Some(Side::Jia),
-            2 => Some(Side::Yi),
+            1 => Some(Side::JIA),
+            2 => Some(Side::YI),
             _ => None,
         }
     }
@@ -321,8 +288,8 @@ impl State {
     /// The outcome, once the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
         match self.0 >> OUTCOME_SHIFT & 7 {
-            1 => Some(Outcome::Win(Side::Jia)),
-            2 => Some(Outcome::Win(Side::Yi)),
+            1 => Some(Outcome::Win(Side::JIA)),
+            2 => Some(Outcome::Win(Side::YI)),
             3 => Some(Outcome::BothWin),
             4 => Some(Outcome::BothLose),
             _ => None,
@@ -333,10 +300,11 @@ impl State {
     /// calls this).
     pub fn with_outcome(mut self, outcome: Outcome) -> State {
         let code = match outcome {
-            Outcome::Win(Side::Jia) => 1,
-            Outcome::Win(Side::Yi) => 2,
+            Outcome::Win(Side::JIA) => 1,
+            Outcome::Win(Side::YI) => 2,
             Outcome::BothWin => 3,
-            Outcome::BothLose => 4,
+            // Chaos Clock has no draw; a game that cannot finish is both-lose.
+            Outcome::BothLose | Outcome::Draw => 4,
         };
         self.0 = (self.0 & !(7 << OUTCOME_SHIFT)) | (code << OUTCOME_SHIFT);
         self
@@ -347,13 +315,13 @@ impl State {
         // A nibble of `board ^ HOME` is zero where the point holds its own piece; 甲's
         // points are the odd ones (even nibbles), 乙's the even ones.
         let away = (self.0 ^ HOME) & BOARD;
-        let points = if side == Side::Jia { 0x0F0F_0F0F_0F0F } else { 0xF0F0_F0F0_F0F0 };
+        let points = if side == Side::JIA { 0x0F0F_0F0F_0F0F } else { 0xF0F0_F0F0_F0F0 };
         away & points == 0
     }
 
     /// The pieces in `side`'s hand, as a bit set (bit n for piece n).
     pub fn hand(&self, side: Side) -> u16 {
-        let owned: u16 = if side == Side::Jia { 0b0_1010_1010_1010 } else { 0b1_0101_0101_0100 };
+        let owned: u16 = if side == Side::JIA { 0b0_1010_1010_1010 } else { 0b1_0101_0101_0100 };
         owned & !self.pieces_on_board()
     }
 
@@ -441,10 +409,10 @@ impl State {
                     return Err(MoveError::NoSuchPiece(n));
                 }
                 if self.hand(me) >> n & 1 == 0 {
-                    return Err(MoveError::NotInHand(n, me.name()));
+                    return Err(MoveError::NotInHand(n, me.side_name()));
                 }
                 let taken = self.at(n);
-                captured_enemy = taken != 0 && !me.owns(taken);
+                captured_enemy = taken != 0 && !me.owns_piece(taken);
                 next.set(n, n);
             }
         }
@@ -483,8 +451,8 @@ impl State {
         }
         next.0 = next.0 & !(3 << PENDING_SHIFT)
             | match pending {
-                Some(Side::Jia) => 1,
-                Some(Side::Yi) => 2,
+                Some(Side::JIA) => 1,
+                Some(Side::YI) => 2,
                 None => 0,
             } << PENDING_SHIFT;
         if let Some(o) = outcome {
@@ -525,7 +493,7 @@ impl State {
             let taken = self.at(piece);
             let mut next = base;
             next.set(piece, piece);
-            let mut child = self.finish(next, Move::Place(piece), taken != 0 && !me.owns(taken));
+            let mut child = self.finish(next, Move::Place(piece), taken != 0 && !me.owns_piece(taken));
             if CANONICAL {
                 child.0 &= !(1 << EXTRA_BIT);
             }
@@ -586,8 +554,8 @@ impl State {
         }
         let mut s = State::new(board)?;
         match words.next() {
-            None | Some("Y" | "y" | "乙") => s.set_to_move(Side::Yi),
-            Some("J" | "j" | "甲") => s.set_to_move(Side::Jia),
+            None | Some("Y" | "y" | "乙") => s.set_to_move(Side::YI),
+            Some("J" | "j" | "甲") => s.set_to_move(Side::JIA),
             Some(other) => return Err(ParseError::Side(other.to_string())),
         }
         if let Some(w) = words.next() {
@@ -632,13 +600,13 @@ impl State {
         out.push_str(&format!(" 8:{}              4:{}\n", cell(8), cell(4)));
         out.push_str(&format!("    7:{}          5:{}\n", cell(7), cell(5)));
         out.push_str(&format!("           6:{}\n", cell(6)));
-        out.push_str(&format!("甲 (odd) hand: {}    乙 (even) hand: {}\n", hand(Side::Jia), hand(Side::Yi)));
+        out.push_str(&format!("甲 (odd) hand: {}    乙 (even) hand: {}\n", hand(Side::JIA), hand(Side::YI)));
         match self.outcome() {
-            Some(Outcome::Win(s)) => out.push_str(&format!("game over: {} wins\n", s.name())),
+            Some(Outcome::Win(s)) => out.push_str(&format!("game over: {} wins\n", s.side_name())),
             Some(Outcome::BothWin) => out.push_str("game over: both win\n"),
-            Some(Outcome::BothLose) => out.push_str("game over: both lose\n"),
+            Some(Outcome::BothLose | Outcome::Draw) => out.push_str("game over: both lose\n"),
             None => {
-                out.push_str(&format!("{} to move", self.to_move().name()));
+                out.push_str(&format!("{} to move", self.to_move().side_name()));
                 if self.is_extra_move() {
                     out.push_str(" (extra move)");
                 }
@@ -646,7 +614,7 @@ impl State {
                     out.push_str(&format!("; piece {} was just walked", self.just_walked()));
                 }
                 if let Some(s) = self.completed() {
-                    out.push_str(&format!("; {} has completed, this is the last move", s.name()));
+                    out.push_str(&format!("; {} has completed, this is the last move", s.side_name()));
                 }
                 out.push('\n');
             }
@@ -658,7 +626,7 @@ impl State {
 impl fmt::Display for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let points: Vec<String> = (1..=12u8).map(|p| self.at(p).to_string()).collect();
-        write!(f, "{} {} {}", points.join(","), self.to_move().letter(), self.just_walked())?;
+        write!(f, "{} {} {}", points.join(","), self.to_move().side_letter(), self.just_walked())?;
         if self.is_extra_move() {
             f.write_str(" x")?;
         }
@@ -666,7 +634,7 @@ impl fmt::Display for State {
             f.write_str(" p")?;
         }
         if let Some(s) = self.completed() {
-            write!(f, " c{}", s.letter())?;
+            write!(f, " c{}", s.side_letter())?;
         }
         Ok(())
     }
@@ -740,8 +708,8 @@ mod tests {
         let s = state("12,0,0,0,0,0,0,0,0,0,0,0 J 0");
         let after = s.play(Move::Walk(12)).unwrap();
         assert_eq!(after.point_of(12), None);
-        assert_eq!(after.hand(Side::Yi) >> 12 & 1, 1, "12 goes to 乙 even when 甲 walks it");
-        assert_eq!(after.to_move(), Side::Yi);
+        assert_eq!(after.hand(Side::YI) >> 12 & 1, 1, "12 goes to 乙 even when 甲 walks it");
+        assert_eq!(after.to_move(), Side::YI);
         let placed = after.play(Move::Place(12)).unwrap();
         assert!(placed.is_fixed(12));
     }
@@ -763,17 +731,17 @@ mod tests {
         // 乙 holds 2 and 4 in hand; odd pieces stand on points 2 and 4.
         let s = state("0,1,0,3,0,0,0,0,0,0,0,0 Y 0");
         let a = s.play(Move::Place(2)).unwrap();
-        assert_eq!(a.to_move(), Side::Yi, "capturing 甲's 1 gives another move");
+        assert_eq!(a.to_move(), Side::YI, "capturing 甲's 1 gives another move");
         assert!(a.is_extra_move());
-        assert_eq!(a.hand(Side::Jia) >> 1 & 1, 1, "odd pieces go to 甲");
+        assert_eq!(a.hand(Side::JIA) >> 1 & 1, 1, "odd pieces go to 甲");
         let b = a.play(Move::Place(4)).unwrap();
-        assert_eq!(b.to_move(), Side::Yi, "and again");
+        assert_eq!(b.to_move(), Side::YI, "and again");
         let c = b.play(Move::Place(6)).unwrap();
-        assert_eq!(c.to_move(), Side::Jia, "a placement without capture ends the turn");
+        assert_eq!(c.to_move(), Side::JIA, "a placement without capture ends the turn");
         // Capturing one's own piece gives nothing extra.
         let own = state("0,4,0,0,0,0,0,0,0,0,0,0 Y 0").play(Move::Place(2)).unwrap();
-        assert_eq!(own.to_move(), Side::Jia);
-        assert_eq!(own.hand(Side::Yi) >> 4 & 1, 1, "even pieces go to 乙");
+        assert_eq!(own.to_move(), Side::JIA);
+        assert_eq!(own.hand(Side::YI) >> 4 & 1, 1, "even pieces go to 乙");
     }
 
     #[test]
@@ -782,8 +750,8 @@ mod tests {
         let s = state("2,0,7,0,0,0,0,0,0,0,0,0 Y 0");
         let after = s.play(Move::Walk(2)).unwrap();
         assert_eq!(after.at(3), 2);
-        assert_eq!(after.hand(Side::Jia) >> 7 & 1, 1);
-        assert_eq!(after.to_move(), Side::Jia, "a walk never gives an extra move");
+        assert_eq!(after.hand(Side::JIA) >> 7 & 1, 1);
+        assert_eq!(after.to_move(), Side::JIA, "a walk never gives an extra move");
     }
 
     #[test]
@@ -791,14 +759,14 @@ mod tests {
         // 乙 completes with p12 (no capture): 甲 has one move; it completes with p11.
         let s = state("1,2,3,4,5,6,7,8,9,10,0,0 Y 0");
         let yi_done = s.play(Move::Place(12)).unwrap();
-        assert_eq!(yi_done.completed(), Some(Side::Yi));
+        assert_eq!(yi_done.completed(), Some(Side::YI));
         assert_eq!(yi_done.outcome(), None);
         assert_eq!(yi_done.play(Move::Place(11)).unwrap().outcome(), Some(Outcome::BothWin));
         // If 甲's last move does not complete it, 乙 wins.
-        assert_eq!(yi_done.play(Move::Pass).unwrap().outcome(), Some(Outcome::Win(Side::Yi)));
+        assert_eq!(yi_done.play(Move::Pass).unwrap().outcome(), Some(Outcome::Win(Side::YI)));
         // 甲 still needs two pieces: no both-win possible.
         let far = state("1,2,3,4,5,6,7,8,0,10,0,0 Y 0").play(Move::Place(12)).unwrap();
-        assert_eq!(far.play(Move::Place(11)).unwrap().outcome(), Some(Outcome::Win(Side::Yi)));
+        assert_eq!(far.play(Move::Place(11)).unwrap().outcome(), Some(Outcome::Win(Side::YI)));
     }
 
     #[test]
@@ -806,7 +774,7 @@ mod tests {
         // 乙's last piece 12 goes home capturing 甲's 11 standing on point 12.
         let s = state("1,2,3,4,5,6,7,8,9,10,0,11 Y 0");
         let after = s.play(Move::Place(12)).unwrap();
-        assert_eq!(after.outcome(), Some(Outcome::Win(Side::Yi)));
+        assert_eq!(after.outcome(), Some(Outcome::Win(Side::YI)));
     }
 
     #[test]

@@ -8,35 +8,16 @@
 use super::coords::{Point, STRIDE, points};
 use crate::rng::splitmix64;
 
-/// Black or white.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Color {
-    /// Moves first.
-    Black,
-    /// Moves second.
-    White,
-}
+/// Black or white: the shared [`Player`] type, named [`Player::BLACK`] and
+/// [`Player::WHITE`] here.
+pub type Color = crate::Player;
 
-impl Color {
-    /// The other colour.
-    pub const fn other(self) -> Color {
+impl crate::Player {
+    /// `B` or `W` (the SGF and GTP letters of Go).
+    pub const fn stone_letter(self) -> char {
         match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-    /// 0 for black, 1 for white.
-    pub const fn index(self) -> usize {
-        match self {
-            Color::Black => 0,
-            Color::White => 1,
-        }
-    }
-    /// `B` or `W`.
-    pub const fn letter(self) -> char {
-        match self {
-            Color::Black => 'B',
-            Color::White => 'W',
+            crate::Player::One => 'B',
+            crate::Player::Two => 'W',
         }
     }
 }
@@ -132,7 +113,7 @@ impl Board {
             size: size as u8,
             mask: board_mask(size),
             stones: [0, 0],
-            to_move: Color::Black,
+            to_move: Color::BLACK,
             ko: None,
             prisoners: [0, 0],
             passes: 0,
@@ -186,9 +167,9 @@ impl Board {
     /// What stands on `p`.
     pub fn at(&self, p: Point) -> Option<Color> {
         if self.stones[0] & p.bit() != 0 {
-            Some(Color::Black)
+            Some(Color::BLACK)
         } else if self.stones[1] & p.bit() != 0 {
-            Some(Color::White)
+            Some(Color::WHITE)
         } else {
             None
         }
@@ -197,7 +178,7 @@ impl Board {
     /// Puts a stone (or removes one, `None`) without any rule: for setting up
     /// positions (SGF `AB`/`AW`, homework boards).
     pub fn set(&mut self, p: Point, color: Option<Color>) {
-        for c in [Color::Black, Color::White] {
+        for c in [Color::BLACK, Color::WHITE] {
             if self.stones[c.index()] & p.bit() != 0 {
                 self.stones[c.index()] &= !p.bit();
                 self.hash ^= stone_key(c, p);
@@ -325,8 +306,8 @@ impl Board {
             for c in 0..size {
                 let p = Point::new(r, c);
                 let ch = match self.at(p) {
-                    Some(Color::Black) => 'X',
-                    Some(Color::White) => 'O',
+                    Some(Color::BLACK) => 'X',
+                    Some(Color::WHITE) => 'O',
                     None if self.ko == Some(p) => '#',
                     None => '.',
                 };
@@ -338,7 +319,7 @@ impl Board {
         out.push_str(&format!("  {letters}\n"));
         out.push_str(&format!(
             "{} to move; captured by black {}, by white {}\n",
-            if self.to_move == Color::Black { "black" } else { "white" },
+            if self.to_move == Color::BLACK { "black" } else { "white" },
             self.prisoners[0],
             self.prisoners[1]
         ));
@@ -374,12 +355,12 @@ mod tests {
     fn capture_in_the_corner_and_ko() {
         let mut b = Board::new(9);
         // White stone at the corner (0,0), black on (0,1): black (1,0) captures.
-        b.set(p(0, 0), Some(Color::White));
-        b.set(p(0, 1), Some(Color::Black));
-        let (after, captured) = b.try_play(Color::Black, p(1, 0)).unwrap();
+        b.set(p(0, 0), Some(Color::WHITE));
+        b.set(p(0, 1), Some(Color::BLACK));
+        let (after, captured) = b.try_play(Color::BLACK, p(1, 0)).unwrap();
         assert_eq!(captured, p(0, 0).bit());
         assert_eq!(after.at(p(0, 0)), None);
-        assert_eq!(after.prisoners(Color::Black), 1);
+        assert_eq!(after.prisoners(Color::BLACK), 1);
     }
 
     #[test]
@@ -389,51 +370,51 @@ mod tests {
         // . B W .
         let mut b = Board::new(5);
         for (r, c, col) in [
-            (0, 1, Color::Black),
-            (1, 0, Color::Black),
-            (2, 1, Color::Black),
-            (0, 2, Color::White),
-            (1, 3, Color::White),
-            (2, 2, Color::White),
-            (1, 1, Color::White),
+            (0, 1, Color::BLACK),
+            (1, 0, Color::BLACK),
+            (2, 1, Color::BLACK),
+            (0, 2, Color::WHITE),
+            (1, 3, Color::WHITE),
+            (2, 2, Color::WHITE),
+            (1, 1, Color::WHITE),
         ] {
             b.set(p(r, c), Some(col));
         }
         // Black takes the ko at (1,2), capturing (1,1).
-        let (after, captured) = b.try_play(Color::Black, p(1, 2)).unwrap();
+        let (after, captured) = b.try_play(Color::BLACK, p(1, 2)).unwrap();
         assert_eq!(captured, p(1, 1).bit());
         assert_eq!(after.ko(), Some(p(1, 1)));
-        assert_eq!(after.try_play(Color::White, p(1, 1)), Err(Illegal::Ko));
+        assert_eq!(after.try_play(Color::WHITE, p(1, 1)), Err(Illegal::Ko));
         // After a move elsewhere the ko may be retaken.
-        let (later, _) = after.try_play(Color::White, p(4, 4)).unwrap();
-        let (later, _) = later.try_play(Color::Black, p(4, 0)).unwrap();
-        assert!(later.try_play(Color::White, p(1, 1)).is_ok());
+        let (later, _) = after.try_play(Color::WHITE, p(4, 4)).unwrap();
+        let (later, _) = later.try_play(Color::BLACK, p(4, 0)).unwrap();
+        assert!(later.try_play(Color::WHITE, p(1, 1)).is_ok());
     }
 
     #[test]
     fn suicide_is_illegal_unless_it_captures() {
         let mut b = Board::new(5);
-        b.set(p(0, 1), Some(Color::White));
-        b.set(p(1, 0), Some(Color::White));
-        assert_eq!(b.try_play(Color::Black, p(0, 0)), Err(Illegal::Suicide));
+        b.set(p(0, 1), Some(Color::WHITE));
+        b.set(p(1, 0), Some(Color::WHITE));
+        assert_eq!(b.try_play(Color::BLACK, p(0, 0)), Err(Illegal::Suicide));
         // A suicide of several stones: black (0,0) would join (1,0) and (1,1) into a
         // group without liberties.
         let mut t = Board::new(5);
         for (r, c) in [(0, 2), (1, 2), (2, 1), (2, 0), (0, 1)] {
-            t.set(p(r, c), Some(Color::White));
+            t.set(p(r, c), Some(Color::WHITE));
         }
-        t.set(p(1, 1), Some(Color::Black));
-        t.set(p(1, 0), Some(Color::Black));
-        assert_eq!(t.try_play(Color::Black, p(0, 0)), Err(Illegal::Suicide));
+        t.set(p(1, 1), Some(Color::BLACK));
+        t.set(p(1, 0), Some(Color::BLACK));
+        assert_eq!(t.try_play(Color::BLACK, p(0, 0)), Err(Illegal::Suicide));
         // But a move without liberties that captures is legal.
         let mut c = Board::new(5);
-        c.set(p(0, 1), Some(Color::White));
-        c.set(p(1, 0), Some(Color::White));
-        c.set(p(0, 2), Some(Color::Black));
-        c.set(p(1, 1), Some(Color::Black));
-        c.set(p(2, 0), Some(Color::Black));
+        c.set(p(0, 1), Some(Color::WHITE));
+        c.set(p(1, 0), Some(Color::WHITE));
+        c.set(p(0, 2), Some(Color::BLACK));
+        c.set(p(1, 1), Some(Color::BLACK));
+        c.set(p(2, 0), Some(Color::BLACK));
         // White (0,1) and (1,0) each have one liberty: (0,0). Black (0,0) captures both.
-        let (after, captured) = c.try_play(Color::Black, p(0, 0)).unwrap();
+        let (after, captured) = c.try_play(Color::BLACK, p(0, 0)).unwrap();
         assert_eq!(captured.count_ones(), 2);
         assert_eq!(after.liberties(after.group(p(0, 0))).count_ones(), 2);
     }
@@ -441,10 +422,10 @@ mod tests {
     #[test]
     fn guard_column_prevents_wrapping() {
         let mut b = Board::new(9);
-        b.set(p(0, 8), Some(Color::Black));
+        b.set(p(0, 8), Some(Color::BLACK));
         // (1,0) is the next bit after (0,8) only through the guard: not a neighbour.
         assert_eq!(b.liberties(b.group(p(0, 8))).count_ones(), 2);
-        b.set(p(1, 0), Some(Color::Black));
+        b.set(p(1, 0), Some(Color::BLACK));
         assert_eq!(b.group(p(0, 8)).count_ones(), 1);
         let small = Board::new(5);
         assert_eq!(small.empty().count_ones(), 25);
@@ -454,9 +435,9 @@ mod tests {
     #[test]
     fn hash_follows_stones() {
         let b = Board::new(9);
-        let (a, _) = b.try_play(Color::Black, p(4, 4)).unwrap();
+        let (a, _) = b.try_play(Color::BLACK, p(4, 4)).unwrap();
         let mut c = Board::new(9);
-        c.set(p(4, 4), Some(Color::Black));
+        c.set(p(4, 4), Some(Color::BLACK));
         assert_eq!(a.hash(), c.hash());
         assert_ne!(a.hash(), b.hash());
     }

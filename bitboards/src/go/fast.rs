@@ -153,7 +153,7 @@ impl FastBoard {
     }
     /// The colour to move.
     pub fn to_move(&self) -> Color {
-        if self.to_move == BLACK { Color::Black } else { Color::White }
+        if self.to_move == BLACK { Color::BLACK } else { Color::WHITE }
     }
     /// The empty cells.
     pub fn empties(&self) -> &[Cell] {
@@ -180,8 +180,8 @@ impl FastBoard {
     /// What stands on a cell.
     pub fn at(&self, cell: Cell) -> Option<Color> {
         match self.color[ix(cell as usize)] {
-            BLACK => Some(Color::Black),
-            WHITE => Some(Color::White),
+            BLACK => Some(Color::BLACK),
+            WHITE => Some(Color::WHITE),
             _ => None,
         }
     }
@@ -441,13 +441,13 @@ impl FastBoard {
     pub fn owner(&self, p: Point) -> Option<Color> {
         let cell = Self::cell(p) as usize;
         match self.color[ix(cell)] {
-            BLACK => Some(Color::Black),
-            WHITE => Some(Color::White),
+            BLACK => Some(Color::BLACK),
+            WHITE => Some(Color::WHITE),
             _ => {
                 let (b, w) = (self.nbr_count(cell, BLACK), self.nbr_count(cell, WHITE));
                 match (b > 0, w > 0) {
-                    (true, false) => Some(Color::Black),
-                    (false, true) => Some(Color::White),
+                    (true, false) => Some(Color::BLACK),
+                    (false, true) => Some(Color::WHITE),
                     _ => None,
                 }
             }
@@ -457,8 +457,8 @@ impl FastBoard {
 
 fn color_code(c: Color) -> u8 {
     match c {
-        Color::Black => BLACK,
-        Color::White => WHITE,
+        Color::BLACK => BLACK,
+        Color::WHITE => WHITE,
     }
 }
 
@@ -508,11 +508,11 @@ mod tests {
     #[test]
     fn copies_a_position() {
         let mut b = Board::new(9);
-        b.set(Point::new(0, 1), Some(Color::White));
-        b.set(Point::new(1, 0), Some(Color::White));
+        b.set(Point::new(0, 1), Some(Color::WHITE));
+        b.set(Point::new(1, 0), Some(Color::WHITE));
         let f = FastBoard::from_board(&b);
         assert!(!f.is_legal(FastBoard::cell(Point::new(0, 0))), "suicide");
-        assert!(f.is_eye(FastBoard::cell(Point::new(0, 0)), Color::White));
+        assert!(f.is_eye(FastBoard::cell(Point::new(0, 0)), Color::WHITE));
         assert_eq!(f.empties().len(), 79);
         assert_eq!(FastBoard::point(FastBoard::cell(Point::new(3, 7))), Point::new(3, 7));
     }

@@ -60,7 +60,7 @@ impl Game {
 
     fn key(&self, b: &Board) -> u64 {
         match self.superko {
-            Superko::Situational if b.to_move() == Color::White => b.hash() ^ WHITE_TO_MOVE_KEY,
+            Superko::Situational if b.to_move() == Color::WHITE => b.hash() ^ WHITE_TO_MOVE_KEY,
             _ => b.hash(),
         }
     }
@@ -218,8 +218,8 @@ fn trim(x: f64) -> String {
 /// has put on the board during the game (for the territory count).
 pub fn score(board: &Board, dead: u128, komi: f64, played: [u32; 2]) -> Score {
     let mask = board.mask();
-    let black = board.stones(Color::Black) & !dead;
-    let white = board.stones(Color::White) & !dead;
+    let black = board.stones(Color::BLACK) & !dead;
+    let white = board.stones(Color::WHITE) & !dead;
     let empty = mask & !(black | white);
     let (mut black_terr, mut white_terr, mut neutral) = (0u32, 0u32, 0u32);
     let mut rest = empty;
@@ -240,8 +240,8 @@ pub fn score(board: &Board, dead: u128, komi: f64, played: [u32; 2]) -> Score {
         black_area: (black.count_ones() + black_terr) as f64 + half,
         white_area: (white.count_ones() + white_terr) as f64 + half,
         neutral,
-        black_territory: black_terr as i32 - lost(Color::Black),
-        white_territory: white_terr as i32 - lost(Color::White),
+        black_territory: black_terr as i32 - lost(Color::BLACK),
+        white_territory: white_terr as i32 - lost(Color::WHITE),
         black_played: played[0],
         white_played: played[1],
         komi,
@@ -256,14 +256,14 @@ mod tests {
     fn ko_game(superko: Superko) -> Game {
         let mut g = Game::new(Board::new(5), 7.5, superko);
         let moves = [
-            (Color::Black, (0, 1)),
-            (Color::White, (0, 2)),
-            (Color::Black, (1, 0)),
-            (Color::White, (1, 3)),
-            (Color::Black, (2, 1)),
-            (Color::White, (2, 2)),
-            (Color::Black, (4, 4)),
-            (Color::White, (1, 1)),
+            (Color::BLACK, (0, 1)),
+            (Color::WHITE, (0, 2)),
+            (Color::BLACK, (1, 0)),
+            (Color::WHITE, (1, 3)),
+            (Color::BLACK, (2, 1)),
+            (Color::WHITE, (2, 2)),
+            (Color::BLACK, (4, 4)),
+            (Color::WHITE, (1, 1)),
         ];
         for (c, (r, col)) in moves {
             g.play(c, Move::Play(Point::new(r, col))).unwrap();
@@ -276,13 +276,13 @@ mod tests {
         for superko in [Superko::Off, Superko::Positional, Superko::Situational] {
             let mut g = ko_game(superko);
             // Black takes the ko; white may not retake at once (simple ko).
-            g.play(Color::Black, Move::Play(Point::new(1, 2))).unwrap();
-            assert_eq!(g.check(Color::White, Move::Play(Point::new(1, 1))), Err(Illegal::Ko));
+            g.play(Color::BLACK, Move::Play(Point::new(1, 2))).unwrap();
+            assert_eq!(g.check(Color::WHITE, Move::Play(Point::new(1, 1))), Err(Illegal::Ko));
             // Two passes clear the simple ko; retaking now recreates the board of
             // before black's capture, with white to move again after the retake.
-            g.play(Color::White, Move::Pass).unwrap();
-            g.play(Color::Black, Move::Pass).unwrap();
-            let retake = g.check(Color::White, Move::Play(Point::new(1, 1)));
+            g.play(Color::WHITE, Move::Pass).unwrap();
+            g.play(Color::BLACK, Move::Pass).unwrap();
+            let retake = g.check(Color::WHITE, Move::Play(Point::new(1, 1)));
             match superko {
                 Superko::Off => assert!(retake.is_ok()),
                 // The board after the retake equals the one after white's move 8, with
@@ -295,9 +295,9 @@ mod tests {
     #[test]
     fn two_passes_end_the_game_and_undo_works() {
         let mut g = Game::new(Board::new(5), 0.5, Superko::Positional);
-        g.play(Color::Black, Move::Pass).unwrap();
+        g.play(Color::BLACK, Move::Pass).unwrap();
         assert!(!g.is_over());
-        g.play(Color::White, Move::Pass).unwrap();
+        g.play(Color::WHITE, Move::Pass).unwrap();
         assert!(g.is_over());
         g.undo().unwrap();
         assert!(!g.is_over());
@@ -310,8 +310,8 @@ mod tests {
         // Black owns the left two columns, white the right two, middle column neutral.
         let mut g = Game::new(Board::new(5), 0.5, Superko::Positional);
         for r in 0..5 {
-            g.play(Color::Black, Move::Play(Point::new(r, 1))).unwrap();
-            g.play(Color::White, Move::Play(Point::new(r, 3))).unwrap();
+            g.play(Color::BLACK, Move::Play(Point::new(r, 1))).unwrap();
+            g.play(Color::WHITE, Move::Play(Point::new(r, 3))).unwrap();
         }
         let s = g.score(0);
         assert_eq!(s.neutral, 5);
@@ -322,7 +322,7 @@ mod tests {
         assert_eq!(s.territory_totals(), (s.black_area, s.white_area));
         // A dead white stone in black's area counts for black.
         let mut b = *g.board();
-        b.set(Point::new(2, 0), Some(Color::White));
+        b.set(Point::new(2, 0), Some(Color::WHITE));
         let dead = Point::new(2, 0).bit();
         let s2 = score(&b, dead, 0.5, [5, 6]);
         assert_eq!(s2.black_area, 12.5);

@@ -190,13 +190,13 @@ pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
             "GC" => game.comment = Some(first.to_string()),
             "PL" => {
                 game.to_play = Some(match first.trim() {
-                    "B" | "b" => Color::Black,
-                    "W" | "w" => Color::White,
+                    "B" | "b" => Color::BLACK,
+                    "W" | "w" => Color::WHITE,
                     _ => return Err(bad("PL", first, "not B or W")),
                 })
             }
             "AB" | "AW" => {
-                let color = if name == "AB" { Color::Black } else { Color::White };
+                let color = if name == "AB" { Color::BLACK } else { Color::WHITE };
                 for v in values {
                     match v.split_once(':') {
                         Some((a, b)) => {
@@ -218,7 +218,7 @@ pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
                 }
             }
             "B" | "W" => {
-                let color = if name == "B" { Color::Black } else { Color::White };
+                let color = if name == "B" { Color::BLACK } else { Color::WHITE };
                 let mv = point(name, first, game.size)?.map_or(Move::Pass, Move::Play);
                 game.moves.push((color, mv));
             }
@@ -242,16 +242,16 @@ pub fn write(game: &SgfGame) -> String {
             out.push_str(&format!("{tag}[{}]", esc(v)));
         }
     }
-    for color in [Color::Black, Color::White] {
+    for color in [Color::BLACK, Color::WHITE] {
         let stones: Vec<String> =
             game.setup.iter().filter(|(c, _)| *c == color).map(|(_, p)| format!("[{}]", p.to_sgf())).collect();
         if !stones.is_empty() {
-            out.push_str(if color == Color::Black { "AB" } else { "AW" });
+            out.push_str(if color == Color::BLACK { "AB" } else { "AW" });
             out.push_str(&stones.concat());
         }
     }
     if let Some(c) = game.to_play {
-        out.push_str(&format!("PL[{}]", c.letter()));
+        out.push_str(&format!("PL[{}]", c.stone_letter()));
     }
     for (i, (c, m)) in game.moves.iter().enumerate() {
         if i % 10 == 0 {
@@ -261,7 +261,7 @@ pub fn write(game: &SgfGame) -> String {
             Move::Play(p) => p.to_sgf(),
             Move::Pass => String::new(),
         };
-        out.push_str(&format!(";{}[{v}]", c.letter()));
+        out.push_str(&format!(";{}[{v}]", c.stone_letter()));
     }
     out.push_str(")\n");
     out
@@ -279,14 +279,14 @@ mod tests {
         assert_eq!(g.komi, Some(6.5));
         assert_eq!(g.black.as_deref(), Some("Black ] man"));
         assert_eq!(g.setup.len(), 1 + 4 + 1);
-        assert_eq!(g.to_play, Some(Color::White));
+        assert_eq!(g.to_play, Some(Color::WHITE));
         assert_eq!(
             g.moves,
             vec![
-                (Color::White, Move::Play(Point::new(4, 4))),
-                (Color::Black, Move::Pass),
-                (Color::White, Move::Play(Point::new(3, 3))),
-                (Color::Black, Move::Pass),
+                (Color::WHITE, Move::Play(Point::new(4, 4))),
+                (Color::BLACK, Move::Pass),
+                (Color::WHITE, Move::Play(Point::new(3, 3))),
+                (Color::BLACK, Move::Pass),
             ]
         );
     }
@@ -297,8 +297,8 @@ mod tests {
             size: 7,
             komi: Some(7.5),
             result: Some("W+2.5".into()),
-            setup: vec![(Color::Black, Point::new(3, 3))],
-            moves: vec![(Color::White, Move::Play(Point::new(0, 6))), (Color::Black, Move::Pass)],
+            setup: vec![(Color::BLACK, Point::new(3, 3))],
+            moves: vec![(Color::WHITE, Move::Play(Point::new(0, 6))), (Color::BLACK, Move::Pass)],
             ..SgfGame::default()
         };
         assert_eq!(parse(&write(&g)).unwrap(), SgfGame { size: 7, ..g.clone() });

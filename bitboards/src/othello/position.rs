@@ -75,8 +75,8 @@ impl GameResult {
     /// The winner, `None` for a draw.
     pub fn winner(&self) -> Option<Color> {
         match self.black.cmp(&self.white) {
-            std::cmp::Ordering::Greater => Some(Color::Black),
-            std::cmp::Ordering::Less => Some(Color::White),
+            std::cmp::Ordering::Greater => Some(Color::BLACK),
+            std::cmp::Ordering::Less => Some(Color::WHITE),
             std::cmp::Ordering::Equal => None,
         }
     }
@@ -90,8 +90,8 @@ impl GameResult {
     /// Final disc counts with the WOF rule, as `(black, white)`.
     pub fn wof_counts(&self) -> (u32, u32) {
         match self.winner() {
-            Some(Color::Black) => (self.black + self.empties, self.white),
-            Some(Color::White) => (self.black, self.white + self.empties),
+            Some(Color::BLACK) => (self.black + self.empties, self.white),
+            Some(Color::WHITE) => (self.black, self.white + self.empties),
             None => (self.black, self.white),
         }
     }
@@ -100,7 +100,7 @@ impl GameResult {
 impl<B: OthelloBoard> Position<B> {
     /// The starting position, black to move.
     pub fn start() -> Self {
-        Position { board: B::start(), side: Color::Black }
+        Position { board: B::start(), side: Color::BLACK }
     }
 
     /// A position from a side-relative board and the colour to move.
@@ -183,8 +183,8 @@ impl<B: OthelloBoard> Position<B> {
     /// The result, once the game is over.
     pub fn result(&self) -> Option<GameResult> {
         self.is_game_over().then(|| GameResult {
-            black: self.count(Color::Black),
-            white: self.count(Color::White),
+            black: self.count(Color::BLACK),
+            white: self.count(Color::WHITE),
             empties: self.board.empty_count(),
         })
     }
@@ -192,8 +192,8 @@ impl<B: OthelloBoard> Position<B> {
     /// A hash of the position including the side to move.
     pub fn zobrist(&self) -> u64 {
         let side_key = match self.side {
-            Color::Black => 0,
-            Color::White => 0xA5F1_52C3_9E0B_7D64,
+            Color::BLACK => 0,
+            Color::WHITE => 0xA5F1_52C3_9E0B_7D64,
         };
         self.board.zobrist() ^ side_key
     }
@@ -216,15 +216,15 @@ impl<B: OthelloBoard> Position<B> {
             _ => {}
         }
         let side = match chars[n] {
-            'X' | 'x' | '*' | 'B' | 'b' => Color::Black,
-            'O' | 'o' | 'W' | 'w' => Color::White,
+            'X' | 'x' | '*' | 'B' | 'b' => Color::BLACK,
+            'O' | 'o' | 'W' | 'w' => Color::WHITE,
             other => return Err(PositionParseError::Side(other.to_string())),
         };
         let mut board = B::empty();
         for (sq, &ch) in chars[..n].iter().enumerate() {
             let color = match ch {
-                'X' | 'x' | '*' => Color::Black,
-                'O' | 'o' => Color::White,
+                'X' | 'x' | '*' => Color::BLACK,
+                'O' | 'o' => Color::WHITE,
                 '-' | '.' => continue,
                 _ => {
                     return Err(PositionParseError::Character { ch, square: Move::Play(sq as u8).name(B::SIZE) });
@@ -247,7 +247,7 @@ impl<B: OthelloBoard> Position<B> {
                 .map(|c| {
                     let sq = r * size + c;
                     match self.color_at(sq) {
-                        Some(color) => color.letter(),
+                        Some(color) => color.disc_letter(),
                         None if legal.contains(&(sq as u8)) => '+',
                         None => '.',
                     }
@@ -261,12 +261,12 @@ impl<B: OthelloBoard> Position<B> {
                 Some(w) => format!("game over: {} wins {}-{}", color_name(w), r.black, r.white),
                 None => format!("game over: draw {}-{}", r.black, r.white),
             },
-            None => format!("{} ({}) to move", color_name(self.side), self.side.letter()),
+            None => format!("{} ({}) to move", color_name(self.side), self.side.disc_letter()),
         };
         out.push_str(&format!(
             "black {} white {} empty {}; {status}\n",
-            self.count(Color::Black),
-            self.count(Color::White),
+            self.count(Color::BLACK),
+            self.count(Color::WHITE),
             self.board.empty_count()
         ));
         out
@@ -276,8 +276,8 @@ impl<B: OthelloBoard> Position<B> {
 /// `black` or `white`.
 pub fn color_name(color: Color) -> &'static str {
     match color {
-        Color::Black => "black",
-        Color::White => "white",
+        Color::BLACK => "black",
+        Color::WHITE => "white",
     }
 }
 
@@ -286,12 +286,12 @@ impl<B: OthelloBoard> fmt::Display for Position<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for sq in 0..B::SIZE * B::SIZE {
             let ch = match self.color_at(sq) {
-                Some(c) => c.letter(),
+                Some(c) => c.disc_letter(),
                 None => '-',
             };
             write!(f, "{ch}")?;
         }
-        write!(f, " {}", self.side.letter())
+        write!(f, " {}", self.side.disc_letter())
     }
 }
 
@@ -336,7 +336,7 @@ mod tests {
         assert_eq!(p.legal_moves(), vec![Move::Pass]);
         assert!(p.play(Move::Play(2)).is_err());
         let after = p.play(Move::Pass).unwrap();
-        assert_eq!(after.side_to_move(), Color::Black);
+        assert_eq!(after.side_to_move(), Color::BLACK);
         assert_eq!(after.play(Move::Pass), Err(IllegalMove::PassWithMoves("black".into())));
         let done = after.play(Move::Play(2)).unwrap();
         assert!(done.is_game_over());

@@ -6,6 +6,8 @@ use std::hash::Hash;
 
 use thiserror::Error;
 
+use crate::Player;
+
 /// Which side a disc belongs to, seen from the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Owner {
@@ -68,28 +70,16 @@ pub trait OthelloBoard: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     }
 }
 
-/// Black (plays first, `X`) or white (`O`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Color {
-    /// The first player.
-    Black,
-    /// The second player.
-    White,
-}
+/// Black (plays first, `X`) or white (`O`): the shared [`Player`] type, named
+/// [`Player::BLACK`] and [`Player::WHITE`] here.
+pub type Color = Player;
 
-impl Color {
-    /// The other colour.
-    pub const fn other(self) -> Color {
+impl Player {
+    /// `X` for black, `O` for white (the OBF letters of Othello).
+    pub const fn disc_letter(self) -> char {
         match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-    /// `X` for black, `O` for white (the OBF letters).
-    pub const fn letter(self) -> char {
-        match self {
-            Color::Black => 'X',
-            Color::White => 'O',
+            Player::One => 'X',
+            Player::Two => 'O',
         }
     }
 }

@@ -19,10 +19,10 @@
 //! assert_eq!(r.try_move(Move::Play(Point::new(4, 4))), Ok(Answer::Legal { captured: 0 }));
 //! // White tries the same point: refused, white tries again.
 //! assert!(!r.try_move(Move::Play(Point::new(4, 4))).unwrap().is_legal());
-//! assert_eq!(r.to_move(), Color::White);
+//! assert_eq!(r.to_move(), Color::WHITE);
 //! // White's view does not show the black stone; black's does.
-//! assert_eq!(r.view(Color::White).board_text(), ".".repeat(81));
-//! assert_eq!(r.view(Color::Black).board_text().chars().nth(40), Some('X'));
+//! assert_eq!(r.view(Color::WHITE).board_text(), ".".repeat(81));
+//! assert_eq!(r.view(Color::BLACK).board_text().chars().nth(40), Some('X'));
 //! ```
 
 pub mod notice;

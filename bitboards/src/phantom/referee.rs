@@ -95,7 +95,7 @@ impl Referee {
         Referee {
             config,
             game: Game::new(board, config.komi, superko),
-            views: [View::new(Color::Black), View::new(Color::White)],
+            views: [View::new(Color::BLACK), View::new(Color::WHITE)],
             history: Vec::new(),
             positions: vec![board.hash()],
             illegal_this_turn: 0,
@@ -162,7 +162,7 @@ impl Referee {
     /// Stones on the board, black then white (public in both rule sets).
     pub fn stone_counts(&self) -> [u32; 2] {
         let b = self.board();
-        [b.stones(Color::Black).count_ones(), b.stones(Color::White).count_ones()]
+        [b.stones(Color::BLACK).count_ones(), b.stones(Color::WHITE).count_ones()]
     }
     /// The last accepted move (a stone or a pass, forced passes included) and who made it.
     pub fn last_legal(&self) -> Option<(Color, Move)> {
@@ -334,7 +334,7 @@ mod tests {
 
     /// Every view agrees with the full board.
     fn check_views(r: &Referee) {
-        for c in [Color::Black, Color::White] {
+        for c in [Color::BLACK, Color::WHITE] {
             let v = r.view(c);
             assert_eq!(v.own(), r.board().stones(c), "own stones of {c:?}");
             assert_eq!(v.opponent() & !r.board().stones(c.other()), 0, "known stones of {c:?}");
@@ -370,12 +370,12 @@ mod tests {
     fn an_illegal_try_onto_a_hidden_stone_then_a_legal_one() {
         for config in [PhantomConfig::ccgc(), PhantomConfig::open_spiel()] {
             let mut r = setup(config, &[gtp("E5")]);
-            let black_before = r.view(Color::Black).clone();
+            let black_before = r.view(Color::BLACK).clone();
             let a = r.try_move(gtp("E5")).unwrap();
             assert_eq!(a, Answer::Illegal { reason: Illegal::Occupied, turn_passed: false });
-            assert_eq!(r.to_move(), Color::White, "the same side tries again");
-            assert_eq!(r.view(Color::Black), &black_before, "the opponent learns nothing");
-            let white = r.view(Color::White);
+            assert_eq!(r.to_move(), Color::WHITE, "the same side tries again");
+            assert_eq!(r.view(Color::BLACK), &black_before, "the opponent learns nothing");
+            let white = r.view(Color::WHITE);
             assert_eq!(white.refused(), Point::from_gtp("E5", 9).unwrap().bit());
             let revealed = white.board_text().chars().nth(40);
             match config.rules {
@@ -392,12 +392,12 @@ mod tests {
                 r.try_move(gtp("D5")).unwrap(),
                 Answer::Illegal { reason: Illegal::Occupied, turn_passed: false }
             );
-            assert_eq!(r.to_move(), Color::Black);
+            assert_eq!(r.to_move(), Color::BLACK);
             assert_eq!(r.try_move(gtp("C3")).unwrap(), Answer::Legal { captured: 0 });
-            assert_eq!(r.view(Color::Black).refused(), 0, "a legal move ends the turn");
-            assert_eq!(r.last_legal(), Some((Color::Black, gtp("C3"))));
+            assert_eq!(r.view(Color::BLACK).refused(), 0, "a legal move ends the turn");
+            assert_eq!(r.last_legal(), Some((Color::BLACK, gtp("C3"))));
             assert_eq!(r.stone_counts(), [2, 1]);
-            assert_eq!(r.view(Color::White).opponent_count(), 2);
+            assert_eq!(r.view(Color::WHITE).opponent_count(), 2);
             check_views(&r);
             assert_eq!(r.history().len(), 6);
         }
@@ -412,13 +412,13 @@ mod tests {
             assert_eq!(r.try_move(at(1, 2)).unwrap(), Answer::Legal { captured: taken });
             assert_eq!(r.last_captured(), taken);
             // White may not retake at once.
-            let black_before = r.view(Color::Black).clone();
+            let black_before = r.view(Color::BLACK).clone();
             assert_eq!(r.try_move(at(1, 1)).unwrap(), Answer::Illegal { reason: Illegal::Ko, turn_passed: false });
-            assert_eq!(r.view(Color::Black), &black_before);
+            assert_eq!(r.view(Color::BLACK), &black_before);
             // Suicide: white alone in the corner between black (0,1) and (1,0).
             assert_eq!(r.try_move(at(0, 0)).unwrap(), Answer::Illegal { reason: Illegal::Suicide, turn_passed: false });
-            assert_eq!(r.to_move(), Color::White);
-            let (b, w) = (r.view(Color::Black), r.view(Color::White));
+            assert_eq!(r.to_move(), Color::WHITE);
+            let (b, w) = (r.view(Color::BLACK), r.view(Color::WHITE));
             assert_eq!(w.last_captured(), taken, "the captured side is told the points");
             assert_eq!(w.lost(), 1);
             assert_eq!(b.taken(), 1);
@@ -430,7 +430,7 @@ mod tests {
             assert_eq!(w.opponent(), 0, "ko and suicide points are empty: nothing to show");
             let told = if config.rules == PhantomRules::Ccgc { taken } else { 0 };
             assert_eq!(
-                &r.notices(Color::Black)[14..],
+                &r.notices(Color::BLACK)[14..],
                 &[Notice::Accepted(at(1, 2)), Notice::Took { count: 1, points: told },]
             );
             let mut expect =
@@ -442,7 +442,7 @@ mod tests {
             if config.rules == PhantomRules::OpenSpiel {
                 expect.push(Notice::Shown { point: Point::new(0, 0), stone: None });
             }
-            assert_eq!(&r.notices(Color::White)[14..], expect.as_slice());
+            assert_eq!(&r.notices(Color::WHITE)[14..], expect.as_slice());
             check_views(&r);
         }
     }
@@ -465,7 +465,7 @@ mod tests {
             }
         }
         assert!(!ccgc.is_over());
-        assert_eq!(ccgc.to_move(), Color::Black);
+        assert_eq!(ccgc.to_move(), Color::BLACK);
         assert_eq!(open.end_reason(), Some(EndReason::Superko));
         let res = open.result(0).unwrap();
         assert_eq!(res.winner, None);
@@ -485,27 +485,27 @@ mod tests {
         }
         moves.pop();
         let mut r = setup(PhantomConfig::ccgc(), &moves);
-        assert_eq!(r.to_move(), Color::White);
+        assert_eq!(r.to_move(), Color::WHITE);
         assert!(!r.has_legal_move());
         assert_eq!(r.try_move(at(4, 4)).unwrap(), Answer::Illegal { reason: Illegal::Occupied, turn_passed: true });
-        assert_eq!(r.to_move(), Color::Black, "rule 7: every try would fail, the turn is a pass");
-        assert_eq!(r.last_legal(), Some((Color::White, Move::Pass)));
+        assert_eq!(r.to_move(), Color::BLACK, "rule 7: every try would fail, the turn is a pass");
+        assert_eq!(r.last_legal(), Some((Color::WHITE, Move::Pass)));
         assert_eq!(
-            r.notices(Color::White).last_chunk::<2>(),
+            r.notices(Color::WHITE).last_chunk::<2>(),
             Some(&[Notice::Refused(Point::new(4, 4)), Notice::TurnPassed])
         );
-        assert_eq!(r.notices(Color::Black).last(), Some(&Notice::OpponentPassed));
+        assert_eq!(r.notices(Color::BLACK).last(), Some(&Notice::OpponentPassed));
         assert!(!r.is_over());
         assert_eq!(r.try_move(Move::Pass).unwrap(), Answer::Passed);
         assert_eq!(r.end_reason(), Some(EndReason::TwoPasses));
         assert_eq!(r.try_move(Move::Pass), Err(TryError::GameOver));
         let res = r.result(0).unwrap();
-        assert_eq!(res.winner, Some(Color::Black));
+        assert_eq!(res.winner, Some(Color::BLACK));
         assert_eq!(res.text(), "B+73.5");
         // OpenSpiel does not force the pass: white may keep trying.
         let mut o = setup(PhantomConfig::open_spiel(), &moves);
         assert_eq!(o.try_move(at(0, 0)).unwrap(), Answer::Illegal { reason: Illegal::Suicide, turn_passed: false });
-        assert_eq!(o.to_move(), Color::White);
+        assert_eq!(o.to_move(), Color::WHITE);
     }
 
     #[test]
@@ -515,9 +515,9 @@ mod tests {
         assert_eq!(r.try_move(gtp("E5")).unwrap(), Answer::Illegal { reason: Illegal::Occupied, turn_passed: false });
         assert_eq!(r.illegal_this_turn(), 1);
         assert_eq!(r.try_move(gtp("E5")).unwrap(), Answer::Illegal { reason: Illegal::Occupied, turn_passed: true });
-        assert_eq!(r.to_move(), Color::Black);
+        assert_eq!(r.to_move(), Color::BLACK);
         assert_eq!(r.illegal_this_turn(), 0);
-        assert_eq!(r.view(Color::White).refused(), 0);
+        assert_eq!(r.view(Color::WHITE).refused(), 0);
         check_views(&r);
     }
 
@@ -544,7 +544,7 @@ mod tests {
             assert_eq!(res.score.black_area, 40.5);
             assert_eq!(res.score.white_area, 40.5);
             assert_eq!(res.text(), text);
-            assert_eq!(res.winner, if rules == PhantomRules::Ccgc { Some(Color::White) } else { None });
+            assert_eq!(res.winner, if rules == PhantomRules::Ccgc { Some(Color::WHITE) } else { None });
             // With the default komi White wins by 7.5 either way.
             let r = setup(PhantomConfig::for_rules(rules), &moves);
             assert_eq!(r.result(0).unwrap().text(), "W+7.5");
@@ -638,21 +638,21 @@ mod tests {
                     prop_assert_eq!(r.notices(waiting).len(), told);
                 }
                 if let Answer::Legal { captured } = a {
-                    prop_assert_eq!(captured & r.board().stones(Color::Black), 0);
-                    prop_assert_eq!(captured & r.board().stones(Color::White), 0);
+                    prop_assert_eq!(captured & r.board().stones(Color::BLACK), 0);
+                    prop_assert_eq!(captured & r.board().stones(Color::WHITE), 0);
                 }
                 check_views(&r);
             }
             let again = Referee::replay(config, &played).unwrap();
             prop_assert_eq!(again.board(), r.board());
             prop_assert_eq!(again.history(), r.history());
-            prop_assert_eq!(again.view(Color::Black), r.view(Color::Black));
-            prop_assert_eq!(again.view(Color::White), r.view(Color::White));
+            prop_assert_eq!(again.view(Color::BLACK), r.view(Color::BLACK));
+            prop_assert_eq!(again.view(Color::WHITE), r.view(Color::WHITE));
             prop_assert_eq!(again.end_reason(), r.end_reason());
             prop_assert_eq!(again.tries(), played);
-            prop_assert_eq!(again.notices(Color::Black), r.notices(Color::Black));
-            prop_assert_eq!(again.notices(Color::White), r.notices(Color::White));
-            for c in [Color::Black, Color::White] {
+            prop_assert_eq!(again.notices(Color::BLACK), r.notices(Color::BLACK));
+            prop_assert_eq!(again.notices(Color::WHITE), r.notices(Color::WHITE));
+            for c in [Color::BLACK, Color::WHITE] {
                 let v = r.view(c);
                 prop_assert_eq!(View::from_text(&v.to_text()), Ok(v.clone()));
             }

@@ -134,12 +134,12 @@ impl PhantomResult {
         let winner = if reason == EndReason::Superko {
             None
         } else if margin > 0.0 {
-            Some(Color::Black)
+            Some(Color::BLACK)
         } else if margin < 0.0 {
-            Some(Color::White)
+            Some(Color::WHITE)
         } else {
             match rules {
-                PhantomRules::Ccgc => Some(Color::White),
+                PhantomRules::Ccgc => Some(Color::WHITE),
                 PhantomRules::OpenSpiel => None,
             }
         };
@@ -151,8 +151,8 @@ impl PhantomResult {
         let m = self.score.margin().abs();
         let m = if m.fract() == 0.0 { format!("{m:.0}") } else { format!("{m:.1}") };
         match self.winner {
-            Some(Color::Black) => format!("B+{m}"),
-            Some(Color::White) => format!("W+{m}"),
+            Some(Color::BLACK) => format!("B+{m}"),
+            Some(Color::WHITE) => format!("W+{m}"),
             None => "0".to_string(),
         }
     }

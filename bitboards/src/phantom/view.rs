@@ -68,8 +68,8 @@ pub enum ViewError {
 
 fn stone_char(c: Color) -> char {
     match c {
-        Color::Black => 'X',
-        Color::White => 'O',
+        Color::BLACK => 'X',
+        Color::WHITE => 'O',
     }
 }
 
@@ -164,7 +164,7 @@ impl View {
         format!(
             "{} {} {} {} {} {} {}",
             self.board_text(),
-            self.color.letter(),
+            self.color.stone_letter(),
             self.opponent_count,
             self.lost,
             self.taken,
@@ -180,8 +180,8 @@ impl View {
             return Err(ViewError::Fields(f.len()));
         };
         let color = match *color {
-            "B" | "b" => Color::Black,
-            "W" | "w" => Color::White,
+            "B" | "b" => Color::BLACK,
+            "W" | "w" => Color::WHITE,
             other => return Err(ViewError::Color(other.chars().take(20).collect())),
         };
         let number = |t: &str, field: &'static str| {
@@ -193,8 +193,8 @@ impl View {
         }
         for (p, ch) in points(SIZE).zip(board.chars()) {
             let stone = match ch {
-                'X' => Color::Black,
-                'O' => Color::White,
+                'X' => Color::BLACK,
+                'O' => Color::WHITE,
                 '.' => continue,
                 _ => return Err(ViewError::Board { field: "board", allowed: "'X', 'O' and '.'" }),
             };
@@ -266,7 +266,7 @@ mod tests {
 
     #[test]
     fn text_round_trip_and_errors() {
-        let mut v = View::from_stones(Color::White, Point::new(0, 0).bit(), Point::new(8, 8).bit(), 3);
+        let mut v = View::from_stones(Color::WHITE, Point::new(0, 0).bit(), Point::new(8, 8).bit(), 3);
         v.refused_at(Point::new(4, 4), None);
         v.lost_own(Point::new(1, 1).bit());
         let t = v.to_text();

@@ -45,8 +45,8 @@ enum ArenaCommand {
 #[derive(Args)]
 struct PlayArgs {
     /// The game: othello, go or chaosclock.
-    #[arg(long, default_value = "othello")]
-    game: String,
+    #[arg(long, default_value = "othello", value_parser = GameKind::parse)]
+    game: GameKind,
     /// An engine, twice: "name=N cmd='program args' proto=ugi|gtp|nboard option.K=V init='command'".
     #[arg(long = "engine")]
     engines: Vec<String>,
@@ -130,7 +130,7 @@ fn parse_sprt(text: &Option<String>, normalized: bool) -> Result<Option<Sprt>> {
 
 impl PlayArgs {
     fn config(&self) -> Result<MatchConfig> {
-        let kind = GameKind::parse(&self.game).map_err(anyhow::Error::msg)?;
+        let kind = self.game;
         let engines: Vec<EngineSpec> =
             self.engines.iter().map(|e| EngineSpec::parse(e)).collect::<Result<_, _>>().map_err(anyhow::Error::msg)?;
         let [a, b]: [EngineSpec; 2] =

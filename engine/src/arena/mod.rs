@@ -21,12 +21,14 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
+pub use crate::games::GameKind;
+use bitboards::Outcome;
 pub use openings::OpeningSource;
 pub use players::{EngineSpec, GameSetup, Protocol, TimeControl};
 use players::{MoveRequest, Player, Reply};
 use process::{Fault, Log};
-use referee::{Ending, Outcome, Referee, write_record};
-pub use referee::{GameKind, Opening, RefereeRules};
+use referee::{Ending, Refereed, new_referee, result_text};
+pub use referee::{Opening, RefereeRules};
 pub use stats::{EloModel, Pentanomial, Sprt, SprtVerdict, Tally};
 
 /// How dead stones are decided at the end of a Go game.
@@ -311,14 +313,14 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
     // Seat s is played by engine `who[s]` (0: A).
     let who = if game.is_multiple_of(2) { [0, 1] } else { [1, 0] };
     let names = [config.engines[who[0]].name.as_str(), config.engines[who[1]].name.as_str()];
-    let mut referee = match Referee::new(config.setup.kind, &config.rules, opening.start.as_deref()) {
+    let mut referee = match new_referee(config.setup.kind, &config.rules, opening.start.as_deref()) {
         Ok(r) => r,
         Err(e) => unreachable_opening(&e),
     };
     let mut moves = Vec::new();
     let mut seats = Vec::new();
     for m in &opening.moves {
-        let seat = referee.seat_to_move();
+        let seat = referee.to_move().index();
         match referee.play(m) {
             Ok(text) => {
                 moves.push(text);
@@ -327,10 +329,10 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
             Err(e) => unreachable_opening(&e),
         }
     }
-    let finish = |referee: &Referee, moves: &[String], ending: Ending, note: Option<String>| {
-        let score_first = ending.outcome.first_score();
+    let finish = |referee: &dyn Refereed, moves: &[String], ending: Ending, note: Option<String>| {
+        let score_first = ending.outcome.points_for(bitboards::Player::One);
         let score_a = if who[0] == 0 { score_first } else { 1.0 - score_first };
-        let (ext, text) = write_record(referee, names, moves, &ending, opening.start.as_deref());
+        let (ext, text) = referee.record(names, moves, &ending);
         let file = format!("games/{game:06}.{ext}");
         let record = fs::write(config.out.join(&file), text).ok().map(|_| file);
         GameEnd::Finished(GameRecord {
@@ -338,7 +340,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
             opening: opening_index,
             first: names[0].to_string(),
             second: names[1].to_string(),
-            result: ending.outcome.text().to_string(),
+            result: result_text(ending.outcome).to_string(),
             score_a,
             reason: ending.reason,
             score: ending.score,
@@ -348,7 +350,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
         })
     };
     let fault_ending = |seat: usize, fault: &Fault| Ending {
-        outcome: Outcome::loss_of(seat),
+        outcome: Outcome::loss_of(bitboards::Player::from_index(seat)),
         reason: format!("{} {fault}", names[seat]),
         score: None,
     };
@@ -361,7 +363,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
             Err(fault) => {
                 let mut ending = fault_ending(seat, &fault);
                 ending.reason = format!("{} could not start: {fault}", names[seat]);
-                return finish(&referee, &moves, ending, None);
+                return finish(referee.as_ref(), &moves, ending, None);
             }
         }
     }
@@ -377,7 +379,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
         if let Some(ending) = referee.ending(&config.rules, moves.len()) {
             break ending;
         }
-        let seat = referee.seat_to_move();
+        let seat = referee.to_move().index();
         let allowed = match config.control {
             TimeControl::Clock { .. } => clocks[seat] + config.margin,
             TimeControl::PerMove(t) => t + config.margin,
@@ -401,7 +403,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
             Err(fault) => break fault_ending(seat, &fault),
             Ok(Reply::Resign) => {
                 break Ending {
-                    outcome: Outcome::loss_of(seat),
+                    outcome: Outcome::loss_of(bitboards::Player::from_index(seat)),
                     reason: format!("{} resigned", names[seat]),
                     score: None,
                 };
@@ -422,7 +424,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
             Err(why) => {
                 let shown: String = text.chars().take(20).collect();
                 break Ending {
-                    outcome: Outcome::loss_of(seat),
+                    outcome: Outcome::loss_of(bitboards::Player::from_index(seat)),
                     reason: format!("{} played an illegal move '{shown}': {why}", names[seat]),
                     score: None,
                 };
@@ -431,10 +433,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
     };
     let mut ending = ending;
     let mut note = None;
-    if config.dead_stones == DeadStones::Ask
-        && matches!(referee, Referee::Go(_))
-        && ending.reason.starts_with("two passes")
-    {
+    if config.dead_stones == DeadStones::Ask && referee.has_dead_stones() && ending.reason.starts_with("two passes") {
         let theirs: Vec<Option<Vec<String>>> = players.iter_mut().map(Player::dead_stones).collect();
         let ours = referee.dead_vertices();
         match (&theirs[0], &theirs[1]) {
@@ -461,7 +460,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
     for p in players {
         p.quit();
     }
-    finish(&referee, &moves, ending, note)
+    finish(referee.as_ref(), &moves, ending, note)
 }
 
 /// Openings are checked when they are read; one that fails here is a bug.

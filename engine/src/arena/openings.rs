@@ -6,7 +6,8 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use bitboards::rng::splitmix64;
 
-use super::referee::{GameKind, Opening, Referee, RefereeRules};
+use super::referee::{Opening, RefereeRules, new_referee};
+use crate::games::GameKind;
 
 /// Where openings come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,7 +39,7 @@ fn split_compact(line: &str) -> Vec<String> {
 
 /// Checks `opening` by playing it with our rules; the error names the move.
 fn check(kind: GameKind, rules: &RefereeRules, opening: &Opening) -> Result<(), String> {
-    let mut r = Referee::new(kind, rules, opening.start.as_deref())?;
+    let mut r = new_referee(kind, rules, opening.start.as_deref())?;
     for (i, m) in opening.moves.iter().enumerate() {
         r.play(m).map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
     }
@@ -104,10 +105,10 @@ fn random(kind: GameKind, rules: &RefereeRules, plies: usize, seed: u64, count: 
         }
         // Random legal moves (not passes), retried if the game would end.
         'retry: for _ in 0..100 {
-            let mut r = Referee::new(kind, rules, None).map_err(|e| anyhow::anyhow!(e))?;
+            let mut r = new_referee(kind, rules, None).map_err(|e| anyhow::anyhow!(e))?;
             let mut moves = Vec::new();
             for _ in 0..plies {
-                let legal = legal_moves(&r);
+                let legal = r.legal_moves();
                 if legal.is_empty() {
                     continue 'retry;
                 }
@@ -125,25 +126,6 @@ fn random(kind: GameKind, rules: &RefereeRules, plies: usize, seed: u64, count: 
         bail!("could not deal {count} random openings of {plies} plies");
     }
     Ok(out)
-}
-
-/// Legal moves of the side to move other than a pass, as text.
-fn legal_moves(r: &Referee) -> Vec<String> {
-    match r {
-        Referee::Othello { position, .. } => position
-            .legal_moves()
-            .into_iter()
-            .filter(|m| *m != bitboards::othello::Move::Pass)
-            .map(|m| m.name(8))
-            .collect(),
-        Referee::Go(g) => {
-            let size = g.board().size();
-            let color = g.board().to_move();
-            let legal = g.legal_points(color);
-            bitboards::go::points(size).filter(|p| legal & p.bit() != 0).map(|p| p.to_gtp(size)).collect()
-        }
-        Referee::ChaosClock(rec) => rec.state().legal_moves().iter().map(|m| m.to_string()).collect(),
-    }
 }
 
 /// The openings of a match.

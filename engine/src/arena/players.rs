@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::process::{Fault, Log, Process};
-use super::referee::GameKind;
+use crate::games::GameKind;
 
 /// How long an engine may take to start and to answer set-up commands.
 const SETUP_TIME: Duration = Duration::from_secs(30);

@@ -1,6 +1,7 @@
 //! Chaos Clock in the search crate: the exact solvers (a proof search, and a
 //! retrograde analysis of every reachable state) and the player.
 
+mod game;
 pub mod player;
 pub mod retrograde;
 pub mod solver;

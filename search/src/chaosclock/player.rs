@@ -29,7 +29,7 @@ fn outcome_value(o: Outcome, side: Side) -> f32 {
 
 /// Progress of `side` towards having all six pieces fixed, in pieces (0 to 6).
 pub fn progress(s: &State, side: Side) -> f32 {
-    let first = if side == Side::Jia { 1 } else { 2 };
+    let first = if side == Side::JIA { 1 } else { 2 };
     let hand = s.hand(side);
     let mut total = 0.0;
     for n in (first..=12u8).step_by(2) {
@@ -104,7 +104,7 @@ impl MaxN {
     fn search(&mut self, s: &State, depth: u32, path: &mut Vec<u64>) -> [f32; 2] {
         self.nodes += 1;
         if s.outcome().is_some() || depth == 0 {
-            return [evaluate(s, Side::Jia), evaluate(s, Side::Yi)];
+            return [evaluate(s, Side::JIA), evaluate(s, Side::YI)];
         }
         if self.nodes & 0x3FF == 0
             && (self.nodes >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d))
@@ -115,13 +115,13 @@ impl MaxN {
             return [0.0, 0.0];
         }
         let me = s.to_move();
-        let k = usize::from(me == Side::Yi);
+        let k = usize::from(me == Side::YI);
         let mut best = [f32::MIN, f32::MIN];
         for mv in ordered_moves(s) {
             let child = s.play(mv).expect("legal");
             let v = if child.outcome().is_none() && path.contains(&child.key()) {
                 let o = Outcome::BothLose;
-                [outcome_value(o, Side::Jia), outcome_value(o, Side::Yi)]
+                [outcome_value(o, Side::JIA), outcome_value(o, Side::YI)]
             } else {
                 path.push(child.key());
                 let v = self.search(&child, depth - 1, path);
@@ -161,7 +161,7 @@ pub fn choose(
         return Some(Decision { best, proven: Some(sol.outcome), depth: 0, nodes: sol.nodes, value });
     }
     let me = state.to_move();
-    let k = usize::from(me == Side::Yi);
+    let k = usize::from(me == Side::YI);
     let mut search = MaxN { nodes: 0, deadline, node_limit, aborted: false };
     let mut path: Vec<u64> = history.iter().map(State::key).collect();
     path.push(state.key());
@@ -208,7 +208,7 @@ mod tests {
     #[test]
     fn progress_counts_fixed_and_held_pieces() {
         let s = State::parse("1,2,3,4,5,6,7,8,9,10,0,0 Y 0").unwrap();
-        assert!((progress(&s, Side::Jia) - 5.7).abs() < 1e-4);
-        assert!((progress(&s, Side::Yi) - 5.7).abs() < 1e-4);
+        assert!((progress(&s, Side::JIA) - 5.7).abs() < 1e-4);
+        assert!((progress(&s, Side::YI) - 5.7).abs() < 1e-4);
     }
 }

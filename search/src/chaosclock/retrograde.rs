@@ -83,9 +83,9 @@ impl Value {
 
     fn outcome(&self) -> Outcome {
         if self.win_in[0] != NEVER {
-            Outcome::Win(Side::Jia)
+            Outcome::Win(Side::JIA)
         } else if self.win_in[1] != NEVER {
-            Outcome::Win(Side::Yi)
+            Outcome::Win(Side::YI)
         } else if self.both_win_in != NEVER {
             Outcome::BothWin
         } else {
@@ -179,8 +179,8 @@ pub struct Analysis {
 
 fn side_index(s: Side) -> usize {
     match s {
-        Side::Jia => 0,
-        Side::Yi => 1,
+        Side::JIA => 0,
+        Side::YI => 1,
     }
 }
 
@@ -256,7 +256,7 @@ impl Analysis {
         match v.outcome() {
             Outcome::Win(s) => v.win_in[side_index(s)] as u32,
             Outcome::BothWin => v.both_win_in as u32,
-            Outcome::BothLose => 0,
+            Outcome::BothLose | Outcome::Draw => 0,
         }
     }
 
@@ -287,7 +287,7 @@ impl Analysis {
                     Next::State(v) if v.outcome() == Outcome::BothWin => Some(v.both_win_in as u32),
                     _ => None,
                 },
-                Outcome::BothLose => match next {
+                Outcome::BothLose | Outcome::Draw => match next {
                     Next::End(Outcome::BothLose) => Some(1),
                     Next::State(v) if v.outcome() == Outcome::BothLose => Some(0),
                     _ => None,
@@ -482,7 +482,7 @@ impl Exit {
                 (w, NEVER, false)
             }
             Next::End(Outcome::BothWin) => ([NEVER; 2], 0, true),
-            Next::End(Outcome::BothLose) => ([NEVER; 2], NEVER, true),
+            Next::End(Outcome::BothLose | Outcome::Draw) => ([NEVER; 2], NEVER, true),
             Next::State(v) => (v.win_in, v.both_win_in, v.neither_wins()),
         };
         for (p, &d) in win_in.iter().enumerate() {
@@ -678,7 +678,7 @@ mod tests {
         // 乙 places 12 and completes; 甲 cannot complete on its one move (it needs two).
         let s = State::parse("1,2,3,4,5,6,7,8,0,10,0,0 Y 0").expect("valid");
         let a = Analysis::new(s, &[], 1 << 20).expect("small");
-        assert_eq!(a.outcome(), Outcome::Win(Side::Yi));
+        assert_eq!(a.outcome(), Outcome::Win(Side::YI));
         assert_eq!(a.best_move(), Some(Move::Place(12)));
         assert_eq!(a.length(), 2);
     }

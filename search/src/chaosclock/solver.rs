@@ -116,8 +116,8 @@ pub struct Solver {
 
 fn index(side: Side) -> usize {
     match side {
-        Side::Jia => 0,
-        Side::Yi => 1,
+        Side::JIA => 0,
+        Side::YI => 1,
     }
 }
 
@@ -133,12 +133,12 @@ pub fn ordered_moves(s: &State) -> Vec<Move> {
                 let p = s.point_of(n).unwrap_or(0);
                 let q = if n == 12 || p == 0 { 0 } else { (p - 1 + n) % 12 + 1 };
                 let fixes = q == n;
-                let captures_enemy = q != 0 && s.at(q) != 0 && !me.owns(s.at(q));
-                if fixes && me.owns(n) {
+                let captures_enemy = q != 0 && s.at(q) != 0 && !me.owns_piece(s.at(q));
+                if fixes && me.owns_piece(n) {
                     1
                 } else if captures_enemy {
                     2
-                } else if me.owns(n) {
+                } else if me.owns_piece(n) {
                     3
                 } else {
                     4
@@ -407,7 +407,7 @@ impl Solver {
                 }
                 let budget = (self.node_limit.saturating_sub(self.nodes) / 16).max(50_000);
                 let mut in_neither = true;
-                for prover in [Side::Yi, Side::Jia] {
+                for prover in [Side::YI, Side::JIA] {
                     match self.prove_deepening(child, prover, budget) {
                         Proof::NoWin => {}
                         Proof::Win(_) => {

@@ -157,7 +157,7 @@ impl Mcts {
         let mut path = [0u32; 400];
         let mut depth = 0;
         let mut node = 0usize;
-        let root_black = board.to_move() == Color::Black;
+        let root_black = board.to_move() == Color::BLACK;
         amaf.fill(0);
         // Descend.
         loop {
@@ -175,7 +175,7 @@ impl Mcts {
             }
             let child = self.select(node);
             let cell = self.nodes[child].cell;
-            let black = board.to_move() == Color::Black;
+            let black = board.to_move() == Color::BLACK;
             if cell == PASS {
                 board.pass();
             } else {
@@ -227,7 +227,7 @@ impl Mcts {
 
     /// Runs playouts within `limits` (`nodes` counts playouts) or until `stop`.
     pub fn search(&mut self, limits: &Limits, stop: &StopFlag, to_move: Color) -> MctsResult {
-        let player = if to_move == Color::Black { crate::Player::One } else { crate::Player::Two };
+        let player = if to_move == Color::BLACK { crate::Player::One } else { crate::Player::Two };
         let budget = TimeBudget::new(limits, player, 40);
         let start = Instant::now();
         let max_playouts = limits.nodes.unwrap_or(u64::MAX);
@@ -313,8 +313,8 @@ pub fn dead_stones(board: &Board, playouts: usize, threshold: f32, seed: u64) ->
     for p in board.points() {
         let black_share = own[p.0 as usize];
         match board.at(p) {
-            Some(Color::Black) if 1.0 - black_share > threshold => dead |= p.bit(),
-            Some(Color::White) if black_share > threshold => dead |= p.bit(),
+            Some(Color::BLACK) if 1.0 - black_share > threshold => dead |= p.bit(),
+            Some(Color::WHITE) if black_share > threshold => dead |= p.bit(),
             _ => {}
         }
     }
@@ -338,12 +338,12 @@ mod tests {
     fn captures_a_stone_in_atari() {
         // White stone on C3 in atari (liberty at C4 only) on 5×5; black to move wins it.
         let mut b = Board::new(5);
-        for (r, c, col) in [(2, 2, Color::White), (3, 2, Color::Black), (2, 1, Color::Black), (2, 3, Color::Black)] {
+        for (r, c, col) in [(2, 2, Color::WHITE), (3, 2, Color::BLACK), (2, 1, Color::BLACK), (2, 3, Color::BLACK)] {
             b.set(Point::new(r, c), Some(col));
         }
         let game = Game::new(b, 0.5, Superko::Positional);
         let mut m = Mcts::new(&game, 1);
-        let r = m.search(&Limits { nodes: Some(3000), ..Limits::default() }, &StopFlag::new(), Color::Black);
+        let r = m.search(&Limits { nodes: Some(3000), ..Limits::default() }, &StopFlag::new(), Color::BLACK);
         assert_eq!(r.best, Move::Play(Point::new(1, 2)), "{:?}", &r.root_moves[..3]);
         assert!(r.win_rate > 0.6);
     }
@@ -354,11 +354,11 @@ mod tests {
         // e; a lone white stone inside black's area is dead.
         let mut b = Board::new(5);
         for r in 0..5 {
-            b.set(Point::new(r, 1), Some(Color::Black));
-            b.set(Point::new(r, 2), Some(Color::Black));
-            b.set(Point::new(r, 3), Some(Color::White));
+            b.set(Point::new(r, 1), Some(Color::BLACK));
+            b.set(Point::new(r, 2), Some(Color::BLACK));
+            b.set(Point::new(r, 3), Some(Color::WHITE));
         }
-        b.set(Point::new(2, 0), Some(Color::White));
+        b.set(Point::new(2, 0), Some(Color::WHITE));
         let dead = dead_stones(&b, 400, 0.8, 3);
         assert_eq!(dead, Point::new(2, 0).bit());
     }

@@ -1,4 +1,5 @@
 //! Go in the search crate: playouts and Monte-Carlo tree search.
 
+mod game;
 pub mod mcts;
 pub mod playout;

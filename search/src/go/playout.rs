@@ -46,7 +46,7 @@ pub fn light_playout(
 ) -> i32 {
     let mut played = 0;
     while board.passes() < 2 && played < max_moves {
-        let black = board.to_move() == bitboards::go::Color::Black;
+        let black = board.to_move() == bitboards::go::Color::BLACK;
         match random_point(board, rng, |b, cell| b.is_playable(cell)) {
             Some(cell) => {
                 on_move(cell, black);
@@ -125,7 +125,7 @@ mod tests {
         let mut board = Board::new(5);
         for p in bitboards::go::points(5) {
             if p != Point::new(0, 0) && p != Point::new(4, 4) {
-                board.set(p, Some(Color::Black));
+                board.set(p, Some(Color::BLACK));
             }
         }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);

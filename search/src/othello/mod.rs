@@ -23,25 +23,18 @@ pub use probcut::endcut_depth;
 pub use solver::{Solution, SolveLimits, SolveMode, Solver, ThinkLimits, Thought};
 pub use stability::stable_discs;
 
-use bitboards::othello::{Color, Move, OthelloBoard, Position};
+use bitboards::othello::{Move, OthelloBoard, Position};
 
 use crate::game::{Evaluate, Game, Outcome, Player, Score};
 
 /// Value of a proven win before the margin is added; beyond any heuristic value.
 pub const WIN_VALUE: i32 = 100_000;
 
-fn player_of(color: Color) -> Player {
-    match color {
-        Color::Black => Player::One,
-        Color::White => Player::Two,
-    }
-}
-
 impl<B: OthelloBoard> Game for Position<B> {
     type Move = Move;
 
     fn to_move(&self) -> Player {
-        player_of(self.side_to_move())
+        self.side_to_move()
     }
 
     fn legal_moves(&self) -> Vec<Move> {
@@ -54,7 +47,7 @@ impl<B: OthelloBoard> Game for Position<B> {
 
     fn outcome(&self) -> Option<Outcome> {
         self.result().map(|r| match r.winner() {
-            Some(c) => Outcome::Win(player_of(c)),
+            Some(c) => Outcome::Win(c),
             None => Outcome::Draw,
         })
     }
@@ -69,6 +62,10 @@ impl<B: OthelloBoard> Game for Position<B> {
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
         Move::parse(text, B::SIZE).map_err(|e| e.to_string())
+    }
+
+    fn check_move(&self, mv: Move) -> Result<(), String> {
+        Position::play(self, mv).map(|_| ()).map_err(|e| e.to_string())
     }
 
     fn moves_left_estimate(&self) -> u32 {
