@@ -17,30 +17,35 @@ pub enum GameKind {
     Othello,
     /// Go up to 9×9, area scoring.
     Go,
+    /// Phantom Go (幻影围棋), 9×9, with a referee.
+    PhantomGo,
     /// Chaos Clock (混乱时钟).
     ChaosClock,
 }
 
 impl GameKind {
     /// Every game, in the order the front ends list them.
-    pub const ALL: [GameKind; 3] = [GameKind::Othello, GameKind::Go, GameKind::ChaosClock];
+    pub const ALL: [GameKind; 4] = [GameKind::Othello, GameKind::Go, GameKind::PhantomGo, GameKind::ChaosClock];
 
     /// Reads a game's name, case-insensitively: `othello` (`reversi`), `go` (`igo`,
-    /// `weiqi`, `baduk`), `chaosclock` (`chaos-clock`).
+    /// `weiqi`, `baduk`), `phantomgo` (`phantom-go`, `phantom`), `chaosclock`
+    /// (`chaos-clock`).
     pub fn parse(text: &str) -> Result<GameKind, String> {
         match text.trim().to_ascii_lowercase().as_str() {
             "othello" | "reversi" => Ok(GameKind::Othello),
             "go" | "igo" | "weiqi" | "baduk" => Ok(GameKind::Go),
+            "phantomgo" | "phantom-go" | "phantom" => Ok(GameKind::PhantomGo),
             "chaosclock" | "chaos-clock" => Ok(GameKind::ChaosClock),
             other => Err(format!("unknown game '{other}': sente plays {}", Self::names().join(", "))),
         }
     }
 
-    /// The name UGI+ and the CLI use (`othello`, `go`, `chaosclock`).
+    /// The name UGI+ and the CLI use (`othello`, `go`, `phantomgo`, `chaosclock`).
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Othello => "othello",
             GameKind::Go => "go",
+            GameKind::PhantomGo => "phantomgo",
             GameKind::ChaosClock => "chaosclock",
         }
     }
@@ -55,7 +60,7 @@ impl GameKind {
         match self {
             GameKind::Othello => Some("Othello"),
             GameKind::Go => Some("Go"),
-            GameKind::ChaosClock => None,
+            GameKind::PhantomGo | GameKind::ChaosClock => None,
         }
     }
 }
@@ -73,6 +78,10 @@ pub fn make_session(game: GameKind, size: Option<usize>) -> Result<Box<dyn GameS
             n => Err(format!("Othello is played on 6x6, 8x8 or 10x10 boards, not {n}x{n}")),
         },
         GameKind::Go => Ok(Box::new(GoSession::new(size)?)),
+        GameKind::PhantomGo => match size {
+            None | Some(9) => Ok(Box::new(crate::phantom::PhantomSession::new())),
+            Some(n) => Err(format!("Phantom Go is played on 9x9, not {n}x{n}")),
+        },
         GameKind::ChaosClock => match size {
             None | Some(12) => Ok(Box::new(ChaosSession::new())),
             Some(n) => Err(format!("the Chaos Clock has 12 points, not {n}")),
@@ -93,6 +102,9 @@ pub fn make_gtp_game(game: GameKind) -> Result<Box<dyn GtpGame>, String> {
     match game {
         GameKind::Othello => Ok(Box::new(OthelloGtp::default())),
         GameKind::Go => Ok(Box::new(GoGtp::default())),
+        GameKind::PhantomGo => {
+            Err(format!("GTP plays {}, not Phantom Go (use UGI+ or `sente phantom`)", gtp_games().join(" and ")))
+        }
         GameKind::ChaosClock => Err(format!("GTP plays {}, not Chaos Clock", gtp_games().join(" and "))),
     }
 }

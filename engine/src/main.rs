@@ -19,6 +19,7 @@ mod homework;
 mod io;
 mod nboard;
 mod othello;
+mod phantom;
 mod selfplay;
 mod session;
 mod train;

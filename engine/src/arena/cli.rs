@@ -144,6 +144,8 @@ impl PlayArgs {
             (GameKind::Go, None) => 9,
             (GameKind::Go, Some(n)) if (2..=9).contains(&n) => n,
             (GameKind::Go, Some(n)) => bail!("Go boards up to 9x9, not {n}x{n}"),
+            (GameKind::PhantomGo, None | Some(9)) => 9,
+            (GameKind::PhantomGo, Some(n)) => bail!("Phantom Go is played on 9x9, not {n}x{n}"),
             (GameKind::ChaosClock, _) => 12,
         };
         let control = match (&self.tc, self.st, self.nodes) {
@@ -167,6 +169,8 @@ impl PlayArgs {
         let max_moves = self.max_moves.unwrap_or(match kind {
             GameKind::Othello => 200,
             GameKind::Go => 3 * size * size,
+            // Tries, illegal ones included.
+            GameKind::PhantomGo => 12 * size * size,
             GameKind::ChaosClock => 300,
         });
         let rules = RefereeRules { size, komi: self.komi, solve_empties: self.solve_empties, max_moves };
@@ -177,7 +181,7 @@ impl PlayArgs {
                 plies: self.random_plies.unwrap_or(match kind {
                     GameKind::Othello => 6,
                     GameKind::Go => 2,
-                    GameKind::ChaosClock => 0,
+                    GameKind::PhantomGo | GameKind::ChaosClock => 0,
                 }),
                 seed: self.seed,
                 count: self.rounds,

@@ -191,6 +191,7 @@ impl Player {
         let game = match self.setup.kind {
             GameKind::Othello => "othello",
             GameKind::Go => "go",
+            GameKind::PhantomGo => "phantomgo",
             GameKind::ChaosClock => "chaosclock",
         };
         self.process.send(&format!("setoption name Game value {game}"))?;
