@@ -23,8 +23,9 @@
 
 use thiserror::Error;
 
+use super::notice::Notice;
 use super::rules::SIZE;
-use crate::go::{Color, Point, bits, board_mask, points};
+use crate::go::{Color, Move, Point, bits, board_mask, points};
 
 /// One player's knowledge of the game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -56,6 +57,10 @@ pub enum ViewError {
     /// The colour is not `B` or `W`.
     #[error("the colour must be B or W, got '{0}'")]
     Color(String),
+    /// A message that contradicts the view (a player keeping its own view from the
+    /// referee's messages, [`View::apply`]); the view is left as it was.
+    #[error("{0}")]
+    Contradiction(String),
     /// A number cannot be read.
     #[error("the {field} field is not a number: '{token}'")]
     Number {
@@ -221,6 +226,71 @@ impl View {
         bits(self.own)
     }
 
+    /// Takes in one message from the referee, as a player that keeps its own view does
+    /// (the platform protocol's engine side): after every [`Notice`] the referee sent a
+    /// player, in order, the player's view equals the referee's (OpenSpiel: except that
+    /// after a capture whose points it is not told it forgets the opponent stones it
+    /// knew, since it cannot tell which were taken). A message that cannot
+    /// be true of this view (an accepted stone on an own stone, a capture of own stones
+    /// as the opponent's, lost stones that are not own, more stones taken than the
+    /// opponent has) is refused with [`ViewError::Contradiction`] and changes nothing.
+    pub fn apply(&mut self, notice: &Notice) -> Result<(), ViewError> {
+        let mask = board_mask(SIZE);
+        let bad = |what: String| Err(ViewError::Contradiction(what));
+        match *notice {
+            Notice::Accepted(Move::Play(p)) => {
+                if !p.on_board(SIZE) || self.own & p.bit() != 0 {
+                    return bad(format!("a stone accepted on {} where ours stands", p.to_gtp(SIZE)));
+                }
+                self.placed(p);
+                self.opponent &= !p.bit();
+            }
+            Notice::Accepted(Move::Pass) | Notice::TurnPassed => self.turn_over(),
+            Notice::Refused(p) => {
+                if !p.on_board(SIZE) {
+                    return bad("a refused point off the board".into());
+                }
+                self.refused_at(p, None);
+            }
+            Notice::Shown { point, stone } => {
+                if stone == Some(self.color) && self.own & point.bit() == 0 {
+                    return bad(format!("our stone shown on {} where we have none", point.to_gtp(SIZE)));
+                }
+                if stone == Some(self.color.other()) && point.on_board(SIZE) {
+                    self.opponent |= point.bit();
+                }
+            }
+            Notice::OpponentMoved => self.opponent_placed(),
+            Notice::OpponentPassed => {}
+            Notice::Took { count, points } => {
+                let points = points & mask;
+                if points & self.own != 0 {
+                    return bad("our own stones named as captured opponent stones".into());
+                }
+                if points != 0 && points.count_ones() != count {
+                    return bad(format!("{count} stones taken but {} points named", points.count_ones()));
+                }
+                if count > self.opponent_count {
+                    return bad(format!("{count} stones taken, the opponent has {}", self.opponent_count));
+                }
+                self.opponent_count -= count;
+                self.taken += count;
+                // Told where (CCGC): those known stones are gone. Not told (OpenSpiel):
+                // any known stone may have been among them, so forget them all; the
+                // view then knows less than the referee's, never something false.
+                self.opponent &= if points == 0 && count > 0 { 0 } else { !points };
+                self.last_captured = points;
+            }
+            Notice::Lost { points } => {
+                if points & !self.own != 0 || points == 0 {
+                    return bad("stones lost that are not ours".into());
+                }
+                self.lost_own(points);
+            }
+        }
+        Ok(())
+    }
+
     // Updates, called by the referee only.
 
     /// The player's stone was accepted on `p`; its turn ends.
@@ -263,6 +333,55 @@ impl View {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::phantom::{PhantomConfig, Referee};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// A player that applies the referee's messages keeps the referee's view.
+        #[test]
+        fn messages_rebuild_the_view(tries in proptest::collection::vec(0usize..84, 0..260), open_spiel in any::<bool>()) {
+            let config = if open_spiel { PhantomConfig::open_spiel() } else { PhantomConfig::ccgc() };
+            let mut r = Referee::new(config);
+            for k in tries {
+                if r.is_over() {
+                    break;
+                }
+                let mv = if k >= 81 { Move::Pass } else { Move::Play(Point::new(k / 9, k % 9)) };
+                r.try_move(mv).unwrap();
+            }
+            for c in [Color::BLACK, Color::WHITE] {
+                let mut v = View::new(c);
+                for n in r.notices(c) {
+                    v.apply(n).unwrap();
+                }
+                let truth = r.view(c);
+                if open_spiel {
+                    prop_assert_eq!(v.opponent() & !truth.opponent(), 0, "it knows nothing false");
+                    let v = View { opponent: truth.opponent(), ..v };
+                    prop_assert_eq!(&v, truth);
+                } else {
+                    prop_assert_eq!(&v, truth);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn contradictions_change_nothing() {
+        let mut v = View::from_stones(Color::BLACK, Point::new(0, 0).bit(), 0, 1);
+        let before = v.clone();
+        for n in [
+            Notice::Accepted(Move::Play(Point::new(0, 0))),
+            Notice::Took { count: 1, points: Point::new(0, 0).bit() },
+            Notice::Took { count: 2, points: 0 },
+            Notice::Took { count: 2, points: Point::new(1, 1).bit() },
+            Notice::Lost { points: Point::new(1, 1).bit() },
+        ] {
+            assert!(matches!(v.apply(&n), Err(ViewError::Contradiction(_))), "{n:?}");
+            assert_eq!(v, before);
+        }
+    }
 
     #[test]
     fn text_round_trip_and_errors() {
