@@ -44,10 +44,10 @@ enum ArenaCommand {
 
 #[derive(Args)]
 struct PlayArgs {
-    /// The game: othello, go or chaosclock.
+    /// The game: othello, go, phantomgo or chaosclock.
     #[arg(long, default_value = "othello", value_parser = GameKind::parse)]
     game: GameKind,
-    /// An engine, twice: "name=N cmd='program args' proto=ugi|gtp|nboard option.K=V init='command'".
+    /// An engine, twice: "name=N cmd='program args' proto=ugi|gtp|nboard|phantom option.K=V init='command'".
     #[arg(long = "engine")]
     engines: Vec<String>,
     /// Game pairs: each opening played twice, colours swapped.
@@ -83,9 +83,9 @@ struct PlayArgs {
     /// Board side (Go: up to 9; Othello: 8).
     #[arg(long)]
     size: Option<usize>,
-    /// Komi (Go).
-    #[arg(long, default_value_t = 7.0)]
-    komi: f64,
+    /// Komi (Go: 7 by default; Phantom Go: 7.5, the CCGC value).
+    #[arg(long)]
+    komi: Option<f64>,
     /// Othello: end a game with the exact solver at this many empties (0: never).
     #[arg(long, default_value_t = 0)]
     solve_empties: u32,
@@ -160,6 +160,12 @@ impl PlayArgs {
         if matches!(control, TimeControl::Nodes(_)) && [&a, &b].iter().any(|e| e.protocol != super::Protocol::Ugi) {
             bail!("--nodes can only be told to UGI+ engines; use --st or --tc");
         }
+        let phantom_engines = [&a, &b].iter().all(|e| e.protocol == super::Protocol::Phantom);
+        if (kind == GameKind::PhantomGo) != phantom_engines {
+            bail!(
+                "Phantom Go engines speak the platform protocol: give both proto=phantom, and only for --game phantomgo"
+            );
+        }
         let (shard, shards) = self
             .shard
             .split_once('/')
@@ -173,8 +179,9 @@ impl PlayArgs {
             GameKind::PhantomGo => 12 * size * size,
             GameKind::ChaosClock => 300,
         });
-        let rules = RefereeRules { size, komi: self.komi, solve_empties: self.solve_empties, max_moves };
-        let setup = GameSetup { kind, size, komi: self.komi };
+        let komi = self.komi.unwrap_or(if kind == GameKind::PhantomGo { 7.5 } else { 7.0 });
+        let rules = RefereeRules { size, komi, solve_empties: self.solve_empties, max_moves };
+        let setup = GameSetup { kind, size, komi };
         let source = match &self.openings {
             Some(path) => OpeningSource::File(path.clone()),
             None => OpeningSource::Random {
