@@ -35,6 +35,7 @@ pub struct View {
     opponent: u128,
     opponent_count: u32,
     refused: u128,
+    earlier: u128,
     last_captured: u128,
     lost: u32,
     taken: u32,
@@ -44,7 +45,7 @@ pub struct View {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ViewError {
     /// The wrong number of fields.
-    #[error("a view is 7 fields (board colour count lost taken refused captured), got {0}")]
+    #[error("a view is 7 or 8 fields (board colour count lost taken refused captured [earlier]), got {0}")]
     Fields(usize),
     /// A board field is not 81 of the allowed characters.
     #[error("the {field} field must be 81 characters of {allowed}")]
@@ -101,7 +102,17 @@ fn parse_mask(text: &str, field: &'static str) -> Result<u128, ViewError> {
 impl View {
     /// The empty view of `color` at the start of a game.
     pub fn new(color: Color) -> View {
-        View { color, own: 0, opponent: 0, opponent_count: 0, refused: 0, last_captured: 0, lost: 0, taken: 0 }
+        View {
+            color,
+            own: 0,
+            opponent: 0,
+            opponent_count: 0,
+            refused: 0,
+            earlier: 0,
+            last_captured: 0,
+            lost: 0,
+            taken: 0,
+        }
     }
 
     /// A view made from its parts (for a player handed its view, or for tests):
@@ -130,6 +141,13 @@ impl View {
     /// Points the player tried and was refused during the current turn (private).
     pub fn refused(&self) -> u128 {
         self.refused
+    }
+    /// Points the player was refused in earlier turns and has not since seen emptied (by
+    /// a capture it was told the points of) or played on: an opponent stone almost
+    /// surely stands on each (stones leave the board only by captures), unless the
+    /// refusal was a ko or a suicide. The player's own memory, from its own answers.
+    pub fn earlier_refused(&self) -> u128 {
+        self.earlier
     }
     /// The captured points the player was told of at the last capture (CCGC: both
     /// players; OpenSpiel: only the side whose stones were taken).
@@ -162,26 +180,31 @@ impl View {
     }
 
     /// The whole view as one line: `board colour opponent_count lost taken refused
-    /// captured`, the board as [`View::board_text`], the colour `B`/`W`, and the two
-    /// point sets as 81 characters `x` (in the set) or `.`. Read back by
-    /// [`View::from_text`].
+    /// captured earlier`, the board as [`View::board_text`], the colour `B`/`W`, and the
+    /// three point sets as 81 characters `x` (in the set) or `.`. Read back by
+    /// [`View::from_text`] (which also reads the older 7 fields, without `earlier`).
     pub fn to_text(&self) -> String {
         format!(
-            "{} {} {} {} {} {} {}",
+            "{} {} {} {} {} {} {} {}",
             self.board_text(),
             self.color.stone_letter(),
             self.opponent_count,
             self.lost,
             self.taken,
             mask_text(self.refused),
-            mask_text(self.last_captured)
+            mask_text(self.last_captured),
+            mask_text(self.earlier)
         )
     }
 
     /// Reads [`View::to_text`].
     pub fn from_text(text: &str) -> Result<View, ViewError> {
         let f: Vec<&str> = text.split_whitespace().collect();
-        let [board, color, count, lost, taken, refused, captured] = f.as_slice() else {
+        let (fields, earlier) = match f.as_slice() {
+            [first @ .., e] if f.len() == 8 => (first, Some(*e)),
+            all => (all, None),
+        };
+        let [board, color, count, lost, taken, refused, captured] = fields else {
             return Err(ViewError::Fields(f.len()));
         };
         let color = match *color {
@@ -218,6 +241,7 @@ impl View {
             taken: number(taken, "taken")?,
             refused: parse_mask(refused, "refused")?,
             last_captured: parse_mask(captured, "captured")?,
+            earlier: earlier.map_or(Ok(0), |e| parse_mask(e, "earlier"))?,
         })
     }
 
@@ -278,7 +302,9 @@ impl View {
                 // Told where (CCGC): those known stones are gone. Not told (OpenSpiel):
                 // any known stone may have been among them, so forget them all; the
                 // view then knows less than the referee's, never something false.
-                self.opponent &= if points == 0 && count > 0 { 0 } else { !points };
+                let gone = if points == 0 && count > 0 { 0 } else { !points };
+                self.opponent &= gone;
+                self.earlier &= gone;
                 self.last_captured = points;
             }
             Notice::Lost { points } => {
@@ -296,6 +322,7 @@ impl View {
     /// The player's stone was accepted on `p`; its turn ends.
     pub(crate) fn placed(&mut self, p: Point) {
         self.own |= p.bit();
+        self.earlier = (self.earlier | self.refused) & !p.bit();
         self.refused = 0;
     }
     /// The player was refused on `p`; `seen` is what the referee shows of it (OpenSpiel).
@@ -307,6 +334,7 @@ impl View {
     }
     /// The player's turn ended by a pass (its own, or one the referee forced).
     pub(crate) fn turn_over(&mut self) {
+        self.earlier |= self.refused;
         self.refused = 0;
     }
     /// The opponent's move was accepted.
@@ -320,6 +348,7 @@ impl View {
         self.taken += n;
         // Known stones that were taken are gone from the board.
         self.opponent &= !captured;
+        self.earlier &= if told { !captured } else { 0 };
         self.last_captured = if told { captured } else { 0 };
     }
     /// The player's stones `captured` were taken (it is always told which).

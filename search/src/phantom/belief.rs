@@ -16,7 +16,9 @@
 //!   player's try there is illegal on the sampled board (suicide; ko is not modelled).
 //!
 //! Where the view leaves freedom the draw is weighted by plausibility: refused points
-//! first (a refused point is an opponent stone unless it was a ko or a suicide), then
+//! first (a refused point is an opponent stone unless it was a ko or a suicide), those
+//! refused in earlier turns next ([`View::earlier_refused`]: stones stay until
+//! captured, and the player is told every capture's points), then
 //! points weighted by how often opponent stones stand there in practice — contact
 //! points next to own stones, the third to fifth lines more than the edge, points next
 //! to the opponent stones already drawn (stones come in shapes, not alone).
@@ -85,6 +87,7 @@ pub struct Belief {
     known: u128,
     count: u32,
     refused: u128,
+    earlier: u128,
     free: u128,
     weights: [u32; 128],
 }
@@ -106,6 +109,7 @@ impl Belief {
             known,
             count: view.opponent_count(),
             refused: view.refused() & free,
+            earlier: view.earlier_refused() & free & !view.refused(),
             free,
             weights: prior_weights(view),
         }
@@ -166,12 +170,17 @@ impl Belief {
         let mut left = self.to_draw();
         let mut weights = self.weights;
         let mut open = self.free;
-        // Refused points first, in random order.
-        let mut refused: Vec<Point> = bits(self.refused).collect();
-        for i in (1..refused.len()).rev() {
-            refused.swap(i, super::below(rng, i + 1));
-        }
-        for p in refused {
+        // Refused points first, in random order; then those refused in earlier turns.
+        let shuffled = |set: u128, rng: &mut Xoshiro256PlusPlus| {
+            let mut v: Vec<Point> = bits(set).collect();
+            for i in (1..v.len()).rev() {
+                v.swap(i, super::below(rng, i + 1));
+            }
+            v
+        };
+        let mut first = shuffled(self.refused, rng);
+        first.extend(shuffled(self.earlier, rng));
+        for p in first {
             if left == 0 {
                 break;
             }

@@ -33,6 +33,9 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
         let Some(sample) = belief.sample(&mut rng) else { break };
         samples += 1;
         let start = FastBoard::from_board(&sample.board);
+        // A sample on which no candidate can be played still counts as one playout,
+        // so that a node-limited search ends.
+        let before = playouts;
         for (i, &cell) in cells.iter().enumerate() {
             if start.at(cell).is_some() || !start.is_legal(cell) {
                 continue;
@@ -47,6 +50,9 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
         }
         if cells.is_empty() {
             break;
+        }
+        if playouts == before {
+            playouts += 1;
         }
     }
     let mean = |i: usize| if runs[i] == 0 { -1.0 } else { wins[i] as f32 / runs[i] as f32 };

@@ -3,9 +3,9 @@
 //! **Belief-state search** ([`PhantomPlayer::Belief`], the default): boards are sampled
 //! from the view ([`Belief`]), the Go MCTS (UCT-RAVE over light playouts,
 //! [`crate::go::mcts`]) runs a few hundred playouts on each for the side to move, and
-//! the root visits are summed over the samples. A point empty in many samples and good
-//! on them gathers the most visits; a point that holds an opponent stone on most
-//! samples gathers few. **Flat Monte-Carlo** ([`PhantomPlayer::Flat`]) is the baseline
+//! each point is scored by its mean share of the root visits over the samples where it
+//! can be played (a try that turns out to hit a hidden stone costs only time, and
+//! shows where a stone stands; a point free on too few samples is discounted). **Flat Monte-Carlo** ([`PhantomPlayer::Flat`]) is the baseline
 //! ([`super::flat`]).
 //!
 //! Both choose only among [`try_candidates`]: points empty in the view, not refused
@@ -93,7 +93,7 @@ pub struct Choice {
     pub playouts: u64,
     /// Time spent.
     pub elapsed: Duration,
-    /// The candidates with their scores (belief: share of the visits; flat: mean),
+    /// The candidates with their scores (belief: mean share of the visits; flat: mean),
     /// best first.
     pub moves: Vec<(Move, f32)>,
 }
@@ -177,9 +177,13 @@ fn belief_search(view: &View, settings: &PlayerSettings, candidates: u128, budge
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let belief = Belief::new(view);
     let me = view.color();
+    // Per point (index 127: the pass): the sum over samples of its share of the root
+    // visits, the samples where it could be played, the visits and the wins.
+    const PASS: usize = 127;
+    let mut share = [0f64; 128];
+    let mut avail = [0u32; 128];
     let mut visits = [0u64; 128];
     let mut wins = [0f64; 128];
-    let (mut pass_visits, mut pass_wins) = (0u64, 0f64);
     let (mut playouts, mut samples) = (0u64, 0u32);
     while !budget.done(playouts, samples) {
         let Some(sample) = belief.sample(&mut rng) else { break };
@@ -190,42 +194,41 @@ fn belief_search(view: &View, settings: &PlayerSettings, candidates: u128, budge
         let n = PLAYOUTS_PER_SAMPLE.min(budget.nodes.saturating_sub(playouts)).max(1);
         let r = tree.search(&Limits { nodes: Some(n), ..Limits::default() }, budget.stop, me);
         playouts += r.playouts;
+        let total = r.root_moves.iter().map(|m| u64::from(m.1)).sum::<u64>().max(1) as f64;
         for (mv, v, w) in r.root_moves {
-            match mv {
-                Move::Play(p) if candidates & p.bit() != 0 => {
-                    visits[p.0 as usize] += u64::from(v);
-                    wins[p.0 as usize] += f64::from(w) * f64::from(v);
-                }
-                Move::Pass => {
-                    pass_visits += u64::from(v);
-                    pass_wins += f64::from(w) * f64::from(v);
-                }
-                Move::Play(_) => {}
-            }
+            let i = match mv {
+                Move::Play(p) if candidates & p.bit() != 0 => p.0 as usize,
+                Move::Pass => PASS,
+                Move::Play(_) => continue,
+            };
+            share[i] += f64::from(v) / total;
+            avail[i] += 1;
+            visits[i] += u64::from(v);
+            wins[i] += f64::from(w) * f64::from(v);
         }
     }
-    let total = (visits.iter().sum::<u64>() + pass_visits).max(1) as f32;
-    let mut moves: Vec<(Move, f32, u64, f32)> = bits(candidates)
-        .map(|p: Point| {
-            let v = visits[p.0 as usize];
-            let wr = if v > 0 { (wins[p.0 as usize] / v as f64) as f32 } else { 0.0 };
-            (Move::Play(p), v as f32 / total, v, wr)
-        })
-        .collect();
-    if pass_visits > 0 {
-        moves.push((Move::Pass, pass_visits as f32 / total, pass_visits, (pass_wins / pass_visits as f64) as f32));
+    // A point's value: its mean share of the visits over the samples where it is empty
+    // and legal (a try on a point that turns out occupied costs nothing but time, and
+    // tells where a stone stands), counted over at least a fifth of the samples so
+    // that a point empty on one sample alone does not win by chance.
+    let floor = (samples / 5).max(1);
+    let score = |i: usize| share[i] / f64::from(avail[i].max(floor));
+    let win_rate = |i: usize| if visits[i] > 0 { (wins[i] / visits[i] as f64) as f32 } else { 0.0 };
+    let mut moves: Vec<(Move, f64, f32)> =
+        bits(candidates).map(|p: Point| (Move::Play(p), score(p.0 as usize), win_rate(p.0 as usize))).collect();
+    if avail[PASS] > 0 {
+        moves.push((Move::Pass, score(PASS), win_rate(PASS)));
     }
-    // Most visits first; ties (no visits at all) by the point's number, for a stable
-    // choice.
-    moves.sort_by_key(|m| std::cmp::Reverse(m.2));
-    let (mv, _, _, win_rate) = moves[0];
+    // Best first; ties (no visits at all) by the point's number, for a stable choice.
+    moves.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let (mv, _, win_rate) = moves[0];
     Choice {
         mv,
         win_rate,
         samples,
         playouts,
         elapsed: budget.elapsed(),
-        moves: moves.into_iter().map(|(m, s, _, _)| (m, s)).collect(),
+        moves: moves.into_iter().map(|(m, s, _)| (m, s as f32)).collect(),
     }
 }
 
