@@ -2,7 +2,8 @@
 //!
 //! **Belief-state search** ([`PhantomPlayer::Belief`], the default): boards are sampled
 //! from the view ([`Belief`]), the Go MCTS (UCT-RAVE over light playouts,
-//! [`crate::go::mcts`]) runs a few hundred playouts on each for the side to move, and
+//! [`crate::go::mcts`]) runs 256 to 1024 playouts on each (12 per candidate) for the
+//! side to move, and
 //! each point is scored by its mean share of the root visits over the samples where it
 //! can be played (a try that turns out to hit a hidden stone costs only time, and
 //! shows where a stone stands; a point free on too few samples is discounted). **Flat Monte-Carlo** ([`PhantomPlayer::Flat`]) is the baseline
@@ -12,8 +13,9 @@
 //! this turn (a refused point is never tried again in the same turn), not a deduced
 //! opponent stone and not one of the player's own true eyes. The player passes when no
 //! candidate is left (CCGC rule 7: the referee would turn a turn of nothing but illegal
-//! tries into a pass anyway), and the belief search also when the summed visits prefer
-//! the pass to every candidate (the samples agree the game is settled).
+//! tries into a pass anyway), and the belief search also when the pass wins clearly
+//! more often on the samples than every candidate (all that is left fills its own eye
+//! space).
 
 use std::time::{Duration, Instant};
 
@@ -26,11 +28,20 @@ use super::belief::{Belief, deduced_opponent};
 use crate::go::mcts::Mcts;
 use crate::limits::{Limits, StopFlag, TimeBudget};
 
-/// Playouts of the MCTS on each sampled board.
-const PLAYOUTS_PER_SAMPLE: u64 = 256;
+/// Playouts of the MCTS on each sampled board: this many per candidate, within
+/// [`MIN_PER_SAMPLE`, `MAX_PER_SAMPLE`] (enough for the tree to tell the moves apart).
+const PLAYOUTS_PER_CANDIDATE: u64 = 12;
+/// See [`PLAYOUTS_PER_CANDIDATE`].
+const MIN_PER_SAMPLE: u64 = 256;
+/// See [`PLAYOUTS_PER_CANDIDATE`].
+const MAX_PER_SAMPLE: u64 = 1024;
 
 /// Samples drawn at least, time permitting.
 const MIN_SAMPLES: u32 = 4;
+
+/// How much better the pass must do on the samples than the best candidate to be
+/// chosen.
+const PASS_MARGIN: f32 = 0.15;
 
 /// Playouts a search without any limit runs.
 const DEFAULT_PLAYOUTS: u64 = 20_000;
@@ -191,7 +202,9 @@ fn belief_search(view: &View, settings: &PlayerSettings, candidates: u128, budge
         let board: Board = sample.board;
         let game = Game::new(board, settings.komi, Superko::Off);
         let mut tree = Mcts::with_pass(&game, rng.next_u64(), true);
-        let n = PLAYOUTS_PER_SAMPLE.min(budget.nodes.saturating_sub(playouts)).max(1);
+        let per_sample =
+            (PLAYOUTS_PER_CANDIDATE * u64::from(candidates.count_ones())).clamp(MIN_PER_SAMPLE, MAX_PER_SAMPLE);
+        let n = per_sample.min(budget.nodes.saturating_sub(playouts)).max(1);
         let r = tree.search(&Limits { nodes: Some(n), ..Limits::default() }, budget.stop, me);
         playouts += r.playouts;
         let total = r.root_moves.iter().map(|m| u64::from(m.1)).sum::<u64>().max(1) as f64;
@@ -216,11 +229,14 @@ fn belief_search(view: &View, settings: &PlayerSettings, candidates: u128, budge
     let win_rate = |i: usize| if visits[i] > 0 { (wins[i] / visits[i] as f64) as f32 } else { 0.0 };
     let mut moves: Vec<(Move, f64, f32)> =
         bits(candidates).map(|p: Point| (Move::Play(p), score(p.0 as usize), win_rate(p.0 as usize))).collect();
-    if avail[PASS] > 0 {
-        moves.push((Move::Pass, score(PASS), win_rate(PASS)));
+    // Best first; ties by the win rate on the samples, then by the point's number.
+    moves.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.total_cmp(&a.2)));
+    // The pass only when every candidate is clearly worse on the samples (filling the
+    // own eye space of a living group): a pass hands the opponent free moves it will
+    // use on stones the samples do not show.
+    if avail[PASS] > 0 && visits[PASS] > 0 && win_rate(PASS) >= moves[0].2 + PASS_MARGIN {
+        moves.insert(0, (Move::Pass, score(PASS), win_rate(PASS)));
     }
-    // Best first; ties (no visits at all) by the point's number, for a stable choice.
-    moves.sort_by(|a, b| b.1.total_cmp(&a.1));
     let (mv, _, win_rate) = moves[0];
     Choice {
         mv,
@@ -286,11 +302,8 @@ mod tests {
                     assert_eq!(view.at(p), None, "{player:?}: {p:?} is not empty in the view");
                     assert_eq!(view.refused() & p.bit(), 0, "{player:?}: {p:?} was refused");
                     assert_ne!(try_candidates(&view) & p.bit(), 0);
-                } else {
-                    assert!(
-                        try_candidates(&view) == 0 || player == PhantomPlayer::Belief,
-                        "flat passes only with nothing to try"
-                    );
+                } else if player == PhantomPlayer::Flat {
+                    assert_eq!(try_candidates(&view), 0, "flat passes only with nothing to try");
                 }
                 r.try_move(c.mv).unwrap();
                 tries += 1;
