@@ -18,7 +18,10 @@ use search::go::mcts::dead_stones;
 use search::phantom::{PhantomPlayer, PlayerSettings, choose};
 use search::{Limits, Outcome, Score, StopFlag};
 
-use crate::go::{DEAD_THRESHOLD, STATUS_PLAYOUTS, board_text};
+use bitboards::go::board_text;
+
+use crate::error::Result;
+use crate::go::{DEAD_THRESHOLD, STATUS_PLAYOUTS};
 use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// Reads `ccgc` or `openspiel`.
@@ -127,7 +130,7 @@ impl GameSession for PhantomSession {
         ]
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool, String> {
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool> {
         let need = |v: Option<&str>| v.map(str::to_string).ok_or_else(|| format!("option '{name}' needs a value"));
         match name.to_ascii_lowercase().as_str() {
             "phantomrules" => {
@@ -136,7 +139,7 @@ impl GameSession for PhantomSession {
                 self.config = PhantomConfig::for_rules(rules).with_komi(old.komi);
                 if let Err(e) = self.replay() {
                     self.config = old;
-                    return Err(e);
+                    return Err(e.into());
                 }
                 Ok(true)
             }
@@ -163,7 +166,7 @@ impl GameSession for PhantomSession {
         self.referee = Referee::new(self.config);
     }
 
-    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<()> {
         if let StartPosition::Fen(_) = start {
             return Err("Phantom Go starts from the empty board: position startpos moves <tries>".into());
         }
@@ -229,7 +232,7 @@ impl GameSession for PhantomSession {
         out
     }
 
-    fn perft(&self, _depth: u32, _threads: usize) -> Result<u64, String> {
+    fn perft(&self, _depth: u32, _threads: usize) -> Result<u64> {
         Err("perft is not defined for Phantom Go (a try's answer depends on hidden stones)".into())
     }
 
@@ -254,7 +257,7 @@ impl GameSession for PhantomSession {
         })
     }
 
-    fn game_query(&self, query: &Query) -> Result<String, String> {
+    fn game_query(&self, query: &Query) -> Result<String> {
         let r = &self.referee;
         Ok(match query {
             Query::View { black } => r.view(if *black { Color::BLACK } else { Color::WHITE }).board_text(),

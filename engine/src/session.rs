@@ -114,7 +114,7 @@ pub trait GameSession: Send {
     fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob;
     /// Answers a query only some games know (Phantom Go's `view`, `full`, `counts`,
     /// `lastlegal`, `captured`); the others say it is not theirs.
-    fn game_query(&self, query: &Query) -> Result<String, String> {
+    fn game_query(&self, query: &Query) -> Result<String> {
         let word = match query {
             Query::View { .. } => "view",
             Query::Full => "full",
@@ -123,7 +123,7 @@ pub trait GameSession: Send {
             Query::Captured => "captured",
             _ => "this",
         };
-        Err(format!("query {word} is for Phantom Go only (setoption name Game value phantomgo)"))
+        Err(format!("query {word} is for Phantom Go only (setoption name Game value phantomgo)").into())
     }
 }
 

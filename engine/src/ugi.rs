@@ -270,7 +270,7 @@ impl UgiEngine {
             Query::View { .. } | Query::Full | Query::Counts | Query::LastLegal | Query::Captured => {
                 match self.session.game_query(q) {
                     Ok(answer) => answer,
-                    Err(e) => return self.error(&e),
+                    Err(e) => return self.out.line(e.ugi_line()),
                 }
             }
         };
