@@ -16,6 +16,7 @@ pub mod arch;
 pub mod chaosclock;
 pub mod go;
 pub mod othello;
+pub mod phantom;
 mod player;
 pub mod rng;
 

@@ -9,30 +9,35 @@ pub enum GameKind {
     Othello,
     /// Go up to 9×9, area scoring.
     Go,
+    /// Phantom Go (幻影围棋), 9×9, with a referee.
+    PhantomGo,
     /// Chaos Clock (混乱时钟).
     ChaosClock,
 }
 
 impl GameKind {
     /// Every game, in the order the front ends list them.
-    pub const ALL: [GameKind; 3] = [GameKind::Othello, GameKind::Go, GameKind::ChaosClock];
+    pub const ALL: [GameKind; 4] = [GameKind::Othello, GameKind::Go, GameKind::PhantomGo, GameKind::ChaosClock];
 
     /// Reads a game's name, case-insensitively: `othello` (`reversi`), `go` (`igo`,
-    /// `weiqi`, `baduk`), `chaosclock` (`chaos-clock`).
+    /// `weiqi`, `baduk`), `phantomgo` (`phantom-go`, `phantom`), `chaosclock`
+    /// (`chaos-clock`).
     pub fn parse(text: &str) -> Result<GameKind, String> {
         match text.trim().to_ascii_lowercase().as_str() {
             "othello" | "reversi" => Ok(GameKind::Othello),
             "go" | "igo" | "weiqi" | "baduk" => Ok(GameKind::Go),
+            "phantomgo" | "phantom-go" | "phantom" => Ok(GameKind::PhantomGo),
             "chaosclock" | "chaos-clock" => Ok(GameKind::ChaosClock),
             other => Err(format!("unknown game '{other}': sente plays {}", Self::names().join(", "))),
         }
     }
 
-    /// The name UGI+ and the CLI use (`othello`, `go`, `chaosclock`).
+    /// The name UGI+ and the CLI use (`othello`, `go`, `phantomgo`, `chaosclock`).
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Othello => "othello",
             GameKind::Go => "go",
+            GameKind::PhantomGo => "phantomgo",
             GameKind::ChaosClock => "chaosclock",
         }
     }
@@ -57,7 +62,7 @@ impl GameKind {
         match self {
             GameKind::Othello => Some("Othello"),
             GameKind::Go => Some("Go"),
-            GameKind::ChaosClock => None,
+            GameKind::PhantomGo | GameKind::ChaosClock => None,
         }
     }
 }

@@ -20,6 +20,8 @@ mod homework;
 mod io;
 mod nboard;
 mod othello;
+mod phantom;
+mod platform;
 mod registry;
 mod selfplay;
 mod session;
@@ -117,6 +119,25 @@ enum Commands {
         #[arg(long, value_enum)]
         task: Option<homework::Task>,
     },
+    /// Phantom Go on the Chinese competition platform's protocol (stdin/stdout), or
+    /// `phantom play`: a game in the terminal against a person.
+    Phantom {
+        #[command(subcommand)]
+        command: Option<PhantomCommand>,
+        /// Which of the two letters of a point is the row: row-column (the seed's ij
+        /// order, the default) or column-row.
+        #[arg(long, default_value = "row-column", value_parser = platform::parse_letters, global = true)]
+        letters: bitboards::go::LetterOrder,
+        /// The player: belief (belief-state search) or flat (flat Monte-Carlo).
+        #[arg(long, default_value = "belief", value_parser = search::phantom::PhantomPlayer::parse, global = true)]
+        player: search::phantom::PhantomPlayer,
+        /// Milliseconds for a turn's first try (later tries of the turn get less).
+        #[arg(long, default_value_t = 1000, global = true)]
+        movetime: u64,
+        /// Komi.
+        #[arg(long, default_value_t = 7.5, global = true)]
+        komi: f64,
+    },
     /// Play a match between two engines (UGI+, GTP, NBoard), or merge shards' results.
     Arena(Box<arena::cli::ArenaArgs>),
     /// Chaos Clock (混乱时钟): solve a position, deal and solve openings, or play.
@@ -129,6 +150,16 @@ enum Commands {
     Bench {
         /// Search depth.
         depth: Option<u32>,
+    },
+}
+
+#[derive(Subcommand)]
+enum PhantomCommand {
+    /// A game against the engine in the terminal: you see your own stones only.
+    Play {
+        /// Your colour.
+        #[arg(long, default_value = "black")]
+        color: String,
     },
 }
 
@@ -350,6 +381,23 @@ fn run(cli: Cli) -> Result<()> {
                 bail!("{errors} problem files could not be read");
             }
             Ok(())
+        }
+        Some(Commands::Phantom { command, letters, player, movetime, komi }) => {
+            let settings =
+                search::phantom::PlayerSettings { player, rules: bitboards::phantom::PhantomRules::Ccgc, komi };
+            let movetime = Duration::from_millis(movetime.max(1));
+            match command {
+                None => platform::run(letters, settings, movetime),
+                Some(PhantomCommand::Play { color }) => {
+                    let human = match color.to_ascii_lowercase().as_str() {
+                        "black" | "b" => bitboards::go::Color::BLACK,
+                        "white" | "w" => bitboards::go::Color::WHITE,
+                        other => bail!("--color '{other}': black or white"),
+                    };
+                    let stdin = std::io::stdin();
+                    platform::play(human, settings, movetime, &mut stdin.lock(), &mut std::io::stdout().lock())
+                }
+            }
         }
         Some(Commands::Arena(args)) => arena::cli::main(&args, &mut std::io::stdout().lock()),
         Some(Commands::Chaosclock(ChaosCommand::Solve { position, limits })) => {

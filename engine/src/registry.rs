@@ -20,6 +20,10 @@ pub fn make_session(game: GameKind, size: Option<usize>) -> Result<Box<dyn GameS
             n => Err(EngineError::BoardSize(format!("Othello is played on 6x6, 8x8 or 10x10 boards, not {n}x{n}"))),
         },
         GameKind::Go => Ok(Box::new(GoSession::new(size)?)),
+        GameKind::PhantomGo => match size {
+            None | Some(9) => Ok(Box::new(crate::phantom::PhantomSession::new())),
+            Some(n) => Err(EngineError::BoardSize(format!("Phantom Go is played on 9x9, not {n}x{n}"))),
+        },
         GameKind::ChaosClock => match size {
             None | Some(12) => Ok(Box::new(ChaosSession::new())),
             Some(n) => Err(EngineError::BoardSize(format!("the Chaos Clock has 12 points, not {n}"))),
@@ -37,6 +41,9 @@ pub fn make_gtp_game(game: GameKind) -> Result<Box<dyn GtpGame>> {
     match game {
         GameKind::Othello => Ok(Box::new(OthelloGtp::default())),
         GameKind::Go => Ok(Box::new(GoGtp::default())),
+        GameKind::PhantomGo => {
+            Err(format!("GTP plays {}, not Phantom Go (use UGI+ or `sente phantom`)", gtp_games().join(" and ")).into())
+        }
         GameKind::ChaosClock => Err(format!("GTP plays {}, not Chaos Clock", gtp_games().join(" and ")).into()),
     }
 }

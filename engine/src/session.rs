@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use protocol::gtp::Command;
-use protocol::ugi::{InfoScore, OptionKind, StartPosition};
+use protocol::ugi::{InfoScore, OptionKind, Query, StartPosition};
 use search::{Limits, Outcome, Score, StopFlag};
 
 use crate::error::Result;
@@ -112,6 +112,19 @@ pub trait GameSession: Send {
     fn perft(&self, depth: u32, threads: usize) -> Result<u64>;
     /// A search of the current position.
     fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob;
+    /// Answers a query only some games know (Phantom Go's `view`, `full`, `counts`,
+    /// `lastlegal`, `captured`); the others say it is not theirs.
+    fn game_query(&self, query: &Query) -> Result<String> {
+        let word = match query {
+            Query::View { .. } => "view",
+            Query::Full => "full",
+            Query::Counts => "counts",
+            Query::LastLegal => "lastlegal",
+            Query::Captured => "captured",
+            _ => "this",
+        };
+        Err(format!("query {word} is for Phantom Go only (setoption name Game value phantomgo)").into())
+    }
 }
 
 /// The `query result` word for an outcome.

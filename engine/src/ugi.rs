@@ -267,6 +267,12 @@ impl UgiEngine {
             Query::IsLegal(mv) => self.session.is_legal(mv).to_string(),
             Query::Fen => self.session.fen(),
             Query::Score => self.session.score(),
+            Query::View { .. } | Query::Full | Query::Counts | Query::LastLegal | Query::Captured => {
+                match self.session.game_query(q) {
+                    Ok(answer) => answer,
+                    Err(e) => return self.out.line(e.ugi_line()),
+                }
+            }
         };
         self.out.line(ugi::response_line(&answer));
     }

@@ -67,6 +67,19 @@ pub enum Query {
     Fen,
     /// The current score for player one in the game's counting.
     Score,
+    /// Phantom Go: what one side knows (`view b|w`), 81 characters, the top row first.
+    View {
+        /// Black's view (else White's).
+        black: bool,
+    },
+    /// Phantom Go: the referee's full board, as [`Query::View`].
+    Full,
+    /// Phantom Go: the stones of each colour on the board (`black white`).
+    Counts,
+    /// Phantom Go: the last accepted move and who made it.
+    LastLegal,
+    /// Phantom Go: the stones the last capture took.
+    Captured,
 }
 
 /// One line of UGI+ input.
@@ -288,12 +301,40 @@ fn parse_query(rest: &[&str]) -> Result<Query, ParseError> {
         ["legalmoves"] => Query::LegalMoves,
         ["fen"] => Query::Fen,
         ["score"] => Query::Score,
+        ["full"] => Query::Full,
+        ["counts"] => Query::Counts,
+        ["lastlegal"] => Query::LastLegal,
+        ["captured"] => Query::Captured,
+        ["view"] => {
+            return Err(ParseError::Missing { command: CMD, what: "'b' or 'w' after 'view'" });
+        }
+        ["view", side] => match side.to_ascii_lowercase().as_str() {
+            "b" | "black" => Query::View { black: true },
+            "w" | "white" => Query::View { black: false },
+            other => {
+                return Err(ParseError::BadValue { command: CMD, token: printable(other), what: "'b' or 'w'" });
+            }
+        },
         ["islegal"] => {
             return Err(ParseError::Missing { command: CMD, what: "a move after 'islegal'" });
         }
         ["islegal", mv] => Query::IsLegal(mv.to_string()),
         [first, ..]
-            if matches!(*first, "gameover" | "p1turn" | "result" | "legalmoves" | "fen" | "score" | "islegal") =>
+            if matches!(
+                *first,
+                "gameover"
+                    | "p1turn"
+                    | "result"
+                    | "legalmoves"
+                    | "fen"
+                    | "score"
+                    | "islegal"
+                    | "view"
+                    | "full"
+                    | "counts"
+                    | "lastlegal"
+                    | "captured"
+            ) =>
         {
             return Err(ParseError::Unexpected { command: CMD, token: printable(rest[rest.len() - 1]) });
         }
@@ -301,7 +342,7 @@ fn parse_query(rest: &[&str]) -> Result<Query, ParseError> {
             return Err(ParseError::BadValue {
                 command: CMD,
                 token: printable(other),
-                what: "a query (gameover, p1turn, result, legalmoves, islegal, fen, score)",
+                what: "a query (gameover, p1turn, result, legalmoves, islegal, fen, score; Phantom Go: view, full, counts, lastlegal, captured)",
             });
         }
     };
@@ -507,6 +548,15 @@ mod tests {
         assert!(parse("query").is_err());
         assert!(parse("query weather").is_err());
         assert!(parse("query islegal").is_err());
+        assert_eq!(parse("query view b"), Ok(Command::Query(Query::View { black: true })));
+        assert_eq!(parse("query view W"), Ok(Command::Query(Query::View { black: false })));
+        assert_eq!(parse("query full"), Ok(Command::Query(Query::Full)));
+        assert_eq!(parse("query counts"), Ok(Command::Query(Query::Counts)));
+        assert_eq!(parse("query lastlegal"), Ok(Command::Query(Query::LastLegal)));
+        assert_eq!(parse("query captured"), Ok(Command::Query(Query::Captured)));
+        assert!(parse("query view").is_err());
+        assert!(parse("query view x").is_err());
+        assert!(parse("query full b").is_err());
         assert!(parse("query fen now").is_err());
     }
 

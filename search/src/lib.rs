@@ -21,6 +21,7 @@ mod game;
 pub mod go;
 mod limits;
 pub mod othello;
+pub mod phantom;
 pub mod tt;
 
 pub use game::{Evaluate, Game, Outcome, Player, Score};

@@ -10,6 +10,11 @@
 //! | Phantom Go logical `ij` | `00` / `80` | row-major from the top |
 //! | Phantom Go padded index | `100` / `12` | `v = y·11 + x`, x = column 1.., y = row 1.. from the bottom |
 //! | SGF | `aa` / `ai` | column letter then row letter, from the top-left |
+//! | Phantom Go platform letters | `AA` / `IA` ([`LetterOrder::RowColumn`]) | two letters `A`–`I`, each a 0-based index from the top-left |
+//!
+//! The Phantom Go seed writes the padded index `v` and converts it with
+//! `tomap(v) = (9 - y, x - 1)` where `(x, y) = (v % 11, v / 11)`: the logical `(i, j)` is
+//! (row from the top, column from the left), exactly [`Point::row`] and [`Point::col`].
 
 use thiserror::Error;
 
@@ -37,6 +42,28 @@ pub enum CoordError {
 }
 
 const GTP_LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRST";
+
+/// Which of the Phantom Go platform's two letters names the row.
+///
+/// The platform writes a point as two capital letters `A`–`I`; each letter is a 0-based
+/// index (`A` = 0) counted from the **top-left**, like the seed's logical `(i, j)`. The
+/// sources disagree on which letter is the row, so both readings are offered.
+///
+/// The default is [`LetterOrder::RowColumn`]: the seed (000, "棋盘界面逻辑坐标") names
+/// every point row first, `ij` with `i` the row from the top (`00 01 … 08` is the top
+/// row), and its `tomap` returns `(i, j) = (9 - y, x - 1)`, row then column. A platform
+/// built on that board would spell `ij` as letters in the same order: `i` → first letter,
+/// `j` → second. The seed itself says nothing about letters, so
+/// [`LetterOrder::ColumnRow`] (the GTP/SGF habit of column first) is one switch away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum LetterOrder {
+    /// First letter the column from the left, second the row from the top.
+    ColumnRow,
+    /// First letter the row from the top, second the column from the left (the seed's
+    /// `ij` order; the default).
+    #[default]
+    RowColumn,
+}
 
 impl Point {
     /// The point at `row` (from the top) and `col` (from the left).
@@ -116,6 +143,50 @@ impl Point {
         (size - self.row()) * 11 + self.col() + 1
     }
 
+    /// The seed's logical coordinate `(i, j)`: row from the top, column from the left.
+    pub const fn ij(self) -> (usize, usize) {
+        (self.row(), self.col())
+    }
+
+    /// The point at logical `(i, j)` (row from the top, column from the left), checked.
+    pub fn from_ij_pair(i: usize, j: usize, size: usize) -> Result<Point, CoordError> {
+        if i >= size || j >= size {
+            return Err(CoordError::OffBoard { text: format!("({i}, {j})"), size });
+        }
+        Ok(Point::new(i, j))
+    }
+
+    /// Reads the Phantom Go platform's two letters (`A`–`I` on 9×9, case-insensitive),
+    /// the row letter placed as `order` says.
+    pub fn from_letters(text: &str, order: LetterOrder, size: usize) -> Result<Point, CoordError> {
+        let t = text.trim();
+        let b = t.as_bytes();
+        if b.len() != 2 || !b[0].is_ascii_alphabetic() || !b[1].is_ascii_alphabetic() {
+            return Err(CoordError::Syntax(t.to_string()));
+        }
+        let first = (b[0].to_ascii_uppercase() - b'A') as usize;
+        let second = (b[1].to_ascii_uppercase() - b'A') as usize;
+        let (row, col) = match order {
+            LetterOrder::RowColumn => (first, second),
+            LetterOrder::ColumnRow => (second, first),
+        };
+        if row >= size || col >= size {
+            return Err(CoordError::OffBoard { text: t.to_string(), size });
+        }
+        Ok(Point::new(row, col))
+    }
+
+    /// The platform's two letters for the point (`EA`: row `E`, column `A` in
+    /// [`LetterOrder::RowColumn`]).
+    pub fn to_letters(self, order: LetterOrder) -> String {
+        let letter = |n: usize| (b'A' + n as u8) as char;
+        let (first, second) = match order {
+            LetterOrder::RowColumn => (self.row(), self.col()),
+            LetterOrder::ColumnRow => (self.col(), self.row()),
+        };
+        format!("{}{}", letter(first), letter(second))
+    }
+
     /// Reads an SGF point (`aa`..`ii`).
     pub fn from_sgf(text: &str, size: usize) -> Result<Point, CoordError> {
         let b = text.as_bytes();
@@ -174,5 +245,73 @@ mod tests {
         assert!(Point::from_padded(11, 9).is_err());
         assert!(Point::from_row_col(9, 0, 9).is_err());
         assert!(Point::from_row_col(-1, 0, 9).is_err());
+    }
+
+    /// Every one of the 81 points in every system, both ways, against values written
+    /// out independently of the conversion code (the seed's formulas, the GTP letters).
+    #[test]
+    fn every_point_every_system_both_ways_on_9x9() {
+        let gtp_columns = ["A", "B", "C", "D", "E", "F", "G", "H", "J"];
+        let abc = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I'];
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..9 {
+            for j in 0..9 {
+                let p = Point::new(i, j);
+                assert!(seen.insert(p));
+                // The seed's logical (i, j), as a pair and as the text `ij`.
+                assert_eq!(p.ij(), (i, j));
+                assert_eq!(Point::from_ij_pair(i, j, 9), Ok(p));
+                let ij = format!("{i}{j}");
+                assert_eq!(p.to_ij(), ij);
+                assert_eq!(Point::from_ij(&ij, 9), Ok(p));
+                // The padded index: x = j + 1, y = 9 - i, v = 11y + x, and the seed's
+                // tomap (9 - v/11, v%11 - 1) gives (i, j) back.
+                let v = (9 - i) * 11 + j + 1;
+                assert!((12..=108).contains(&v));
+                assert_eq!((9 - v / 11, v % 11 - 1), (i, j));
+                assert_eq!(p.to_padded(9), v);
+                assert_eq!(Point::from_padded(v, 9), Ok(p));
+                // GTP: column letter without I, row 1 at the bottom.
+                let gtp = format!("{}{}", gtp_columns[j], 9 - i);
+                assert_eq!(p.to_gtp(9), gtp);
+                assert_eq!(Point::from_gtp(&gtp, 9), Ok(p));
+                // The platform's letters, both orders, both cases.
+                let rc = format!("{}{}", abc[i], abc[j]);
+                let cr = format!("{}{}", abc[j], abc[i]);
+                assert_eq!(p.to_letters(LetterOrder::RowColumn), rc);
+                assert_eq!(p.to_letters(LetterOrder::ColumnRow), cr);
+                assert_eq!(Point::from_letters(&rc, LetterOrder::RowColumn, 9), Ok(p));
+                assert_eq!(Point::from_letters(&cr, LetterOrder::ColumnRow, 9), Ok(p));
+                assert_eq!(Point::from_letters(&rc.to_lowercase(), LetterOrder::RowColumn, 9), Ok(p));
+                // Across systems: GTP -> letters -> padded -> ij -> GTP.
+                let q = Point::from_gtp(&gtp, 9).unwrap();
+                let q = Point::from_letters(&q.to_letters(LetterOrder::ColumnRow), LetterOrder::ColumnRow, 9).unwrap();
+                let q = Point::from_padded(q.to_padded(9), 9).unwrap();
+                let q = Point::from_ij(&q.to_ij(), 9).unwrap();
+                assert_eq!(q.to_gtp(9), gtp);
+            }
+        }
+        assert_eq!(seen.len(), 81);
+        // The corners named in the seed's two tables and in GTP.
+        assert_eq!(Point::from_padded(100, 9).map(|p| p.to_gtp(9)), Ok("A9".into()));
+        assert_eq!(Point::from_padded(20, 9).map(|p| p.to_gtp(9)), Ok("J1".into()));
+        assert_eq!(Point::from_gtp("A1", 9).map(|p| p.to_letters(LetterOrder::RowColumn)), Ok("IA".into()));
+        assert_eq!(Point::from_gtp("A1", 9).map(|p| p.to_letters(LetterOrder::ColumnRow)), Ok("AI".into()));
+        assert_eq!(LetterOrder::default(), LetterOrder::RowColumn);
+    }
+
+    #[test]
+    fn bad_letters_are_errors() {
+        for order in [LetterOrder::RowColumn, LetterOrder::ColumnRow] {
+            assert!(matches!(Point::from_letters("AJ", order, 9), Err(CoordError::OffBoard { .. })));
+            assert!(matches!(Point::from_letters("ZA", order, 9), Err(CoordError::OffBoard { .. })));
+            assert!(matches!(Point::from_letters("A", order, 9), Err(CoordError::Syntax(_))));
+            assert!(matches!(Point::from_letters("ABC", order, 9), Err(CoordError::Syntax(_))));
+            assert!(matches!(Point::from_letters("A1", order, 9), Err(CoordError::Syntax(_))));
+            assert!(matches!(Point::from_letters("É", order, 9), Err(CoordError::Syntax(_))));
+            assert!(matches!(Point::from_letters("", order, 9), Err(CoordError::Syntax(_))));
+        }
+        assert!(Point::from_ij_pair(9, 0, 9).is_err());
+        assert!(Point::from_ij_pair(0, 9, 9).is_err());
     }
 }

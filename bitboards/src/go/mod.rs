@@ -11,7 +11,7 @@ pub mod sgf;
 mod text;
 
 pub use board::{Board, Color, Illegal, MAX_SIZE, bits, board_mask, flood, neighbours, stone_key};
-pub use coords::{CoordError, Point, STRIDE, points};
+pub use coords::{CoordError, LetterOrder, Point, STRIDE, points};
 pub use fast::{Cell, FastBoard};
 pub use game::{Game, Move, Score, Superko, UndoError, score};
 pub use perft::perft;

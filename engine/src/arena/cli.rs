@@ -44,10 +44,10 @@ enum ArenaCommand {
 
 #[derive(Args)]
 struct PlayArgs {
-    /// The game: othello, go or chaosclock.
+    /// The game: othello, go, phantomgo or chaosclock.
     #[arg(long, default_value = "othello", value_parser = GameKind::parse)]
     game: GameKind,
-    /// An engine, twice: "name=N cmd='program args' proto=ugi|gtp|nboard option.K=V init='command'".
+    /// An engine, twice: "name=N cmd='program args' proto=ugi|gtp|nboard|phantom option.K=V init='command'".
     #[arg(long = "engine")]
     engines: Vec<String>,
     /// Game pairs: each opening played twice, colours swapped.
@@ -83,9 +83,9 @@ struct PlayArgs {
     /// Board side (Go: up to 9; Othello: 8).
     #[arg(long)]
     size: Option<usize>,
-    /// Komi (Go).
-    #[arg(long, default_value_t = 7.0, value_parser = bitboards::go::parse_komi, allow_negative_numbers = true)]
-    komi: f64,
+    /// Komi (Go: 7 by default; Phantom Go: 7.5, the CCGC value).
+    #[arg(long, value_parser = bitboards::go::parse_komi, allow_negative_numbers = true)]
+    komi: Option<f64>,
     /// Othello: end a game with the exact solver at this many empties (0: never).
     #[arg(long, default_value_t = 0)]
     solve_empties: u32,
@@ -141,6 +141,8 @@ impl PlayArgs {
             (GameKind::Go, None) => 9,
             (GameKind::Go, Some(n)) if (2..=9).contains(&n) => n,
             (GameKind::Go, Some(n)) => bail!("Go boards up to 9x9, not {n}x{n}"),
+            (GameKind::PhantomGo, None | Some(9)) => 9,
+            (GameKind::PhantomGo, Some(n)) => bail!("Phantom Go is played on 9x9, not {n}x{n}"),
             (GameKind::ChaosClock, _) => 12,
         };
         let control = match (&self.tc, self.st, self.nodes) {
@@ -155,6 +157,12 @@ impl PlayArgs {
         if matches!(control, TimeControl::Nodes(_)) && [&a, &b].iter().any(|e| e.protocol != super::Protocol::Ugi) {
             bail!("--nodes can only be told to UGI+ engines; use --st or --tc");
         }
+        let phantom_engines = [&a, &b].iter().all(|e| e.protocol == super::Protocol::Phantom);
+        if (kind == GameKind::PhantomGo) != phantom_engines {
+            bail!(
+                "Phantom Go engines speak the platform protocol: give both proto=phantom, and only for --game phantomgo"
+            );
+        }
         let (shard, shards) = self
             .shard
             .split_once('/')
@@ -164,17 +172,20 @@ impl PlayArgs {
         let max_moves = self.max_moves.unwrap_or(match kind {
             GameKind::Othello => 200,
             GameKind::Go => 3 * size * size,
+            // Tries, illegal ones included.
+            GameKind::PhantomGo => 12 * size * size,
             GameKind::ChaosClock => 300,
         });
-        let rules = RefereeRules { size, komi: self.komi, solve_empties: self.solve_empties, max_moves };
-        let setup = GameSetup { kind, size, komi: self.komi };
+        let komi = self.komi.unwrap_or(if kind == GameKind::PhantomGo { 7.5 } else { 7.0 });
+        let rules = RefereeRules { size, komi, solve_empties: self.solve_empties, max_moves };
+        let setup = GameSetup { kind, size, komi };
         let source = match &self.openings {
             Some(path) => OpeningSource::File(path.clone()),
             None => OpeningSource::Random {
                 plies: self.random_plies.unwrap_or(match kind {
                     GameKind::Othello => 6,
                     GameKind::Go => 2,
-                    GameKind::ChaosClock => 0,
+                    GameKind::PhantomGo | GameKind::ChaosClock => 0,
                 }),
                 seed: self.seed,
                 count: self.rounds,

@@ -4,6 +4,7 @@
 
 pub mod cli;
 mod openings;
+mod phantom;
 mod players;
 mod process;
 mod referee;
@@ -307,6 +308,9 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
 
 /// Plays game number `game` of the schedule.
 fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<AtomicBool>) -> GameEnd {
+    if config.setup.kind == GameKind::PhantomGo {
+        return phantom::play_game(config, game, log, stop);
+    }
     let pair = game / 2;
     let opening_index = pair % config.openings.len() as u64;
     let opening = &config.openings[opening_index as usize];

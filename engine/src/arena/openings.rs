@@ -84,6 +84,7 @@ fn read_file(kind: GameKind, rules: &RefereeRules, path: &str) -> Result<Vec<Ope
             }
             GameKind::Othello => Opening { start: None, moves: split_compact(line) },
             GameKind::Go => Opening { start: None, moves: line.split_whitespace().map(str::to_string).collect() },
+            GameKind::PhantomGo => bail!("{path}: Phantom Go games start from the empty board (no openings file)"),
         };
         check(kind, rules, &opening).map_err(|e| anyhow::anyhow!("{path} line {}: {e}", i + 1))?;
         out.push(opening);
@@ -98,6 +99,11 @@ fn random(kind: GameKind, rules: &RefereeRules, plies: usize, seed: u64, count: 
     let mut out = Vec::new();
     let mut rng = seed;
     for k in 0..count {
+        if kind == GameKind::PhantomGo {
+            // Hidden stones cannot be opened with: every game starts empty.
+            out.push(Opening { start: None, moves: Vec::new() });
+            continue;
+        }
         if kind == GameKind::ChaosClock {
             let deal = crate::chaosclock::deal(seed, k);
             out.push(Opening { start: Some(deal.to_string()), moves: Vec::new() });

@@ -24,6 +24,8 @@ pub enum Protocol {
     Gtp,
     /// NBoard protocol 2 (Othello).
     Nboard,
+    /// The Phantom Go competition platform's protocol (Phantom Go only).
+    Phantom,
 }
 
 /// An engine of a match: `name=sente cmd="target/release/sente" proto=ugi
@@ -66,7 +68,8 @@ impl EngineSpec {
                         "ugi" | "uci" => Protocol::Ugi,
                         "gtp" => Protocol::Gtp,
                         "nboard" => Protocol::Nboard,
-                        other => return Err(format!("proto '{other}': ugi, gtp or nboard")),
+                        "phantom" => Protocol::Phantom,
+                        other => return Err(format!("proto '{other}': ugi, gtp, nboard or phantom")),
                     }
                 }
                 "init" => spec.init.push(value.to_string()),
@@ -174,6 +177,9 @@ impl Player {
         if spec.protocol == Protocol::Gtp && setup.kind == GameKind::ChaosClock {
             return Err(Fault::Protocol("Chaos Clock is played over UGI+ only".into()));
         }
+        if spec.protocol == Protocol::Phantom || setup.kind == GameKind::PhantomGo {
+            return Err(Fault::Protocol("Phantom Go is played with proto=phantom, and only Phantom Go".into()));
+        }
         let process = Process::start(&spec.name, &spec.command, log, stop)?;
         let mut player = Player { spec: spec.clone(), setup, control, process, synced: 0, ping: 0 };
         let deadline = Instant::now() + SETUP_TIME;
@@ -181,6 +187,7 @@ impl Player {
             Protocol::Ugi => player.setup_ugi(deadline)?,
             Protocol::Gtp => player.setup_gtp(deadline)?,
             Protocol::Nboard => player.setup_nboard(deadline)?,
+            Protocol::Phantom => return Err(Fault::Protocol("Phantom Go is played with proto=phantom".into())),
         }
         Ok(player)
     }
@@ -191,6 +198,7 @@ impl Player {
         let game = match self.setup.kind {
             GameKind::Othello => "othello",
             GameKind::Go => "go",
+            GameKind::PhantomGo => "phantomgo",
             GameKind::ChaosClock => "chaosclock",
         };
         self.process.send(&format!("setoption name Game value {game}"))?;
@@ -293,6 +301,7 @@ impl Player {
             Protocol::Ugi => self.genmove_ugi(req),
             Protocol::Gtp => self.genmove_gtp(req),
             Protocol::Nboard => self.genmove_nboard(req),
+            Protocol::Phantom => Err(Fault::Protocol("a platform engine in a game that is not Phantom Go".into())),
         }
     }
 

@@ -192,6 +192,7 @@ pub fn new_referee(kind: GameKind, rules: &RefereeRules, start: Option<&str>) ->
         }
         GameKind::Go => boxed(go::Game::from_opening(rules, start)?, Judge::default(), true),
         GameKind::ChaosClock => boxed(Record::from_opening(rules, start)?, Judge::default(), false),
+        GameKind::PhantomGo => return Err("Phantom Go is refereed by the arena's Phantom Go loop".into()),
     })
 }
 

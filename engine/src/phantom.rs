@@ -1,0 +1,303 @@
+//! Phantom Go behind UGI+ ([`PhantomSession`]): the referee holds the full board, the
+//! position is the list of **tries** in order (an illegal try leaves the same side to
+//! move), and `go` chooses for the side to move from its own [`View`] alone.
+//!
+//! Moves are GTP vertices (`A1`..`J9`, no `I`, row 1 at the bottom) or `pass`, as for
+//! Go. `legalmoves`/`islegal` list the tries the side to move may sensibly send: points
+//! empty in its view and not refused this turn, and `pass`. `fen` is the full board as
+//! Go writes it (a driver's view: the referee's eyes). The Phantom Go queries: `view
+//! b|w` (81 characters from the top row, `X` black, `O` white, `.` empty or unknown),
+//! `full` (the same for the full board), `counts` (`black white` stones on the board),
+//! `lastlegal` (`b E5`, `w pass`, or `none`), `captured` (the number, then the points
+//! the last capture took).
+
+use bitboards::go::{Color, Move, Point, bits};
+use bitboards::phantom::{PhantomConfig, PhantomRules, Referee, SIZE, View};
+use protocol::ugi::{OptionKind, Query, StartPosition};
+use search::go::mcts::dead_stones;
+use search::phantom::{PhantomPlayer, PlayerSettings, choose};
+use search::{Limits, Outcome, Score, StopFlag};
+
+use bitboards::go::board_text;
+
+use crate::error::Result;
+use crate::go::{DEAD_THRESHOLD, STATUS_PLAYOUTS};
+use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
+
+/// Reads `ccgc` or `openspiel`.
+pub fn parse_rules(text: &str) -> Result<PhantomRules, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "ccgc" => Ok(PhantomRules::Ccgc),
+        "openspiel" | "open-spiel" | "open_spiel" => Ok(PhantomRules::OpenSpiel),
+        other => Err(format!("unknown Phantom Go rules '{other}': ccgc or openspiel")),
+    }
+}
+
+/// The name [`parse_rules`] reads.
+pub fn rules_name(rules: PhantomRules) -> &'static str {
+    match rules {
+        PhantomRules::Ccgc => "ccgc",
+        PhantomRules::OpenSpiel => "openspiel",
+    }
+}
+
+/// Reads a try: a GTP vertex on the 9×9 board or `pass`.
+pub fn parse_try(text: &str) -> Result<Move, String> {
+    if text.eq_ignore_ascii_case("pass") {
+        return Ok(Move::Pass);
+    }
+    Point::from_gtp(text, SIZE).map(Move::Play).map_err(|e| e.to_string())
+}
+
+/// The text of a try.
+pub fn try_text(mv: Move) -> String {
+    match mv {
+        Move::Play(p) => p.to_gtp(SIZE),
+        Move::Pass => "pass".into(),
+    }
+}
+
+/// A board of 81 characters from the top row: `X`, `O`, `.`.
+fn full_text(r: &Referee) -> String {
+    bitboards::go::points(SIZE)
+        .map(|p| match r.board().at(p) {
+            Some(Color::BLACK) => 'X',
+            Some(Color::WHITE) => 'O',
+            None => '.',
+        })
+        .collect()
+}
+
+/// The dead stones the referee marks at the end of a CCGC game (settling playouts on
+/// the full board, as for Go).
+pub fn referee_dead(r: &Referee) -> u128 {
+    match r.rules() {
+        PhantomRules::Ccgc => dead_stones(r.board(), STATUS_PLAYOUTS, DEAD_THRESHOLD, 7),
+        PhantomRules::OpenSpiel => 0,
+    }
+}
+
+/// The tries the side to move may sensibly send (see the module documentation).
+fn sensible_tries(view: &View) -> u128 {
+    bitboards::go::board_mask(SIZE) & !view.own() & !view.opponent() & !view.refused()
+}
+
+/// Phantom Go behind UGI+.
+pub struct PhantomSession {
+    config: PhantomConfig,
+    player: PhantomPlayer,
+    referee: Referee,
+    seed: u64,
+}
+
+impl Default for PhantomSession {
+    fn default() -> Self {
+        PhantomSession::new()
+    }
+}
+
+impl PhantomSession {
+    /// A new CCGC game, the belief player.
+    pub fn new() -> PhantomSession {
+        let config = PhantomConfig::ccgc();
+        PhantomSession { config, player: PhantomPlayer::Belief, referee: Referee::new(config), seed: 1 }
+    }
+
+    /// Replays the tries so far under the current settings.
+    fn replay(&mut self) -> Result<(), String> {
+        let tries = self.referee.tries();
+        self.referee = Referee::replay(self.config, &tries).map_err(|e| format!("the tries so far: {e}"))?;
+        Ok(())
+    }
+}
+
+impl GameSession for PhantomSession {
+    fn game(&self) -> crate::games::GameKind {
+        crate::games::GameKind::PhantomGo
+    }
+
+    fn options(&self) -> Vec<(&'static str, OptionKind)> {
+        vec![
+            (
+                "PhantomRules",
+                OptionKind::Combo { default: "ccgc".into(), values: vec!["ccgc".into(), "openspiel".into()] },
+            ),
+            ("Komi", OptionKind::Text { default: "7.5".into() }),
+            (
+                "PhantomPlayer",
+                OptionKind::Combo { default: "belief".into(), values: vec!["belief".into(), "flat".into()] },
+            ),
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool> {
+        let need = |v: Option<&str>| v.map(str::to_string).ok_or_else(|| format!("option '{name}' needs a value"));
+        match name.to_ascii_lowercase().as_str() {
+            "phantomrules" => {
+                let rules = parse_rules(&need(value)?)?;
+                let old = self.config;
+                self.config = PhantomConfig::for_rules(rules).with_komi(old.komi);
+                if let Err(e) = self.replay() {
+                    self.config = old;
+                    return Err(e.into());
+                }
+                Ok(true)
+            }
+            "komi" => {
+                let v = need(value)?;
+                let k: f64 = v
+                    .parse()
+                    .ok()
+                    .filter(|k: &f64| k.is_finite() && k.abs() < 1000.0)
+                    .ok_or_else(|| format!("bad komi '{v}'"))?;
+                self.config = self.config.with_komi(k);
+                self.replay()?;
+                Ok(true)
+            }
+            "phantomplayer" => {
+                self.player = PhantomPlayer::parse(&need(value)?)?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.referee = Referee::new(self.config);
+    }
+
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<()> {
+        if let StartPosition::Fen(_) = start {
+            return Err("Phantom Go starts from the empty board: position startpos moves <tries>".into());
+        }
+        let mut r = Referee::new(self.config);
+        for (i, text) in moves.iter().enumerate() {
+            let mv = parse_try(text).map_err(|e| format!("try {} '{text}': {e}", i + 1))?;
+            r.try_move(mv).map_err(|e| format!("try {} '{text}': {e}", i + 1))?;
+        }
+        self.referee = r;
+        Ok(())
+    }
+
+    fn p1_to_move(&self) -> bool {
+        self.referee.to_move() == Color::BLACK
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let result = self.referee.result(referee_dead(&self.referee))?;
+        Some(match result.winner {
+            Some(c) => Outcome::Win(c),
+            None => Outcome::Draw,
+        })
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        if self.referee.is_over() {
+            return Vec::new();
+        }
+        let view = self.referee.view(self.referee.to_move());
+        bits(sensible_tries(view)).map(|p| try_text(Move::Play(p))).chain(["pass".to_string()]).collect()
+    }
+
+    fn is_legal(&self, mv: &str) -> bool {
+        if self.referee.is_over() {
+            return false;
+        }
+        let view = self.referee.view(self.referee.to_move());
+        match parse_try(mv) {
+            Ok(Move::Pass) => true,
+            Ok(Move::Play(p)) => sensible_tries(view) & p.bit() != 0,
+            Err(_) => false,
+        }
+    }
+
+    fn fen(&self) -> String {
+        board_text(self.referee.board())
+    }
+
+    fn score(&self) -> String {
+        format!("{}", self.referee.score(referee_dead(&self.referee)).margin())
+    }
+
+    fn draw(&self) -> String {
+        let mut out = self.referee.board().draw();
+        out.push_str(&format!("\nrules {} komi {}", rules_name(self.config.rules), self.config.komi));
+        for c in [Color::BLACK, Color::WHITE] {
+            out.push_str(&format!(
+                "\n{} view: {}",
+                if c == Color::BLACK { "black" } else { "white" },
+                self.referee.view(c).to_text()
+            ));
+        }
+        out
+    }
+
+    fn perft(&self, _depth: u32, _threads: usize) -> Result<u64> {
+        Err("perft is not defined for Phantom Go (a try's answer depends on hidden stones)".into())
+    }
+
+    fn search_job(&mut self, limits: Limits, _options: &SearchOptions) -> SearchJob {
+        // The player gets the mover's view and nothing else.
+        let view = self.referee.view(self.referee.to_move()).clone();
+        let settings = PlayerSettings { player: self.player, rules: self.config.rules, komi: self.config.komi };
+        self.seed = self.seed.wrapping_add(1);
+        let seed = self.seed;
+        Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
+            let c = choose(&view, &settings, &limits, stop, seed);
+            let w = f64::from(c.win_rate.clamp(0.001, 0.999));
+            let final_report = Report {
+                depth: 1,
+                nodes: c.playouts,
+                elapsed: c.elapsed,
+                score: Score::Centi((400.0 * (w / (1.0 - w)).log10()).round() as i32),
+                pv: vec![try_text(c.mv)],
+            };
+            report(&final_report);
+            SearchOutcome { best_move: Some(try_text(c.mv)), report: final_report }
+        })
+    }
+
+    fn game_query(&self, query: &Query) -> Result<String> {
+        let r = &self.referee;
+        Ok(match query {
+            Query::View { black } => r.view(if *black { Color::BLACK } else { Color::WHITE }).board_text(),
+            Query::Full => full_text(r),
+            Query::Counts => {
+                let [b, w] = r.stone_counts();
+                format!("{b} {w}")
+            }
+            Query::LastLegal => match r.last_legal() {
+                None => "none".into(),
+                Some((c, mv)) => format!("{} {}", if c == Color::BLACK { "b" } else { "w" }, try_text(mv)),
+            },
+            Query::Captured => {
+                let captured = r.last_captured();
+                let mut words = vec![captured.count_ones().to_string()];
+                words.extend(bits(captured).map(|p| p.to_gtp(SIZE)));
+                words.join(" ")
+            }
+            _ => return Err("not a Phantom Go query".into()),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tries_replay_and_queries() {
+        let mut s = PhantomSession::new();
+        let moves: Vec<String> = ["E5", "E5", "D5", "pass"].iter().map(|m| m.to_string()).collect();
+        s.set_position(&StartPosition::StartPos, &moves).unwrap();
+        // E5 black, E5 white refused, D5 white, black passes: white to move.
+        assert!(!s.p1_to_move());
+        assert_eq!(s.game_query(&Query::Counts).unwrap(), "1 1");
+        assert_eq!(s.game_query(&Query::LastLegal).unwrap(), "b pass");
+        let v = s.game_query(&Query::View { black: true }).unwrap();
+        assert_eq!(v.chars().filter(|&c| c == 'X').count(), 1);
+        assert_eq!(v.chars().filter(|&c| c == 'O').count(), 0);
+        assert!(s.set_position(&StartPosition::StartPos, &["Z9".to_string()]).is_err());
+        assert!(!s.p1_to_move(), "a bad position leaves the old one");
+    }
+}

@@ -1,0 +1,375 @@
+//! `sente phantom`: Phantom Go as the Chinese competition platform's engines speak it
+//! (see [`protocol::phantom`]), and `sente phantom play`, a game in the terminal
+//! against a person.
+//!
+//! The engine keeps its own [`View`] from the platform's lines alone (each line is one
+//! referee [`Notice`], applied with [`View::apply`]) and chooses every try from it with
+//! [`search::phantom::choose`]. A line that cannot be read, or one that contradicts
+//! the view (`take` naming one of our own stones, `taked` naming a point where we have
+//! no stone, `accept` with no try pending), gets a message on stderr and changes
+//! nothing.
+//!
+//! Time: `--movetime` is the time for a turn's first try; each refused try shortens
+//! the next (`movetime × 4 / (4 + refused)`, at least 10 ms), since CCGC rule 8 runs the
+//! clock over all the tries of a turn.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use bitboards::go::{Color, LetterOrder, Move, Point, bits};
+use bitboards::phantom::{Answer, Notice, PhantomConfig, Referee, SIZE, View};
+use protocol::phantom::{Command, move_line, name_line, parse};
+use search::phantom::{PlayerSettings, choose};
+use search::{Limits, StopFlag};
+
+/// Reads `row-column` or `column-row`.
+pub fn parse_letters(text: &str) -> Result<LetterOrder, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "row-column" | "rowcolumn" | "rc" => Ok(LetterOrder::RowColumn),
+        "column-row" | "columnrow" | "cr" => Ok(LetterOrder::ColumnRow),
+        other => Err(format!("--letters '{other}': row-column or column-row")),
+    }
+}
+
+/// The time for the next try of a turn after `refused` refusals.
+fn try_time(movetime: Duration, refused: u32) -> Duration {
+    (movetime * 4 / (4 + refused)).max(Duration::from_millis(10))
+}
+
+/// What one platform line made the engine do.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Step {
+    /// Lines for the platform (stdout).
+    pub out: Vec<String>,
+    /// Messages for stderr.
+    pub err: Vec<String>,
+    /// `quit` was read.
+    pub quit: bool,
+}
+
+/// The engine side of the platform protocol.
+pub struct PlatformEngine {
+    order: LetterOrder,
+    settings: PlayerSettings,
+    movetime: Duration,
+    view: Option<View>,
+    /// Our try waiting for `accept`/`refuse`.
+    pending: Option<Move>,
+    /// Any answer to our tries this game (tells the start signal from a lost answer).
+    answered: bool,
+    seed: u64,
+}
+
+impl PlatformEngine {
+    /// An engine writing points with `order`, choosing with `settings` in `movetime` per try.
+    pub fn new(order: LetterOrder, settings: PlayerSettings, movetime: Duration) -> PlatformEngine {
+        PlatformEngine { order, settings, movetime, view: None, pending: None, answered: false, seed: 1 }
+    }
+
+    /// The engine's view of the current game, if one is on.
+    #[cfg(test)]
+    pub fn view(&self) -> Option<&View> {
+        self.view.as_ref()
+    }
+
+    fn apply(&mut self, notice: Notice, step: &mut Step) -> bool {
+        let Some(view) = self.view.as_mut() else {
+            step.err.push("no game: 'new black' or 'new white' first".into());
+            return false;
+        };
+        let mut next = view.clone();
+        match next.apply(&notice) {
+            Ok(()) => {
+                *view = next;
+                true
+            }
+            Err(e) => {
+                step.err.push(format!("ignored: {e}"));
+                false
+            }
+        }
+    }
+
+    /// Chooses a try and sends it.
+    fn our_move(&mut self, step: &mut Step) {
+        let Some(view) = &self.view else { return };
+        self.seed = self.seed.wrapping_add(1);
+        let limits = Limits::movetime(try_time(self.movetime, view.refused().count_ones()));
+        let choice = choose(view, &self.settings, &limits, &StopFlag::new(), self.seed);
+        self.pending = Some(choice.mv);
+        step.out.push(move_line(choice.mv, self.order));
+    }
+
+    /// Before the opponent's move is taken in: what became of our pending try.
+    fn settle_pending(&mut self, step: &mut Step) {
+        match self.pending.take() {
+            None => {}
+            Some(Move::Pass) => {
+                self.apply(Notice::Accepted(Move::Pass), step);
+            }
+            Some(Move::Play(p)) => {
+                step.err.push(format!(
+                    "our try {} got no answer before the opponent's move: taken as a pass (rule 7)",
+                    p.to_letters(self.order)
+                ));
+                self.apply(Notice::TurnPassed, step);
+            }
+        }
+    }
+
+    /// Handles one line from the platform.
+    pub fn handle_line(&mut self, line: &str) -> Step {
+        let mut step = Step::default();
+        if line.trim().is_empty() {
+            return step;
+        }
+        let command = match parse(line, self.order) {
+            Ok(c) => c,
+            Err(e) => {
+                step.err.push(format!("bad line ignored: {e}"));
+                return step;
+            }
+        };
+        match command {
+            Command::Name => step.out.push(name_line("sente")),
+            Command::New(color) => {
+                self.view = Some(View::new(color));
+                self.pending = None;
+                self.answered = false;
+                if color == Color::BLACK {
+                    self.our_move(&mut step);
+                }
+            }
+            Command::MoveGo | Command::MovePass => {
+                if self.view.is_none() {
+                    step.err.push("no game: 'new black' or 'new white' first".into());
+                    return step;
+                }
+                let first_move = self.view.as_ref().is_some_and(|v| {
+                    v.color() == Color::BLACK && v.own() == 0 && v.opponent_count() == 0 && v.lost() == 0
+                });
+                if command == Command::MoveGo
+                    && first_move
+                    && !self.answered
+                    && let Some(mv) = self.pending
+                {
+                    // `move go` to start the game after `new black`: our first try stands.
+                    step.out.push(move_line(mv, self.order));
+                    return step;
+                }
+                self.settle_pending(&mut step);
+                let notice = if command == Command::MoveGo { Notice::OpponentMoved } else { Notice::OpponentPassed };
+                self.apply(notice, &mut step);
+                self.our_move(&mut step);
+            }
+            Command::Accept => match self.pending.take() {
+                Some(mv) => {
+                    self.answered = true;
+                    self.apply(Notice::Accepted(mv), &mut step);
+                }
+                None => step.err.push("'accept' ignored: no try of ours is waiting".into()),
+            },
+            Command::Refuse => match self.pending {
+                Some(Move::Play(p)) => {
+                    self.answered = true;
+                    if self.apply(Notice::Refused(p), &mut step) {
+                        self.our_move(&mut step);
+                    }
+                }
+                Some(Move::Pass) => step.err.push("'refuse' ignored: a pass cannot be refused".into()),
+                None => step.err.push("'refuse' ignored: no try of ours is waiting".into()),
+            },
+            Command::Take(points) | Command::AccessTake(points) => {
+                // A capture means our pending try stood.
+                if let Some(mv @ Move::Play(_)) = self.pending {
+                    self.pending = None;
+                    self.answered = true;
+                    self.apply(Notice::Accepted(mv), &mut step);
+                }
+                let set = points.iter().fold(0u128, |m, p| m | p.bit());
+                self.apply(Notice::Took { count: points.len() as u32, points: set }, &mut step);
+            }
+            Command::Taked(points) => {
+                let set = points.iter().fold(0u128, |m, p| m | p.bit());
+                self.apply(Notice::Lost { points: set }, &mut step);
+            }
+            Command::Error => step.err.push("the platform reported an error".into()),
+            Command::End => {
+                self.view = None;
+                self.pending = None;
+            }
+            Command::Quit => step.quit = true,
+        }
+        step
+    }
+}
+
+/// Runs the platform protocol on stdin/stdout.
+pub fn run(order: LetterOrder, settings: PlayerSettings, movetime: Duration) -> anyhow::Result<()> {
+    let mut engine = PlatformEngine::new(order, settings, movetime);
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout().lock();
+    let mut stderr = std::io::stderr();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let step = engine.handle_line(&line);
+        for l in &step.out {
+            writeln!(stdout, "{l}")?;
+        }
+        stdout.flush()?;
+        for l in &step.err {
+            let _ = writeln!(stderr, "sente: {l}");
+        }
+        if step.quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Draws a view for a person: rows 9..1, GTP letters, `X` black, `O` white.
+fn draw_view(view: &View) -> String {
+    let mut out = String::from("   A B C D E F G H J\n");
+    for r in 0..SIZE {
+        out.push_str(&format!("{} ", SIZE - r));
+        for c in 0..SIZE {
+            let p = Point::new(r, c);
+            out.push(' ');
+            out.push(match view.at(p) {
+                Some(Color::BLACK) => 'X',
+                Some(Color::WHITE) => 'O',
+                None if view.refused() & p.bit() != 0 => '?',
+                None => '.',
+            });
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn vertices(set: u128) -> String {
+    bits(set).map(|p| p.to_gtp(SIZE)).collect::<Vec<_>>().join(" ")
+}
+
+/// `sente phantom play`: a person (colour `human`) against the engine, refereed here.
+/// The person sees only their own board, the referee's answers and the captures.
+pub fn play(
+    human: Color,
+    settings: PlayerSettings,
+    movetime: Duration,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let config = PhantomConfig::for_rules(settings.rules).with_komi(settings.komi);
+    let mut referee = Referee::new(config);
+    let mut seed = 1u64;
+    writeln!(
+        out,
+        "Phantom Go, you play {}. Moves: E5 (GTP), pass, quit.",
+        if human == Color::BLACK { "black (X)" } else { "white (O)" }
+    )?;
+    while !referee.is_over() {
+        let mover = referee.to_move();
+        let answer = if mover == human {
+            write!(out, "{}your try> ", draw_view(referee.view(human)))?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                return Ok(());
+            }
+            let text = line.trim();
+            if text.eq_ignore_ascii_case("quit") {
+                return Ok(());
+            }
+            let mv = match crate::phantom::parse_try(text) {
+                Ok(m) => m,
+                Err(e) => {
+                    writeln!(out, "not a move: {e}")?;
+                    continue;
+                }
+            };
+            let answer = match referee.try_move(mv) {
+                Ok(a) => a,
+                Err(e) => {
+                    writeln!(out, "not a try: {e}")?;
+                    continue;
+                }
+            };
+            match answer {
+                Answer::Legal { captured } if captured != 0 => {
+                    writeln!(out, "accepted; you took {}: {}", captured.count_ones(), vertices(captured))?
+                }
+                Answer::Legal { .. } => writeln!(out, "accepted")?,
+                Answer::Passed => writeln!(out, "you pass")?,
+                Answer::Illegal { turn_passed: true, .. } => writeln!(out, "illegal; your turn became a pass")?,
+                Answer::Illegal { .. } => writeln!(out, "illegal, try again")?,
+            }
+            answer
+        } else {
+            seed += 1;
+            let view = referee.view(mover).clone();
+            let limits = Limits::movetime(try_time(movetime, view.refused().count_ones()));
+            let choice = choose(&view, &settings, &limits, &StopFlag::new(), seed);
+            let answer = referee.try_move(choice.mv).map_err(|e| anyhow::anyhow!("the engine's try: {e}"))?;
+            match answer {
+                Answer::Legal { captured } if captured != 0 => writeln!(
+                    out,
+                    "sente moved and took {} of your stones: {}",
+                    captured.count_ones(),
+                    vertices(captured)
+                )?,
+                Answer::Legal { .. } => writeln!(out, "sente moved")?,
+                Answer::Passed | Answer::Illegal { turn_passed: true, .. } => writeln!(out, "sente passes")?,
+                Answer::Illegal { .. } => {}
+            }
+            answer
+        };
+        let _ = answer;
+    }
+    let result = referee.result(crate::phantom::referee_dead(&referee));
+    writeln!(out, "game over: {}", result.map_or("?".to_string(), |r| r.text()))?;
+    writeln!(out, "the full board:\n{}", referee.board().draw())?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine() -> PlatformEngine {
+        PlatformEngine::new(LetterOrder::RowColumn, PlayerSettings::default(), Duration::from_millis(20))
+    }
+
+    #[test]
+    fn a_person_sees_only_their_stones() {
+        let mut input = std::io::Cursor::new("E5\nE5\nZ0\nquit\n");
+        let mut out = Vec::new();
+        let settings = PlayerSettings::default();
+        play(Color::BLACK, settings, Duration::from_millis(10), &mut input, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("accepted"), "{text}");
+        assert!(text.contains("sente moved"), "{text}");
+        assert!(text.contains("illegal, try again"), "{text}");
+        assert!(text.contains("not a move"), "{text}");
+        assert!(!text.contains('O'), "white's stones are hidden: {text}");
+    }
+
+    #[test]
+    fn a_short_game_as_white() {
+        let mut e = engine();
+        assert_eq!(e.handle_line("name?").out, vec!["name sente"]);
+        assert!(e.handle_line("new white").out.is_empty());
+        let s = e.handle_line("move go");
+        assert_eq!(s.out.len(), 1);
+        assert!(s.out[0].starts_with("move "), "{s:?}");
+        let s = e.handle_line("refuse");
+        assert_eq!(s.out.len(), 1, "another try after a refusal");
+        assert_eq!(e.view().unwrap().refused().count_ones(), 1);
+        assert!(e.handle_line("accept").out.is_empty());
+        assert_eq!(e.view().unwrap().own().count_ones(), 1);
+        assert_eq!(e.view().unwrap().opponent_count(), 1);
+        let bad = e.handle_line("taked 1 AA");
+        assert!(!bad.err.is_empty() || e.view().unwrap().own() & Point::new(0, 0).bit() != 0);
+    }
+}

@@ -1,0 +1,18 @@
+//! Phantom Go players: they choose a try from what one side knows (a
+//! [`bitboards::phantom::View`]) and nothing else — every entry point takes the view,
+//! the rules, komi, the limits and a seed, never the referee or the full board.
+//!
+//! * [`belief`]: full boards sampled from a view (determinization).
+//! * [`flat`]: flat Monte-Carlo (Cazenave 2005): random playouts after each candidate
+//!   on sampled boards, the best mean wins.
+//! * [`player`]: the belief-state search (the Go MCTS on each sample, visits summed
+//!   over samples) and the choice between the two players ([`PhantomPlayer`]).
+
+pub mod belief;
+pub mod flat;
+pub mod player;
+
+pub use belief::{Belief, Sample, deduced_opponent};
+pub use player::{Choice, PhantomPlayer, PlayerSettings, choose, try_candidates};
+
+pub(crate) use crate::go::playout::below;

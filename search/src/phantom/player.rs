@@ -1,0 +1,337 @@
+//! The Phantom Go player: which try to make, from one side's [`View`] alone.
+//!
+//! **Belief-state search** ([`PhantomPlayer::Belief`], the default): boards are sampled
+//! from the view ([`Belief`]), the Go MCTS (UCT-RAVE over light playouts,
+//! [`crate::go::mcts`]) runs 256 to 1024 playouts on each (12 per candidate) for the
+//! side to move, and
+//! each point is scored by its mean share of the root visits over the samples where it
+//! can be played (a try that turns out to hit a hidden stone costs only time, and
+//! shows where a stone stands; a point free on too few samples is discounted). **Flat Monte-Carlo** ([`PhantomPlayer::Flat`]) is the baseline
+//! ([`super::flat`]).
+//!
+//! Both choose only among [`try_candidates`]: points empty in the view, not refused
+//! this turn (a refused point is never tried again in the same turn), not a deduced
+//! opponent stone and not one of the player's own true eyes. The player passes when no
+//! candidate is left (CCGC rule 7: the referee would turn a turn of nothing but illegal
+//! tries into a pass anyway), and the belief search also when the pass wins clearly
+//! more often on the samples than every candidate (all that is left fills its own eye
+//! space).
+
+use std::time::{Duration, Instant};
+
+use bitboards::go::{Board, Game, Move, Point, Superko, bits, board_mask, neighbours};
+use bitboards::phantom::{PhantomRules, SIZE, View};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
+use super::belief::{Belief, deduced_opponent};
+use crate::go::mcts::Mcts;
+use crate::limits::{Limits, StopFlag, TimeBudget};
+
+/// Playouts of the MCTS on each sampled board: this many per candidate, within
+/// [`MIN_PER_SAMPLE`, `MAX_PER_SAMPLE`] (enough for the tree to tell the moves apart).
+const PLAYOUTS_PER_CANDIDATE: u64 = 12;
+/// See [`PLAYOUTS_PER_CANDIDATE`].
+const MIN_PER_SAMPLE: u64 = 256;
+/// See [`PLAYOUTS_PER_CANDIDATE`].
+const MAX_PER_SAMPLE: u64 = 1024;
+
+/// Samples drawn at least, time permitting.
+const MIN_SAMPLES: u32 = 4;
+
+/// How much better the pass must do on the samples than the best candidate to be
+/// chosen.
+const PASS_MARGIN: f32 = 0.15;
+
+/// Playouts a search without any limit runs.
+const DEFAULT_PLAYOUTS: u64 = 20_000;
+
+/// The two players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum PhantomPlayer {
+    /// Belief-state search: the Go MCTS on sampled boards, visits summed.
+    #[default]
+    Belief,
+    /// Flat Monte-Carlo on sampled boards (the baseline).
+    Flat,
+}
+
+impl PhantomPlayer {
+    /// Reads `belief` or `flat`.
+    pub fn parse(text: &str) -> Result<PhantomPlayer, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "belief" => Ok(PhantomPlayer::Belief),
+            "flat" => Ok(PhantomPlayer::Flat),
+            other => Err(format!("unknown Phantom Go player '{other}': belief or flat")),
+        }
+    }
+    /// The name [`PhantomPlayer::parse`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            PhantomPlayer::Belief => "belief",
+            PhantomPlayer::Flat => "flat",
+        }
+    }
+}
+
+/// What a player is told besides its view: the game's settings and which player it is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayerSettings {
+    /// The algorithm.
+    pub player: PhantomPlayer,
+    /// The rule set (what the view can hold).
+    pub rules: PhantomRules,
+    /// Komi.
+    pub komi: f64,
+}
+
+impl Default for PlayerSettings {
+    fn default() -> Self {
+        PlayerSettings { player: PhantomPlayer::Belief, rules: PhantomRules::Ccgc, komi: 7.5 }
+    }
+}
+
+/// The try chosen and what the search saw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The try (a point, or a pass).
+    pub mv: Move,
+    /// Estimated chance of winning after it.
+    pub win_rate: f32,
+    /// Boards sampled.
+    pub samples: u32,
+    /// Playouts run.
+    pub playouts: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+    /// The candidates with their scores (belief: mean share of the visits; flat: mean),
+    /// best first.
+    pub moves: Vec<(Move, f32)>,
+}
+
+/// When a search stops: playouts (from `nodes`, for reproducible searches), time, or the
+/// stop flag.
+pub(crate) struct Budget<'a> {
+    time: TimeBudget,
+    nodes: u64,
+    timed: bool,
+    stop: &'a StopFlag,
+    start: Instant,
+}
+
+impl Budget<'_> {
+    /// True when no more samples should be drawn (`samples` drawn, `playouts` run).
+    pub(crate) fn done(&self, playouts: u64, samples: u32) -> bool {
+        if playouts >= self.nodes || self.stop.is_stopped() || self.time.hard_expired() {
+            return true;
+        }
+        self.timed && samples >= MIN_SAMPLES && self.time.soft_expired()
+    }
+    /// Time since the search began.
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+/// The points the player of `view` may sensibly try now: empty in its view, not refused
+/// this turn, not an opponent stone it knows of, not one of its own eyes (an empty point
+/// whose neighbours are all its stones).
+pub fn try_candidates(view: &View) -> u128 {
+    let mask = board_mask(SIZE);
+    let blocked = view.own() | deduced_opponent(view) | view.refused();
+    let mut out = 0;
+    for p in bits(mask & !blocked) {
+        let around = neighbours(p.bit(), mask);
+        if around & !view.own() != 0 {
+            out |= p.bit();
+        }
+    }
+    out
+}
+
+/// Chooses the next try for the player of `view` under `settings`, within `limits`
+/// (`nodes` counts playouts and makes the choice depend on `seed` alone), until `stop`.
+/// Reads nothing but its arguments: two games whose views for the mover are equal get
+/// the same choice from the same seed and node limit.
+pub fn choose(view: &View, settings: &PlayerSettings, limits: &Limits, stop: &StopFlag, seed: u64) -> Choice {
+    let start = Instant::now();
+    let candidates = try_candidates(view);
+    if candidates == 0 {
+        return Choice {
+            mv: Move::Pass,
+            win_rate: 0.0,
+            samples: 0,
+            playouts: 0,
+            elapsed: start.elapsed(),
+            moves: vec![(Move::Pass, 0.0)],
+        };
+    }
+    let timed = limits.movetime.is_some() || limits.clock.time.iter().any(Option::is_some) || limits.infinite;
+    let moves_left = (candidates.count_ones() / 3).max(10);
+    let budget = Budget {
+        time: TimeBudget::new(limits, view.color(), moves_left),
+        nodes: limits.nodes.unwrap_or(if timed { u64::MAX } else { DEFAULT_PLAYOUTS }),
+        timed,
+        stop,
+        start,
+    };
+    // The seed and the view together: a refused try is followed by a fresh search.
+    let seed = seed ^ u64::from(view.refused().count_ones()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    match settings.player {
+        PhantomPlayer::Flat => super::flat::search(view, settings, candidates, &budget, seed),
+        PhantomPlayer::Belief => belief_search(view, settings, candidates, &budget, seed),
+    }
+}
+
+/// The belief-state search (see the module documentation).
+fn belief_search(view: &View, settings: &PlayerSettings, candidates: u128, budget: &Budget, seed: u64) -> Choice {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let belief = Belief::new(view);
+    let me = view.color();
+    // Per point (index 127: the pass): the sum over samples of its share of the root
+    // visits, the samples where it could be played, the visits and the wins.
+    const PASS: usize = 127;
+    let mut share = [0f64; 128];
+    let mut avail = [0u32; 128];
+    let mut visits = [0u64; 128];
+    let mut wins = [0f64; 128];
+    let (mut playouts, mut samples) = (0u64, 0u32);
+    while !budget.done(playouts, samples) {
+        let Some(sample) = belief.sample(&mut rng) else { break };
+        samples += 1;
+        let board: Board = sample.board;
+        let game = Game::new(board, settings.komi, Superko::Off);
+        let mut tree = Mcts::with_pass(&game, rng.next_u64(), true);
+        let per_sample =
+            (PLAYOUTS_PER_CANDIDATE * u64::from(candidates.count_ones())).clamp(MIN_PER_SAMPLE, MAX_PER_SAMPLE);
+        let n = per_sample.min(budget.nodes.saturating_sub(playouts)).max(1);
+        let r = tree.search(&Limits { nodes: Some(n), ..Limits::default() }, budget.stop, me);
+        playouts += r.playouts;
+        let total = r.root_moves.iter().map(|m| u64::from(m.1)).sum::<u64>().max(1) as f64;
+        for (mv, v, w) in r.root_moves {
+            let i = match mv {
+                Move::Play(p) if candidates & p.bit() != 0 => p.0 as usize,
+                Move::Pass => PASS,
+                Move::Play(_) => continue,
+            };
+            share[i] += f64::from(v) / total;
+            avail[i] += 1;
+            visits[i] += u64::from(v);
+            wins[i] += f64::from(w) * f64::from(v);
+        }
+    }
+    // A point's value: its mean share of the visits over the samples where it is empty
+    // and legal (a try on a point that turns out occupied costs nothing but time, and
+    // tells where a stone stands), counted over at least a fifth of the samples so
+    // that a point empty on one sample alone does not win by chance.
+    let floor = (samples / 5).max(1);
+    let score = |i: usize| share[i] / f64::from(avail[i].max(floor));
+    let win_rate = |i: usize| if visits[i] > 0 { (wins[i] / visits[i] as f64) as f32 } else { 0.0 };
+    let mut moves: Vec<(Move, f64, f32)> =
+        bits(candidates).map(|p: Point| (Move::Play(p), score(p.0 as usize), win_rate(p.0 as usize))).collect();
+    // Best first; ties by the win rate on the samples, then by the point's number.
+    moves.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.total_cmp(&a.2)));
+    // The pass only when every candidate is clearly worse on the samples (filling the
+    // own eye space of a living group): a pass hands the opponent free moves it will
+    // use on stones the samples do not show.
+    if avail[PASS] > 0 && visits[PASS] > 0 && win_rate(PASS) >= moves[0].2 + PASS_MARGIN {
+        moves.insert(0, (Move::Pass, score(PASS), win_rate(PASS)));
+    }
+    let (mv, _, win_rate) = moves[0];
+    Choice {
+        mv,
+        win_rate,
+        samples,
+        playouts,
+        elapsed: budget.elapsed(),
+        moves: moves.into_iter().map(|(m, s, _)| (m, s as f32)).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bitboards::go::Color;
+    use bitboards::phantom::{PhantomConfig, Referee};
+
+    fn at(r: usize, c: usize) -> Move {
+        Move::Play(Point::new(r, c))
+    }
+
+    fn play(r: &mut Referee, moves: &[Move]) {
+        for &m in moves {
+            assert!(r.try_move(m).unwrap().is_legal(), "{m:?}");
+        }
+    }
+
+    fn limits(n: u64) -> Limits {
+        Limits { nodes: Some(n), ..Limits::default() }
+    }
+
+    #[test]
+    fn the_player_reads_only_its_view() {
+        // Two games, different full boards: black's stones are the same, white's differ
+        // (same count). Black's views are equal, so are its choices.
+        let mut a = Referee::new(PhantomConfig::ccgc());
+        play(&mut a, &[at(2, 2), at(6, 6), at(2, 6), at(6, 2)]);
+        let mut b = Referee::new(PhantomConfig::ccgc());
+        play(&mut b, &[at(2, 2), at(4, 4), at(2, 6), at(5, 3)]);
+        assert_ne!(a.board(), b.board());
+        assert_eq!(a.view(Color::BLACK), b.view(Color::BLACK));
+        for player in [PhantomPlayer::Belief, PhantomPlayer::Flat] {
+            let s = PlayerSettings { player, ..PlayerSettings::default() };
+            let ca = choose(a.view(Color::BLACK), &s, &limits(3000), &StopFlag::new(), 9);
+            let cb = choose(b.view(Color::BLACK), &s, &limits(3000), &StopFlag::new(), 9);
+            assert_eq!(ca.mv, cb.mv, "{player:?}");
+            assert_eq!(ca.moves, cb.moves, "{player:?}");
+        }
+    }
+
+    #[test]
+    fn a_try_is_always_a_candidate_and_never_a_refused_point() {
+        // Self-play through a referee: every try is empty in the mover's view and not
+        // refused this turn; the refused ones are retried elsewhere.
+        for player in [PhantomPlayer::Belief, PhantomPlayer::Flat] {
+            let s = PlayerSettings { player, ..PlayerSettings::default() };
+            let mut r = Referee::new(PhantomConfig::ccgc());
+            let mut tries = 0;
+            while !r.is_over() && tries < 400 {
+                let view = r.view(r.to_move()).clone();
+                let c = choose(&view, &s, &limits(300), &StopFlag::new(), tries);
+                if let Move::Play(p) = c.mv {
+                    assert_eq!(view.at(p), None, "{player:?}: {p:?} is not empty in the view");
+                    assert_eq!(view.refused() & p.bit(), 0, "{player:?}: {p:?} was refused");
+                    assert_ne!(try_candidates(&view) & p.bit(), 0);
+                } else if player == PhantomPlayer::Flat {
+                    assert_eq!(try_candidates(&view), 0, "flat passes only with nothing to try");
+                }
+                r.try_move(c.mv).unwrap();
+                tries += 1;
+            }
+            assert!(r.history().len() > 20, "{player:?}: {} tries", r.history().len());
+        }
+    }
+
+    #[test]
+    fn nothing_to_try_is_a_pass() {
+        // Black owns every point but eyes: nothing sensible is left.
+        let mut own = 0u128;
+        for p in bits(board_mask(SIZE)) {
+            if p.row() % 2 == 1 || p.col() % 2 == 1 {
+                own |= p.bit();
+            }
+        }
+        let view = View::from_stones(Color::BLACK, own, 0, 0);
+        assert_eq!(try_candidates(&view), 0);
+        let c = choose(&view, &PlayerSettings::default(), &limits(100), &StopFlag::new(), 1);
+        assert_eq!(c.mv, Move::Pass);
+    }
+
+    #[test]
+    fn the_names_read_back() {
+        for p in [PhantomPlayer::Belief, PhantomPlayer::Flat] {
+            assert_eq!(PhantomPlayer::parse(p.name()), Ok(p));
+        }
+        assert!(PhantomPlayer::parse("oracle").is_err());
+    }
+}
