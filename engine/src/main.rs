@@ -1,5 +1,5 @@
-//! `sente`: one program that plays, solves and referees Othello, Go and Chaos Clock
-//! through line-based text protocols.
+//! `sente`: one program that plays, solves and referees Othello, Go, Phantom Go and
+//! Chaos Clock through line-based text protocols.
 //!
 //! With no subcommand it speaks UGI+ on stdin/stdout, as a chess engine speaks UCI.
 
@@ -40,7 +40,7 @@ use crate::games::GameKind;
 use crate::session::SearchOptions;
 
 #[derive(Parser)]
-#[command(name = "sente", version, about = "A game-search engine for Othello, Go and Chaos Clock.")]
+#[command(name = "sente", version, about = "A game-search engine for Othello, Go, Phantom Go and Chaos Clock.")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Commands>,
