@@ -6,6 +6,9 @@
 #![deny(missing_docs)]
 
 pub mod gtp;
+mod line;
 pub mod nboard;
 pub mod phantom;
 pub mod ugi;
+
+pub use line::LineError;

@@ -24,6 +24,8 @@
 use bitboards::go::{Color, CoordError, LetterOrder, Move, Point};
 use thiserror::Error;
 
+use crate::LineError;
+
 /// The board side the platform plays on.
 const SIZE: usize = 9;
 
@@ -69,38 +71,9 @@ pub enum Reply {
 /// A line that is not a valid platform command.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParseError {
-    /// Nothing on the line.
-    #[error("empty line")]
-    Empty,
-    /// A command word we do not know.
-    #[error("unknown command '{0}'")]
-    Unknown(String),
-    /// A required argument is missing.
-    #[error("'{command}' needs {what}")]
-    Missing {
-        /// The command.
-        command: &'static str,
-        /// What is missing.
-        what: &'static str,
-    },
-    /// An argument with a bad value.
-    #[error("'{command}': bad value '{token}' for {what}")]
-    BadValue {
-        /// The command.
-        command: &'static str,
-        /// The offending token.
-        token: String,
-        /// What it should have been.
-        what: &'static str,
-    },
-    /// An argument the command does not take.
-    #[error("'{command}': unexpected '{token}'")]
-    Unexpected {
-        /// The command.
-        command: &'static str,
-        /// The offending token.
-        token: String,
-    },
+    /// What any line protocol can find wrong (empty, unknown, missing or bad arguments).
+    #[error(transparent)]
+    Line(#[from] LineError),
     /// The count does not match the letters that follow it.
     #[error("'{command}': {count} stones need {} letters, got {letters}", 2 * count)]
     Count {
@@ -144,7 +117,7 @@ fn printable(token: &str) -> String {
 fn no_more(command: &'static str, rest: &[&str], cmd: Command) -> Result<Command, ParseError> {
     match rest.first() {
         None => Ok(cmd),
-        Some(t) => Err(ParseError::Unexpected { command, token: printable(t) }),
+        Some(t) => Err(ParseError::Line(LineError::Unexpected { command, token: printable(t) })),
     }
 }
 
@@ -153,63 +126,65 @@ pub fn parse(line: &str, order: LetterOrder) -> Result<Command, ParseError> {
     let lower = line.to_ascii_lowercase();
     let words: Vec<&str> = lower.split_whitespace().collect();
     let Some((&word, rest)) = words.split_first() else {
-        return Err(ParseError::Empty);
+        return Err(ParseError::Line(LineError::Empty));
     };
     match word {
         "name?" => no_more("name?", rest, Command::Name),
         "name" => match rest {
             ["?"] => Ok(Command::Name),
-            [] => Err(ParseError::Missing { command: "name?", what: "the '?'" }),
-            [t, ..] => Err(ParseError::Unexpected { command: "name?", token: printable(t) }),
+            [] => Err(ParseError::Line(LineError::Missing { command: "name?", what: "the '?'" })),
+            [t, ..] => Err(ParseError::Line(LineError::Unexpected { command: "name?", token: printable(t) })),
         },
         "new" => match rest {
-            [] => Err(ParseError::Missing { command: "new", what: "'black' or 'white'" }),
+            [] => Err(ParseError::Line(LineError::Missing { command: "new", what: "'black' or 'white'" })),
             [c, more @ ..] => {
                 let color = match *c {
                     "black" | "b" => Color::BLACK,
                     "white" | "w" => Color::WHITE,
                     _ => {
-                        return Err(ParseError::BadValue {
+                        return Err(ParseError::Line(LineError::BadValue {
                             command: "new",
                             token: printable(c),
                             what: "the colour ('black' or 'white')",
-                        });
+                        }));
                     }
                 };
                 no_more("new", more, Command::New(color))
             }
         },
         "move" => match rest {
-            [] => Err(ParseError::Missing { command: "move", what: "'go' or 'pass'" }),
+            [] => Err(ParseError::Line(LineError::Missing { command: "move", what: "'go' or 'pass'" })),
             ["go", more @ ..] => no_more("move", more, Command::MoveGo),
             ["pass", more @ ..] => no_more("move", more, Command::MovePass),
-            [t, ..] => Err(ParseError::BadValue { command: "move", token: printable(t), what: "'go' or 'pass'" }),
+            [t, ..] => Err(ParseError::Line(LineError::BadValue {
+                command: "move",
+                token: printable(t),
+                what: "'go' or 'pass'",
+            })),
         },
         "accept" => no_more("accept", rest, Command::Accept),
         "refuse" => no_more("refuse", rest, Command::Refuse),
         "take" => parse_points("take", rest, order).map(Command::Take),
         "access" => match rest {
             ["take", more @ ..] => parse_points("access take", more, order).map(Command::AccessTake),
-            [] => Err(ParseError::Missing { command: "access", what: "'take'" }),
-            [t, ..] => Err(ParseError::Unexpected { command: "access", token: printable(t) }),
+            [] => Err(ParseError::Line(LineError::Missing { command: "access", what: "'take'" })),
+            [t, ..] => Err(ParseError::Line(LineError::Unexpected { command: "access", token: printable(t) })),
         },
         "taked" => parse_points("taked", rest, order).map(Command::Taked),
         "error" => Ok(Command::Error),
         "end" => no_more("end", rest, Command::End),
         "quit" => no_more("quit", rest, Command::Quit),
-        other => Err(ParseError::Unknown(printable(other))),
+        other => Err(ParseError::Line(LineError::Unknown(printable(other)))),
     }
 }
 
 /// Reads `N` and then `2N` letters (one word or several) as `N` distinct points.
 fn parse_points(command: &'static str, rest: &[&str], order: LetterOrder) -> Result<Vec<Point>, ParseError> {
     let Some((count, letters)) = rest.split_first() else {
-        return Err(ParseError::Missing { command, what: "the number of stones" });
+        return Err(ParseError::Line(LineError::Missing { command, what: "the number of stones" }));
     };
-    let n: usize = count.parse().map_err(|_| ParseError::BadValue {
-        command,
-        token: printable(count),
-        what: "the number of stones",
+    let n: usize = count.parse().map_err(|_| {
+        ParseError::Line(LineError::BadValue { command, token: printable(count), what: "the number of stones" })
     })?;
     let letters: Vec<char> = letters.iter().flat_map(|w| w.chars()).collect();
     if letters.len() != 2 * n {
@@ -267,11 +242,11 @@ pub fn parse_reply(line: &str, order: LetterOrder) -> Result<Reply, ParseError> 
     let trimmed = line.trim();
     let mut words = trimmed.split_whitespace();
     match words.next().map(str::to_ascii_lowercase).as_deref() {
-        None => Err(ParseError::Empty),
+        None => Err(ParseError::Line(LineError::Empty)),
         Some("name") => {
             let name = trimmed[4..].trim();
             if name.is_empty() {
-                Err(ParseError::Missing { command: "name", what: "a name" })
+                Err(ParseError::Line(LineError::Missing { command: "name", what: "a name" }))
             } else {
                 Ok(Reply::Name(name.to_string()))
             }
@@ -279,15 +254,15 @@ pub fn parse_reply(line: &str, order: LetterOrder) -> Result<Reply, ParseError> 
         Some("move") => {
             let rest: Vec<&str> = words.collect();
             match rest.as_slice() {
-                [] => Err(ParseError::Missing { command: "move", what: "a point or 'pass'" }),
+                [] => Err(ParseError::Line(LineError::Missing { command: "move", what: "a point or 'pass'" })),
                 [m] if m.eq_ignore_ascii_case("pass") => Ok(Reply::Move(Move::Pass)),
                 [m] => Point::from_letters(m, order, SIZE)
                     .map(|p| Reply::Move(Move::Play(p)))
                     .map_err(|error| ParseError::Point { command: "move", token: printable(m), error }),
-                [_, t, ..] => Err(ParseError::Unexpected { command: "move", token: printable(t) }),
+                [_, t, ..] => Err(ParseError::Line(LineError::Unexpected { command: "move", token: printable(t) })),
             }
         }
-        Some(other) => Err(ParseError::Unknown(printable(other))),
+        Some(other) => Err(ParseError::Line(LineError::Unknown(printable(other)))),
     }
 }
 
@@ -340,10 +315,16 @@ mod tests {
         assert_eq!(parse("take 2 ABC", RC), Err(ParseError::Count { command: "take", count: 2, letters: 3 }));
         assert_eq!(parse("take 1 AB CD", RC), Err(ParseError::Count { command: "take", count: 1, letters: 4 }));
         assert_eq!(parse("access take 3", RC), Err(ParseError::Count { command: "access take", count: 3, letters: 0 }));
-        assert_eq!(parse("take", RC), Err(ParseError::Missing { command: "take", what: "the number of stones" }));
-        assert!(matches!(parse("take x AB", RC), Err(ParseError::BadValue { command: "take", .. })));
-        assert!(matches!(parse("take -1", RC), Err(ParseError::BadValue { .. })));
-        assert!(matches!(parse("take 99999999999999999999999 AB", RC), Err(ParseError::BadValue { .. })));
+        assert_eq!(
+            parse("take", RC),
+            Err(ParseError::Line(LineError::Missing { command: "take", what: "the number of stones" }))
+        );
+        assert!(matches!(parse("take x AB", RC), Err(ParseError::Line(LineError::BadValue { command: "take", .. }))));
+        assert!(matches!(parse("take -1", RC), Err(ParseError::Line(LineError::BadValue { .. }))));
+        assert!(matches!(
+            parse("take 99999999999999999999999 AB", RC),
+            Err(ParseError::Line(LineError::BadValue { .. }))
+        ));
         let e = parse("taked 1 AJ", RC).unwrap_err();
         assert!(matches!(&e, ParseError::Point { command: "taked", token, .. } if token == "AJ"), "{e:?}");
         assert!(e.to_string().contains("AJ"));
@@ -351,24 +332,24 @@ mod tests {
         assert!(matches!(parse("take 1 é", RC), Err(ParseError::Count { .. })));
         assert!(matches!(parse("take 1 éa", RC), Err(ParseError::Point { .. })));
         assert_eq!(parse("take 2 ABab", RC), Err(ParseError::Repeated { command: "take", token: "AB".into() }));
-        assert!(matches!(parse("access", RC), Err(ParseError::Missing { .. })));
-        assert!(matches!(parse("access give 1 AB", RC), Err(ParseError::Unexpected { .. })));
+        assert!(matches!(parse("access", RC), Err(ParseError::Line(LineError::Missing { .. }))));
+        assert!(matches!(parse("access give 1 AB", RC), Err(ParseError::Line(LineError::Unexpected { .. }))));
     }
 
     #[test]
     fn other_errors() {
-        assert_eq!(parse("", RC), Err(ParseError::Empty));
-        assert_eq!(parse("   ", RC), Err(ParseError::Empty));
-        assert_eq!(parse("hello", RC), Err(ParseError::Unknown("hello".into())));
-        assert!(matches!(parse("new red", RC), Err(ParseError::BadValue { command: "new", .. })));
-        assert!(matches!(parse("new", RC), Err(ParseError::Missing { .. })));
-        assert!(matches!(parse("new black now", RC), Err(ParseError::Unexpected { .. })));
-        assert!(matches!(parse("move", RC), Err(ParseError::Missing { .. })));
-        assert!(matches!(parse("move AB", RC), Err(ParseError::BadValue { .. })));
-        assert!(matches!(parse("accept 3", RC), Err(ParseError::Unexpected { .. })));
-        assert!(matches!(parse("name", RC), Err(ParseError::Missing { .. })));
+        assert_eq!(parse("", RC), Err(ParseError::Line(LineError::Empty)));
+        assert_eq!(parse("   ", RC), Err(ParseError::Line(LineError::Empty)));
+        assert_eq!(parse("hello", RC), Err(ParseError::Line(LineError::Unknown("hello".into()))));
+        assert!(matches!(parse("new red", RC), Err(ParseError::Line(LineError::BadValue { command: "new", .. }))));
+        assert!(matches!(parse("new", RC), Err(ParseError::Line(LineError::Missing { .. }))));
+        assert!(matches!(parse("new black now", RC), Err(ParseError::Line(LineError::Unexpected { .. }))));
+        assert!(matches!(parse("move", RC), Err(ParseError::Line(LineError::Missing { .. }))));
+        assert!(matches!(parse("move AB", RC), Err(ParseError::Line(LineError::BadValue { .. }))));
+        assert!(matches!(parse("accept 3", RC), Err(ParseError::Line(LineError::Unexpected { .. }))));
+        assert!(matches!(parse("name", RC), Err(ParseError::Line(LineError::Missing { .. }))));
         let long = "x".repeat(500);
-        let Err(ParseError::Unknown(t)) = parse(&long, RC) else { panic!() };
+        let Err(ParseError::Line(LineError::Unknown(t))) = parse(&long, RC) else { panic!() };
         assert!(t.chars().count() <= 41);
     }
 
@@ -394,9 +375,9 @@ mod tests {
         assert_eq!(parse_reply("MOVE PASS", RC), Ok(Reply::Move(Move::Pass)));
         assert_eq!(parse_reply("name  Deep Phantom ", RC), Ok(Reply::Name("Deep Phantom".into())));
         assert!(matches!(parse_reply("move ZZ", RC), Err(ParseError::Point { .. })));
-        assert!(matches!(parse_reply("move", RC), Err(ParseError::Missing { .. })));
-        assert!(matches!(parse_reply("name", RC), Err(ParseError::Missing { .. })));
-        assert!(matches!(parse_reply("resign", RC), Err(ParseError::Unknown(_))));
+        assert!(matches!(parse_reply("move", RC), Err(ParseError::Line(LineError::Missing { .. }))));
+        assert!(matches!(parse_reply("name", RC), Err(ParseError::Line(LineError::Missing { .. }))));
+        assert!(matches!(parse_reply("resign", RC), Err(ParseError::Line(LineError::Unknown(_)))));
     }
 
     proptest::proptest! {

@@ -16,8 +16,6 @@
 
 use std::fmt;
 
-use thiserror::Error;
-
 /// Where a `position` command starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StartPosition {
@@ -121,42 +119,8 @@ pub enum Command {
     Display,
 }
 
-/// A line that is not a valid UGI+ command.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum ParseError {
-    /// Nothing on the line.
-    #[error("empty line ignored")]
-    Empty,
-    /// A command word we do not know.
-    #[error("unknown command '{0}'")]
-    Unknown(String),
-    /// A required argument is missing.
-    #[error("'{command}' needs {what}")]
-    Missing {
-        /// The command.
-        command: &'static str,
-        /// What is missing.
-        what: &'static str,
-    },
-    /// An argument with a bad value.
-    #[error("'{command}': bad value '{token}' for {what}")]
-    BadValue {
-        /// The command.
-        command: &'static str,
-        /// The offending token.
-        token: String,
-        /// What it should have been.
-        what: &'static str,
-    },
-    /// An argument the command does not take.
-    #[error("'{command}': unexpected '{token}'")]
-    Unexpected {
-        /// The command.
-        command: &'static str,
-        /// The offending token.
-        token: String,
-    },
-}
+/// A line that is not a UGI+ command.
+pub type ParseError = crate::LineError;
 
 /// Parses one line of input.
 pub fn parse(line: &str) -> Result<Command, ParseError> {
