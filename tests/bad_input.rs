@@ -133,3 +133,23 @@ fn ffo_runs_that_solve_nothing_fail_and_threads_zero_means_every_core() {
     let total = String::from_utf8_lossy(&all.stdout).lines().last().unwrap_or("").to_string();
     assert!(total.starts_with("total: 1 problems, 0 wrong") && !total.ends_with(" 0 threads"), "{total}");
 }
+
+#[test]
+fn a_long_perft_can_be_stopped_and_isready_is_answered_meanwhile() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos");
+    e.send("perft 30");
+    assert_eq!(e.ask("isready"), "readyok");
+    let asked = std::time::Instant::now();
+    e.send("stop");
+    assert_eq!(e.recv(common::REPLY), "info string perft depth 30 stopped");
+    assert!(asked.elapsed() < std::time::Duration::from_secs(5), "stop took {:?}", asked.elapsed());
+    e.send("perft 5");
+    let lines = e.until(|l| l.starts_with("perft "));
+    assert_eq!(lines.last().map(String::as_str), Some("perft 5 1396"), "{lines:?}");
+    e.send("setoption name Game value go");
+    e.send("setoption name BoardSize value 3");
+    e.send("perft 1");
+    let lines = e.until(|l| l.starts_with("perft "));
+    assert_eq!(lines.last().map(String::as_str), Some("perft 1 10"), "{lines:?}");
+}

@@ -13,7 +13,7 @@ use search::chaosclock::retrograde::{Analysis, TooBig};
 use search::chaosclock::solver::{Solution, SolveLimits, Solver};
 use search::{Limits, Player, Score, StopFlag, TimeBudget};
 
-use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
+use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// The outcome in the words of the front ends.
 pub fn outcome_text(o: Outcome) -> &'static str {
@@ -119,7 +119,7 @@ impl GameSession for ChaosSession {
         self.record.state().draw()
     }
 
-    fn perft(&self, depth: u32, _threads: usize) -> crate::error::Result<u64> {
+    fn perft(&self, depth: u32, _threads: usize) -> crate::error::Result<PerftJob> {
         fn count(r: &mut Record, depth: u32) -> u64 {
             if depth == 0 || r.state().outcome().is_some() {
                 return 1;
@@ -135,7 +135,8 @@ impl GameSession for ChaosSession {
         if depth > 8 {
             return Err("Chaos Clock perft is for checking the rules: depth 8 at most".into());
         }
-        Ok(count(&mut self.record.clone(), depth))
+        let mut record = self.record.clone();
+        Ok(Box::new(move |_: &StopFlag| Some(count(&mut record, depth))))
     }
 
     fn search_job(&mut self, limits: Limits, _options: &SearchOptions) -> SearchJob {

@@ -13,7 +13,7 @@ use search::{Limits, Outcome, Player, Score, StopFlag};
 use crate::error::{EngineError, Result};
 use crate::io::Output;
 use crate::session::GtpGame;
-use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
+use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// Settling playouts used to judge dead stones at the end of a game.
 pub(crate) const STATUS_PLAYOUTS: usize = 600;
@@ -447,11 +447,12 @@ impl GameSession for GoSession {
         self.state.game.board().draw()
     }
 
-    fn perft(&self, depth: u32, _threads: usize) -> Result<u64> {
+    fn perft(&self, depth: u32, _threads: usize) -> Result<PerftJob> {
         if depth > 4 {
             return Err("Go perft is for checking the rules: depth 4 at most".into());
         }
-        Ok(bitboards::go::perft(&self.state.game, depth))
+        let game = self.state.game.clone();
+        Ok(Box::new(move |_: &StopFlag| Some(bitboards::go::perft(&game, depth))))
     }
 
     fn search_job(&mut self, limits: Limits, _options: &SearchOptions) -> SearchJob {

@@ -512,7 +512,8 @@ fn perft(game: GameKind, depth: u32, threads: usize, size: Option<usize>) -> Res
         bail!("depth {depth} is beyond what perft can count in a lifetime; use 20 or less");
     }
     let start = Instant::now();
-    let count = session.perft(depth, threads).map_err(anyhow::Error::msg).context("perft")?;
+    let job = session.perft(depth, threads).map_err(anyhow::Error::msg).context("perft")?;
+    let count = job(&search::StopFlag::new()).context("perft was stopped")?;
     let secs = start.elapsed().as_secs_f64();
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "perft {} depth {depth}: {count}", game.name())?;

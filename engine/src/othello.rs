@@ -11,7 +11,7 @@ use search::othello::{Solver, Thought};
 use search::{Game, Limits, Outcome, Score, StopFlag, alphabeta};
 
 use crate::error::{EngineError, Result};
-use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
+use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// How an Othello session searches a position of board type `B`.
 pub trait OthelloSearch<B: OthelloBoard>: Send {
@@ -182,8 +182,11 @@ impl<B: OthelloBoard, S: OthelloSearch<B>> GameSession for OthelloSession<B, S> 
         self.position.draw()
     }
 
-    fn perft(&self, depth: u32, threads: usize) -> Result<u64> {
-        Ok(search::othello::parallel_perft(self.position.board(), depth, threads))
+    fn perft(&self, depth: u32, threads: usize) -> Result<PerftJob> {
+        let board = self.position.board();
+        Ok(Box::new(move |stop: &StopFlag| {
+            search::othello::parallel_perft_until(board, depth, threads, stop.as_atomic())
+        }))
     }
 
     fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob {

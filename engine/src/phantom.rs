@@ -232,7 +232,7 @@ impl GameSession for PhantomSession {
         out
     }
 
-    fn perft(&self, _depth: u32, _threads: usize) -> Result<u64> {
+    fn perft(&self, _depth: u32, _threads: usize) -> Result<crate::session::PerftJob> {
         Err("perft is not defined for Phantom Go (a try's answer depends on hidden stones)".into())
     }
 

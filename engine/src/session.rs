@@ -73,6 +73,10 @@ pub struct SearchOutcome {
 /// callback for progress reports.
 pub type SearchJob = Box<dyn FnOnce(&StopFlag, &mut (dyn FnMut(&Report) + Send)) -> SearchOutcome + Send>;
 
+/// A perft count ready to run on another thread: call it with the stop flag; `None`
+/// if it was stopped.
+pub type PerftJob = Box<dyn FnOnce(&StopFlag) -> Option<u64> + Send>;
+
 /// One game's state as the protocol loops drive it.
 pub trait GameSession: Send {
     /// The game this session plays.
@@ -108,8 +112,8 @@ pub trait GameSession: Send {
     fn score(&self) -> String;
     /// A drawing of the position.
     fn draw(&self) -> String;
-    /// Perft of the current position.
-    fn perft(&self, depth: u32, threads: usize) -> Result<u64>;
+    /// Perft of the current position, ready to run on another thread.
+    fn perft(&self, depth: u32, threads: usize) -> Result<PerftJob>;
     /// A search of the current position.
     fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob;
     /// Answers a query only some games know (Phantom Go's `view`, `full`, `counts`,

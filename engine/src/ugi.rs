@@ -277,16 +277,31 @@ impl UgiEngine {
         self.out.line(ugi::response_line(&answer));
     }
 
-    fn perft(&self, depth: u32) {
-        let start = Instant::now();
-        match self.session.perft(depth, self.options.threads) {
-            Ok(count) => {
-                let ms = start.elapsed().as_millis() as u64;
-                let nps = count as u128 * 1000 / ms.max(1) as u128;
-                self.out.line(format!("info string perft depth {depth} leaves {count} time {ms} nps {nps}"));
-                self.out.line(format!("perft {depth} {count}"));
+    /// Counts perft on its own thread, as a search runs: `stop` ends it, `isready`
+    /// is answered meanwhile, and the commands that change the state wait for it.
+    fn perft(&mut self, depth: u32) {
+        let job = match self.session.perft(depth, self.options.threads) {
+            Ok(job) => job,
+            Err(e) => return self.out.line(e.ugi_line()),
+        };
+        let stop = StopFlag::new();
+        let thread_stop = stop.clone();
+        let out = self.out.clone();
+        let spawned = std::thread::Builder::new().name("perft".into()).spawn(move || {
+            let start = Instant::now();
+            match job(&thread_stop) {
+                Some(count) => {
+                    let ms = start.elapsed().as_millis() as u64;
+                    let nps = count as u128 * 1000 / ms.max(1) as u128;
+                    out.line(format!("info string perft depth {depth} leaves {count} time {ms} nps {nps}"));
+                    out.line(format!("perft {depth} {count}"));
+                }
+                None => out.line(format!("info string perft depth {depth} stopped")),
             }
-            Err(e) => self.out.line(e.ugi_line()),
+        });
+        match spawned {
+            Ok(handle) => self.running = Some(Running { stop, handle, infinite: false }),
+            Err(e) => self.error(&format!("cannot start perft: {e}")),
         }
     }
 
