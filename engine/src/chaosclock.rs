@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use search::chaosclock::player::{self, evaluate};
 use search::chaosclock::retrograde::{Analysis, TooBig};
 use search::chaosclock::solver::{Solution, SolveLimits, Solver};
-use search::{Limits, Player, Score, StopFlag, TimeBudget};
+use search::{Limits, Score, StopFlag, TimeBudget};
 
 use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 
@@ -144,8 +144,7 @@ impl GameSession for ChaosSession {
         let mut solver = std::mem::take(&mut self.solver);
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
             let state = record.state();
-            let player_id = if state.to_move() == Side::YI { Player::One } else { Player::Two };
-            let budget = TimeBudget::new(&limits, player_id, 20);
+            let budget = TimeBudget::new(&limits, state.to_move(), 20);
             let start = budget.start();
             let deadline = budget.hard_limit().map(|h| start + h);
             let states = record.states();

@@ -418,19 +418,13 @@ impl GameSession for GoSession {
     }
 
     fn legal_moves(&self) -> Vec<String> {
-        if self.state.game.is_over() {
-            return Vec::new();
-        }
-        let color = self.state.game.board().to_move();
-        let mut out: Vec<String> =
-            bits(self.state.game.legal_points(color)).map(|p| self.state.move_text(Move::Play(p))).collect();
-        out.push("pass".into());
-        out
+        let game = &self.state.game;
+        search::Game::legal_moves(game).into_iter().map(|m| search::Game::move_name(game, m)).collect()
     }
 
     fn is_legal(&self, mv: &str) -> bool {
-        let color = self.state.game.board().to_move();
-        !self.state.game.is_over() && self.state.parse_move(mv).is_ok_and(|m| self.state.game.check(color, m).is_ok())
+        let game = &self.state.game;
+        search::Game::parse_move(game, mv).is_ok_and(|m| search::Game::check_move(game, m).is_ok())
     }
 
     fn fen(&self) -> String {

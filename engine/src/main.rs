@@ -135,7 +135,7 @@ enum Commands {
         #[arg(long, default_value_t = 1000, global = true)]
         movetime: u64,
         /// Komi.
-        #[arg(long, default_value_t = 7.5, global = true)]
+        #[arg(long, default_value_t = 7.5, global = true, value_parser = bitboards::go::parse_komi, allow_negative_numbers = true)]
         komi: f64,
     },
     /// Play a match between two engines (UGI+, GTP, NBoard), or merge shards' results.

@@ -144,12 +144,7 @@ impl GameSession for PhantomSession {
                 Ok(true)
             }
             "komi" => {
-                let v = need(value)?;
-                let k: f64 = v
-                    .parse()
-                    .ok()
-                    .filter(|k: &f64| k.is_finite() && k.abs() < 1000.0)
-                    .ok_or_else(|| format!("bad komi '{v}'"))?;
+                let k = bitboards::go::parse_komi(&need(value)?)?;
                 self.config = self.config.with_komi(k);
                 self.replay()?;
                 Ok(true)

@@ -35,7 +35,7 @@ pub struct UgiEngine {
     running: Option<Running>,
     /// Commands that arrived during a search with a limit: run in order once it ends,
     /// so that `stop` and `isready` behind them are answered at once.
-    pending: VecDeque<String>,
+    pending: VecDeque<Command>,
     out: Output,
 }
 
@@ -98,8 +98,8 @@ impl UgiEngine {
     /// false if one of them was `quit`.
     fn run_pending(&mut self) -> bool {
         while !self.searching() {
-            let Some(line) = self.pending.pop_front() else { break };
-            if !self.execute_line(&line) {
+            let Some(command) = self.pending.pop_front() else { break };
+            if !self.execute(command) {
                 return false;
             }
         }
@@ -146,23 +146,6 @@ impl UgiEngine {
 
     /// Handles one line (or queues it behind the search); false means quit.
     pub fn handle_line(&mut self, line: &str) -> bool {
-        let waits = ugi::parse(line).is_ok_and(|command| !answered_at_once(&command));
-        // Commands that change the state wait for a search with a limit in a queue, as
-        // if it had run inline, while the commands behind them are read; during `go
-        // infinite` they are refused.
-        if waits && (self.searching() || !self.pending.is_empty()) {
-            if self.running.as_ref().is_some_and(|r| r.infinite) {
-                self.error(&format!("'{}' ignored during go infinite: send stop first", line.trim()));
-            } else {
-                self.pending.push_back(line.to_string());
-            }
-            return true;
-        }
-        self.execute_line(line)
-    }
-
-    /// Carries out one line now; false means quit.
-    fn execute_line(&mut self, line: &str) -> bool {
         let command = match ugi::parse(line) {
             Ok(c) => c,
             Err(e) => {
@@ -170,6 +153,22 @@ impl UgiEngine {
                 return true;
             }
         };
+        // Commands that change the state wait for a search with a limit in a queue, as
+        // if it had run inline, while the commands behind them are read; during `go
+        // infinite` they are refused.
+        if !answered_at_once(&command) && (self.searching() || !self.pending.is_empty()) {
+            if self.running.as_ref().is_some_and(|r| r.infinite) {
+                self.error(&format!("'{}' ignored during go infinite: send stop first", line.trim()));
+            } else {
+                self.pending.push_back(command);
+            }
+            return true;
+        }
+        self.execute(command)
+    }
+
+    /// Carries out one command now; false means quit.
+    fn execute(&mut self, command: Command) -> bool {
         match command {
             Command::Ugi => self.identify(),
             Command::IsReady => self.out.line("readyok"),
