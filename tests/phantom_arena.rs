@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use bitboards::go::{Move, Point};
-use bitboards::phantom::{Answer, PhantomConfig, Referee};
+use bitboards::phantom::{Answer, PhantomConfig, PhantomRules, Referee, View};
 use serde_json::Value;
 
 const SENTE: &str = env!("CARGO_BIN_EXE_sente");
@@ -22,10 +22,15 @@ fn engine(name: &str, player: &str) -> String {
     format!("name={name} cmd='{SENTE} phantom --movetime 10 --player {player}' proto=phantom")
 }
 
-/// Replays a text record's tries; checks every answer; returns the tries.
+/// Replays a text record's tries (CCGC rules); checks every answer; returns the tries.
 fn replay(path: &Path) -> usize {
+    replay_under(path, PhantomConfig::ccgc())
+}
+
+/// Replays a text record's tries under `config`.
+fn replay_under(path: &Path, config: PhantomConfig) -> usize {
     let text = std::fs::read_to_string(path).expect("record");
-    let mut r = Referee::new(PhantomConfig::ccgc());
+    let mut r = Referee::new(config);
     let mut tries = 0;
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -42,6 +47,7 @@ fn replay(path: &Path) -> usize {
         tries += 1;
     }
     assert!(r.is_over() || text.contains("try cap"), "{}", path.display());
+    assert_eq!(text.contains("# Phantom Go (openspiel rules)"), config.rules == PhantomRules::OpenSpiel);
     tries
 }
 
@@ -79,16 +85,154 @@ fn belief_against_flat_two_games() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
-#[test]
-fn phantom_go_needs_platform_engines() {
-    let out = scratch("proto");
+fn ugi_engine(name: &str) -> String {
+    format!("name={name} cmd='{SENTE}' proto=ugi option.PhantomPlayer=flat")
+}
+
+/// Runs an arena match; returns its results rows.
+fn arena(out: &Path, args: &[&str], engines: [&str; 2]) -> Vec<Value> {
     let r = Command::new(SENTE)
         .args(["arena", "--game", "phantomgo", "--rounds", "1", "--out"])
-        .arg(&out)
-        .args(["--engine", &format!("name=a cmd='{SENTE}' proto=ugi"), "--engine", &engine("b", "flat")])
+        .arg(out)
+        .args(args)
+        .args(["--engine", engines[0], "--engine", engines[1]])
         .output()
         .expect("run the arena");
-    assert!(!r.status.success());
-    assert!(String::from_utf8_lossy(&r.stderr).contains("proto=phantom"));
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = std::fs::read_to_string(out.join("results.jsonl")).expect("results.jsonl");
+    text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect()
+}
+
+/// The views a UGI+ engine was sent, from the arena's debug log; and no tries list.
+fn views_sent(log: &Path, name: &str) -> Vec<View> {
+    let text = std::fs::read_to_string(log).expect("debug log");
+    let mut views = Vec::new();
+    for line in text.lines() {
+        let Some(sent) = line.strip_prefix(&format!("{name} > ")) else { continue };
+        assert!(!sent.contains("moves") && !sent.contains("startpos"), "a tries list sent: {sent}");
+        if let Some(view) = sent.strip_prefix("position fen ") {
+            views.push(View::from_text(view).expect("a view"));
+        }
+    }
+    views
+}
+
+#[test]
+fn a_ugi_engine_plays_a_platform_engine_seeing_only_its_view() {
+    let out = scratch("ugi");
+    let log = out.join("io.log");
+    let log_arg = log.to_str().expect("utf-8 path").to_string();
+    let rows = arena(
+        &out,
+        &["--st", "0.03", "--max-moves", "200", "--debug-log", &log_arg],
+        [&ugi_engine("ugi"), &engine("platform", "flat")],
+    );
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        let reason = row["reason"].as_str().unwrap();
+        assert!(reason == "two passes" || reason.starts_with("try cap"), "{row}");
+        let record = out.join(row["record"].as_str().expect("a record"));
+        assert_eq!(replay(&record) as u64, row["moves"].as_u64().unwrap());
+    }
+    let views = views_sent(&log, "ugi");
+    assert!(views.len() > 20, "{} views", views.len());
+    // CCGC: a view never holds an opponent stone; the UGI+ engine played both colours.
+    assert!(views.iter().all(|v| v.opponent() == 0));
+    assert!(views.iter().any(|v| v.color() == bitboards::go::Color::BLACK));
+    assert!(views.iter().any(|v| v.color() == bitboards::go::Color::WHITE));
     let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn openspiel_rules_between_ugi_engines() {
+    let out = scratch("openspiel");
+    let log = out.join("io.log");
+    let log_arg = log.to_str().expect("utf-8 path").to_string();
+    let rows = arena(
+        &out,
+        &["--st", "0.02", "--phantom-rules", "openspiel", "--debug-log", &log_arg],
+        [&ugi_engine("one"), &ugi_engine("two")],
+    );
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        let record = out.join(row["record"].as_str().expect("a record"));
+        let tries = replay_under(&record, PhantomConfig::open_spiel());
+        assert_eq!(tries as u64, row["moves"].as_u64().unwrap());
+        assert!(tries <= 324, "OpenSpiel's action cap: {tries}");
+        let sgf = std::fs::read_to_string(record.with_extension("sgf")).expect("an SGF record");
+        assert!(sgf.contains("RU[Phantom Go openspiel]"), "{sgf}");
+    }
+    let text = std::fs::read_to_string(&log).expect("debug log");
+    assert!(text.contains("one > setoption name PhantomRules value openspiel"));
+    // OpenSpiel shows what stands on a refused point: some view knows an opponent stone.
+    let views = [views_sent(&log, "one"), views_sent(&log, "two")].concat();
+    assert!(views.iter().any(|v| v.opponent() != 0), "no refusal ever showed a stone");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn engines_and_rules_that_cannot_play_phantom_go_are_refused() {
+    let out = scratch("proto");
+    let run = |args: &[&str]| {
+        let r = Command::new(SENTE).arg("arena").args(args).arg("--out").arg(&out).output().expect("run the arena");
+        assert!(!r.status.success(), "{args:?}");
+        String::from_utf8_lossy(&r.stderr).to_string()
+    };
+    let gtp = format!("name=g cmd='{SENTE} gtp' proto=gtp");
+    let err = run(&["--game", "phantomgo", "--engine", &gtp, "--engine", &engine("b", "flat")]);
+    assert!(err.contains("proto=phantom") && err.contains("proto=ugi"), "{err}");
+    let err = run(&["--game", "go", "--engine", &ugi_engine("a"), "--engine", &engine("b", "flat")]);
+    assert!(err.contains("only with --game phantomgo"), "{err}");
+    let err = run(&[
+        "--game",
+        "phantomgo",
+        "--phantom-rules",
+        "openspiel",
+        "--engine",
+        &ugi_engine("a"),
+        "--engine",
+        &engine("b", "flat"),
+    ]);
+    assert!(err.contains("needs UGI+ engines"), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// A platform engine as a shell script: `moves` answer `new black`, `move go` and
+/// `move pass` in turn (then passes); after `taked` it sleeps `removal` seconds.
+fn scripted(dir: &Path, name: &str, moves: &[&str], removal: f64) -> String {
+    let mut cases = String::new();
+    for (i, mv) in moves.iter().enumerate() {
+        cases.push_str(&format!("      {}) echo 'move {mv}' ;;\n", i + 1));
+    }
+    let script = format!(
+        "n=0\nwhile read -r line; do\n  case \"$line\" in\n    'name?') echo 'name {name}' ;;\n    \
+         'new black'|'move go'|'move pass') n=$((n+1))\n      case $n in\n{cases}      *) echo 'move pass' ;;\n      \
+         esac ;;\n    taked*) sleep {removal} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    let path = dir.join(format!("{name}.sh"));
+    std::fs::write(&path, script).expect("write a script");
+    format!("name={name} cmd='sh {}' proto=phantom", path.display())
+}
+
+#[test]
+fn removing_captured_stones_is_on_the_captured_sides_clock() {
+    // Black AB, white AA (the corner, row then column), black BA takes it; the white
+    // engine then spends `removal` seconds on its `taked` line.
+    for (removal, lost) in [(2.5, true), (0.0, false)] {
+        let out = scratch(&format!("clock-{lost}"));
+        let capturer = scripted(&out, "capturer", &["AB", "BA"], 0.0);
+        let captured = scripted(&out, "captured", &["AA"], removal);
+        let rows = arena(&out, &["--tc", "1+0", "--margin-ms", "300"], [&capturer, &captured]);
+        // Game 0: the capturer is black.
+        let row = &rows[0];
+        assert_eq!(row["first"], "capturer");
+        assert_eq!(row["result"], "1-0", "{row}");
+        let reason = row["reason"].as_str().unwrap();
+        if lost {
+            assert_eq!(reason, "captured lost on time", "{row}");
+        } else {
+            assert_eq!(reason, "two passes", "{row}");
+        }
+        let _ = std::fs::remove_dir_all(&out);
+    }
 }

@@ -87,7 +87,9 @@ fn bad_input_keeps_the_position_and_other_games_refuse_phantom_queries() {
     assert!(err.starts_with("info string error: ") && err.contains("Z9"), "{err}");
     assert_eq!(e.ask("query counts"), "response 1 0");
     e.send("position fen X........ b");
-    assert!(e.recv(common::REPLY).contains("startpos"));
+    let err = e.recv(common::REPLY);
+    assert!(err.contains("not a view position") && err.contains("startpos"), "{err}");
+    assert_eq!(e.ask("query counts"), "response 1 0");
     e.send("query view q");
     assert!(e.recv(common::REPLY).starts_with("info string error: "));
     e.send("setoption name PhantomRules value chess");
@@ -119,4 +121,47 @@ fn go_sees_only_the_movers_view() {
         answers.push(reply.last().unwrap().clone());
     }
     assert_eq!(answers[0], answers[1]);
+}
+
+#[test]
+fn a_view_position_is_one_sides_knowledge_only() {
+    // Black's view after C7 (black), G3 (white), G7 (black) and a refused try on E5.
+    let empty = ".".repeat(81);
+    let mut refused = vec!['.'; 81];
+    refused[4 * 9 + 4] = 'x';
+    let refused: String = refused.into_iter().collect();
+    let view = format!("{} B 1 0 0 {refused} {empty} {empty}", board(&["C7", "G7"], &[]));
+    let mut e = phantom();
+    e.send(&format!("position fen {view}"));
+    assert_eq!(e.ask("query fen"), format!("response {view}"), "the view round-trips");
+    assert_eq!(e.ask("query p1turn"), "response true");
+    assert_eq!(e.ask("query gameover"), "response false");
+    assert_eq!(e.ask("query counts"), "response 2 1");
+    assert_eq!(e.ask("query view b"), format!("response {}", board(&["C7", "G7"], &[])));
+    for hidden in ["query view w", "query full", "query lastlegal"] {
+        e.send(hidden);
+        let err = e.recv(common::REPLY);
+        assert!(err.starts_with("info string error:"), "{hidden}: {err}");
+    }
+    // The refused point and our own stones are not sensible tries; go picks another.
+    assert_eq!(e.ask("query islegal E5"), "response false");
+    assert_eq!(e.ask("query islegal C7"), "response false");
+    e.send("go nodes 500");
+    let best = e.until(|l| l.starts_with("bestmove ")).last().unwrap().clone();
+    assert!(!["bestmove E5", "bestmove C7", "bestmove G7"].contains(&best.as_str()), "{best}");
+    // Tries after a view, a broken view, or an impossible one: errors, the view kept.
+    for bad in [
+        format!("position fen {view} moves D4"),
+        format!("position fen {} B 1 0 0", board(&["C7"], &[])),
+        format!("position fen {} W 90 0 0 {empty} {empty} {empty}", board(&["C7"], &[])),
+        format!("position fen {} B 1 0 0 {refused} {empty} {empty}", board(&["C7", "E5"], &[])),
+    ] {
+        e.send(&bad);
+        let err = e.recv(common::REPLY);
+        assert!(err.starts_with("info string error:"), "{bad}: {err}");
+        assert_eq!(e.ask("query fen"), format!("response {view}"), "{bad}");
+    }
+    // A tries list replaces the view.
+    e.send("position startpos moves E5");
+    assert_eq!(e.ask("query lastlegal"), "response b E5");
 }

@@ -10,6 +10,15 @@
 //! `full` (the same for the full board), `counts` (`black white` stones on the board),
 //! `lastlegal` (`b E5`, `w pass`, or `none`), `captured` (the number, then the points
 //! the last capture took).
+//!
+//! **A view position** (`position fen <view>`, the eight fields of [`View::to_text`]):
+//! one side's knowledge and nothing else, that side to move. The arena sends a UGI+
+//! engine this before each try, so the engine learns exactly what the rules let it
+//! know (its own stones, its answers, the captures, the opponent's stone count) and
+//! never the opponent's tries. In a view position `query fen` prints the view, `view`
+//! answers for the view's side only, `full` and `lastlegal` are errors (the referee
+//! holds them), `outcome` is none, and no tries may follow (only a referee answers
+//! them).
 
 use bitboards::go::{Color, Move, Point, bits};
 use bitboards::phantom::{PhantomConfig, PhantomRules, Referee, SIZE, View};
@@ -87,6 +96,8 @@ pub struct PhantomSession {
     config: PhantomConfig,
     player: PhantomPlayer,
     referee: Referee,
+    /// The position when it was given as one side's view (`position fen <view>`).
+    view_position: Option<View>,
     seed: u64,
 }
 
@@ -100,7 +111,13 @@ impl PhantomSession {
     /// A new CCGC game, the belief player.
     pub fn new() -> PhantomSession {
         let config = PhantomConfig::ccgc();
-        PhantomSession { config, player: PhantomPlayer::Belief, referee: Referee::new(config), seed: 1 }
+        PhantomSession {
+            config,
+            player: PhantomPlayer::Belief,
+            referee: Referee::new(config),
+            view_position: None,
+            seed: 1,
+        }
     }
 
     /// Replays the tries so far under the current settings.
@@ -109,6 +126,31 @@ impl PhantomSession {
         self.referee = Referee::replay(self.config, &tries).map_err(|e| format!("the tries so far: {e}"))?;
         Ok(())
     }
+
+    /// The view of the side to move: the given view, or the referee's.
+    fn mover_view(&self) -> &View {
+        match &self.view_position {
+            Some(v) => v,
+            None => self.referee.view(self.referee.to_move()),
+        }
+    }
+}
+
+/// Reads a view position and checks it can be a player's knowledge.
+pub fn parse_view_position(text: &str) -> Result<View, String> {
+    let view = View::from_text(text)
+        .map_err(|e| format!("not a view position (or give the tries: position startpos moves …): {e}"))?;
+    if view.refused() & view.own() != 0 {
+        return Err("a view position: a refused point holds our own stone".into());
+    }
+    let own = view.own().count_ones();
+    if own + view.opponent_count() > (SIZE * SIZE) as u32 {
+        return Err(format!("a view position: {own} own stones and {} opponent stones", view.opponent_count()));
+    }
+    if view.opponent().count_ones() > view.opponent_count() {
+        return Err("a view position: more known opponent stones than the opponent's count".into());
+    }
+    Ok(view)
 }
 
 impl GameSession for PhantomSession {
@@ -159,11 +201,16 @@ impl GameSession for PhantomSession {
 
     fn new_game(&mut self) {
         self.referee = Referee::new(self.config);
+        self.view_position = None;
     }
 
     fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<()> {
-        if let StartPosition::Fen(_) = start {
-            return Err("Phantom Go starts from the empty board: position startpos moves <tries>".into());
+        if let StartPosition::Fen(text) = start {
+            if !moves.is_empty() {
+                return Err("a view position takes no tries: only the referee can answer them".into());
+            }
+            self.view_position = Some(parse_view_position(text)?);
+            return Ok(());
         }
         let mut r = Referee::new(self.config);
         for (i, text) in moves.iter().enumerate() {
@@ -171,14 +218,18 @@ impl GameSession for PhantomSession {
             r.try_move(mv).map_err(|e| format!("try {} '{text}': {e}", i + 1))?;
         }
         self.referee = r;
+        self.view_position = None;
         Ok(())
     }
 
     fn p1_to_move(&self) -> bool {
-        self.referee.to_move() == Color::BLACK
+        self.mover_view().color() == Color::BLACK
     }
 
     fn outcome(&self) -> Option<Outcome> {
+        if self.view_position.is_some() {
+            return None;
+        }
         let result = self.referee.result(referee_dead(&self.referee))?;
         Some(match result.winner {
             Some(c) => Outcome::Win(c),
@@ -187,18 +238,18 @@ impl GameSession for PhantomSession {
     }
 
     fn legal_moves(&self) -> Vec<String> {
-        if self.referee.is_over() {
+        if self.outcome().is_some() {
             return Vec::new();
         }
-        let view = self.referee.view(self.referee.to_move());
+        let view = self.mover_view();
         bits(sensible_tries(view)).map(|p| try_text(Move::Play(p))).chain(["pass".to_string()]).collect()
     }
 
     fn is_legal(&self, mv: &str) -> bool {
-        if self.referee.is_over() {
+        if self.outcome().is_some() {
             return false;
         }
-        let view = self.referee.view(self.referee.to_move());
+        let view = self.mover_view();
         match parse_try(mv) {
             Ok(Move::Pass) => true,
             Ok(Move::Play(p)) => sensible_tries(view) & p.bit() != 0,
@@ -207,14 +258,28 @@ impl GameSession for PhantomSession {
     }
 
     fn fen(&self) -> String {
-        board_text(self.referee.board())
+        match &self.view_position {
+            Some(v) => v.to_text(),
+            None => board_text(self.referee.board()),
+        }
     }
 
     fn score(&self) -> String {
+        if self.view_position.is_some() {
+            return "unknown (a view position: only the referee can count)".into();
+        }
         format!("{}", self.referee.score(referee_dead(&self.referee)).margin())
     }
 
     fn draw(&self) -> String {
+        if let Some(v) = &self.view_position {
+            return format!(
+                "a view position, rules {} komi {}\n{}",
+                rules_name(self.config.rules),
+                self.config.komi,
+                v.to_text()
+            );
+        }
         let mut out = self.referee.board().draw();
         out.push_str(&format!("\nrules {} komi {}", rules_name(self.config.rules), self.config.komi));
         for c in [Color::BLACK, Color::WHITE] {
@@ -233,7 +298,7 @@ impl GameSession for PhantomSession {
 
     fn search_job(&mut self, limits: Limits, _options: &SearchOptions) -> SearchJob {
         // The player gets the mover's view and nothing else.
-        let view = self.referee.view(self.referee.to_move()).clone();
+        let view = self.mover_view().clone();
         let settings = PlayerSettings { player: self.player, rules: self.config.rules, komi: self.config.komi };
         self.seed = self.seed.wrapping_add(1);
         let seed = self.seed;
@@ -253,6 +318,9 @@ impl GameSession for PhantomSession {
     }
 
     fn game_query(&self, query: &Query) -> Result<String> {
+        if let Some(v) = &self.view_position {
+            return view_query(v, query);
+        }
         let r = &self.referee;
         Ok(match query {
             Query::View { black } => r.view(if *black { Color::BLACK } else { Color::WHITE }).board_text(),
@@ -274,6 +342,32 @@ impl GameSession for PhantomSession {
             _ => return Err("not a Phantom Go query".into()),
         })
     }
+}
+
+/// The Phantom Go queries in a view position: only what the view holds.
+fn view_query(v: &View, query: &Query) -> Result<String> {
+    Ok(match query {
+        Query::View { black } => {
+            if (v.color() == Color::BLACK) != *black {
+                return Err("a view position holds only its own side's view".into());
+            }
+            v.board_text()
+        }
+        Query::Counts => {
+            let (own, theirs) = (v.own().count_ones(), v.opponent_count());
+            if v.color() == Color::BLACK { format!("{own} {theirs}") } else { format!("{theirs} {own}") }
+        }
+        Query::Captured => {
+            let captured = v.last_captured();
+            let mut words = vec![captured.count_ones().to_string()];
+            words.extend(bits(captured).map(|p| p.to_gtp(SIZE)));
+            words.join(" ")
+        }
+        Query::Full | Query::LastLegal => {
+            return Err("a view position does not hold the full board or the opponent's moves".into());
+        }
+        _ => return Err("not a Phantom Go query".into()),
+    })
 }
 
 #[cfg(test)]

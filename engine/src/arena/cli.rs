@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Result, bail};
+use bitboards::phantom::PhantomRules;
 use clap::{Args, Subcommand};
 
 use super::{
@@ -86,6 +87,9 @@ struct PlayArgs {
     /// Komi (Go: 7 by default; Phantom Go: 7.5, the CCGC value).
     #[arg(long, value_parser = bitboards::go::parse_komi, allow_negative_numbers = true)]
     komi: Option<f64>,
+    /// Phantom Go rules: ccgc (platform or UGI+ engines) or openspiel (UGI+ engines only).
+    #[arg(long, default_value = "ccgc", value_parser = crate::phantom::parse_rules)]
+    phantom_rules: PhantomRules,
     /// Othello: end a game with the exact solver at this many empties (0: never).
     #[arg(long, default_value_t = 0)]
     solve_empties: u32,
@@ -157,11 +161,19 @@ impl PlayArgs {
         if matches!(control, TimeControl::Nodes(_)) && [&a, &b].iter().any(|e| e.protocol != super::Protocol::Ugi) {
             bail!("--nodes can only be told to UGI+ engines; use --st or --tc");
         }
-        let phantom_engines = [&a, &b].iter().all(|e| e.protocol == super::Protocol::Phantom);
-        if (kind == GameKind::PhantomGo) != phantom_engines {
-            bail!(
-                "Phantom Go engines speak the platform protocol: give both proto=phantom, and only for --game phantomgo"
-            );
+        let platform_engine = [&a, &b].iter().any(|e| e.protocol == super::Protocol::Phantom);
+        if kind == GameKind::PhantomGo {
+            if [&a, &b].iter().any(|e| !matches!(e.protocol, super::Protocol::Phantom | super::Protocol::Ugi)) {
+                bail!("Phantom Go engines speak the platform protocol (proto=phantom) or UGI+ (proto=ugi)");
+            }
+            if platform_engine && self.phantom_rules == PhantomRules::OpenSpiel {
+                bail!(
+                    "--phantom-rules openspiel needs UGI+ engines (proto=ugi): the platform protocol cannot tell \
+                     what an illegal try shows, nor a capture without its points"
+                );
+            }
+        } else if platform_engine {
+            bail!("proto=phantom is the Phantom Go platform protocol: use it only with --game phantomgo");
         }
         let (shard, shards) = self
             .shard
@@ -177,7 +189,13 @@ impl PlayArgs {
             GameKind::ChaosClock => 300,
         });
         let komi = self.komi.unwrap_or(if kind == GameKind::PhantomGo { 7.5 } else { 7.0 });
-        let rules = RefereeRules { size, komi, solve_empties: self.solve_empties, max_moves };
+        let rules = RefereeRules {
+            size,
+            komi,
+            solve_empties: self.solve_empties,
+            max_moves,
+            phantom_rules: self.phantom_rules,
+        };
         let setup = GameSetup { kind, size, komi };
         let source = match &self.openings {
             Some(path) => OpeningSource::File(path.clone()),

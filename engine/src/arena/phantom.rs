@@ -1,24 +1,39 @@
-//! Phantom Go in the arena: our referee ([`bitboards::phantom::Referee`], CCGC rules)
-//! between two engines that speak the competition platform's protocol
-//! (`proto=phantom`, [`protocol::phantom`]).
+//! Phantom Go in the arena: our referee ([`bitboards::phantom::Referee`], CCGC or
+//! OpenSpiel rules) between two engines, each speaking the competition platform's
+//! protocol (`proto=phantom`, [`protocol::phantom`]) or UGI+ (`proto=ugi`).
 //!
-//! Why that protocol and not UGI+: an engine must learn exactly what the rules let a
-//! player know — its own tries' answers, the opponent's move or pass, and the captures
-//! (seed 000, rules 5 and 6). The platform protocol carries exactly that and nothing
-//! more, so an engine in the arena cannot see the hidden board even if it wanted to.
-//! (A UGI+ `position startpos moves …` holds both sides' tries and would tell all.)
+//! An engine learns exactly what the rules let a player know — its own tries'
+//! answers, the opponent's move or pass, and the captures (seed 000, rules 5 and 6) —
+//! and nothing more:
 //!
-//! What each engine is sent: `name?`, `new black|white`; the mover's try is answered
-//! `accept` (then `take N XY…` when it captured) or `refuse` (it sends another try);
-//! the other side is then sent `taked N XY…` for its stones captured and `move go` or
-//! `move pass`. A turn the referee turns into a pass (the illegal-try bound, or rule 7:
-//! no legal point left) gets no `refuse`: the opponent's `move go|pass` that follows
-//! tells the engine its turn is over. `end` and `quit` close the game.
+//! * **Platform engines** are sent `name?`, `new black|white`; the mover's try is
+//!   answered `accept` (then `take N XY…` when it captured) or `refuse` (it sends
+//!   another try); the other side is then sent `taked N XY…` for its stones captured
+//!   and `move go` or `move pass`. A turn the referee turns into a pass (the
+//!   illegal-try bound, or rule 7: no legal point left) gets no `refuse`: the
+//!   opponent's `move go|pass` that follows tells the engine its turn is over. `end`
+//!   and `quit` close the game. The platform protocol has no line for what an
+//!   OpenSpiel refusal shows nor for a capture without its points, so OpenSpiel games
+//!   take UGI+ engines only.
+//! * **UGI+ engines** are set up with `setoption name Game value phantomgo`,
+//!   `PhantomRules`, `Komi`; before every try they get `position fen <view>` — the
+//!   referee's [`View`] of their side (own stones, the known opponent stones, the
+//!   opponent's count, this turn's refusals, earlier refusals, the last capture),
+//!   never the tries list, which would hold the opponent's moves — and `go`; the
+//!   `bestmove` is the try.
 //!
-//! Time (rule 8): with `--tc` each side's clock runs over all the tries of its turns,
-//! the referee's answers included, and the increment is added once a turn; with `--st`
-//! every try must arrive within that time (plus the margin). An engine that misses its
-//! time, exits, or writes a line that is not a try loses, as in the other games.
+//! Time (rule 8): with `--tc` a side's clock runs from its go-ahead — the instant the
+//! referee answered the opponent's turn-ending try, before `taked` and `move go|pass`
+//! are sent, so the time to remove its captured stones is its own — until the answer
+//! that ends its turn, over all its illegal tries; the increment is added once a turn.
+//! With `--st` every try must arrive within that time (plus the margin). An engine that
+//! misses its time, exits, or writes a line that is not a try loses, as in the other
+//! games.
+//!
+//! How a game ends: two passes in a row (forced passes included), the try cap
+//! (scored as it stands), OpenSpiel's superko or 324 actions, or a fault. The referee
+//! never proposes to stop early (rule 11): neither protocol has a line for the
+//! proposal or the agreement.
 //!
 //! Records: `games/NNNNNN.txt` (every try with its answer, captures, the full board at
 //! the end) and `games/NNNNNN.sgf` (the accepted moves, each with the turn's tries in
@@ -32,56 +47,164 @@ use std::time::{Duration, Instant};
 
 use bitboards::Outcome;
 use bitboards::go::{Color, LetterOrder, Move, Point, bits};
-use bitboards::phantom::{Answer, PhantomConfig, Referee, SIZE, TryRecord};
+use bitboards::phantom::{Answer, PhantomConfig, Referee, SIZE, TryRecord, View};
 use protocol::phantom::{Reply as PlatformReply, capture_line, parse_reply};
 
+use super::players::UGI_LINES;
 use super::process::{Fault, Log, Process};
 use super::referee::result_text;
-use super::{EngineSpec, GameEnd, GameRecord, MatchConfig, TimeControl};
+use super::{EngineSpec, GameEnd, GameRecord, MatchConfig, Protocol, TimeControl};
+use crate::phantom::rules_name;
 
 /// How long an engine may take to start and to answer `name?`.
 const SETUP_TIME: Duration = Duration::from_secs(30);
 /// Lines an engine may print between tries that are not tries.
 const MAX_OTHER_LINES: usize = 1000;
 
+/// How an engine of a Phantom Go game is spoken to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Link {
+    /// The platform protocol, points written in this letter order.
+    Platform(LetterOrder),
+    /// UGI+: before each try, `position fen <the side's view>` and `go`.
+    Ugi,
+}
+
+/// What an engine answered when a try was due.
+enum TryReply {
+    /// A try (a point or a pass).
+    Try(Move),
+    /// A UGI+ `bestmove resign`.
+    Resign,
+}
+
 /// One engine of a Phantom Go game.
 struct Engine {
     process: Process,
-    order: LetterOrder,
+    link: Link,
 }
 
 impl Engine {
-    fn start(spec: &EngineSpec, color: Color, log: Option<Log>, stop: Arc<AtomicBool>) -> Result<Engine, Fault> {
+    fn start(
+        spec: &EngineSpec,
+        color: Color,
+        config: &PhantomConfig,
+        log: Option<Log>,
+        stop: Arc<AtomicBool>,
+    ) -> Result<Engine, Fault> {
         let mut process = Process::start(&spec.name, &spec.command, log, stop)?;
         let deadline = Instant::now() + SETUP_TIME;
-        process.send("name?")?;
-        process.recv_until(deadline, MAX_OTHER_LINES, |l| l.starts_with("name").then_some(()))?;
-        for line in &spec.init {
-            process.send(line)?;
+        match spec.protocol {
+            Protocol::Ugi => {
+                process.send("ugi")?;
+                process.recv_handshake(deadline, UGI_LINES, |l| (l == "ugiok" || l == "uciok").then_some(()))?;
+                process.send("setoption name Game value phantomgo")?;
+                process.send(&format!("setoption name PhantomRules value {}", rules_name(config.rules)))?;
+                process.send(&format!("setoption name Komi value {}", config.komi))?;
+                for (name, value) in &spec.options {
+                    process.send(&format!("setoption name {name} value {value}"))?;
+                }
+                for line in &spec.init {
+                    process.send(line)?;
+                }
+                process.send("uginewgame")?;
+                process.send("isready")?;
+                process.recv_until(deadline, MAX_OTHER_LINES, |l| (l == "readyok").then_some(()))?;
+                Ok(Engine { process, link: Link::Ugi })
+            }
+            _ => {
+                process.send("name?")?;
+                process.recv_handshake(deadline, &[], |l| l.starts_with("name").then_some(()))?;
+                for line in &spec.init {
+                    process.send(line)?;
+                }
+                process.send(if color == Color::BLACK { "new black" } else { "new white" })?;
+                Ok(Engine { process, link: Link::Platform(LetterOrder::RowColumn) })
+            }
         }
-        process.send(if color == Color::BLACK { "new black" } else { "new white" })?;
-        Ok(Engine { process, order: LetterOrder::RowColumn })
     }
 
-    /// The engine's next try, before `deadline`.
-    fn try_move(&mut self, deadline: Instant) -> Result<Move, Fault> {
-        let order = self.order;
+    /// The engine's next try, before `deadline`. A UGI+ engine is first sent `view`
+    /// (its side's knowledge, nothing more) and a `go` with `clock_left` (the mover's
+    /// time left on a clock) or the time per try.
+    fn try_move(
+        &mut self,
+        deadline: Instant,
+        view: &View,
+        control: TimeControl,
+        clock_left: Duration,
+    ) -> Result<TryReply, Fault> {
+        let order = match self.link {
+            Link::Platform(order) => order,
+            Link::Ugi => return self.try_move_ugi(deadline, view, control, clock_left),
+        };
         let reply = self.process.recv_until(deadline, MAX_OTHER_LINES, |l| {
             l.to_ascii_lowercase().starts_with("move").then(|| parse_reply(l, order))
         })?;
         match reply {
-            Ok(PlatformReply::Move(mv)) => Ok(mv),
+            Ok(PlatformReply::Move(mv)) => Ok(TryReply::Try(mv)),
             Ok(PlatformReply::Name(_)) => Err(Fault::Protocol("a name where a try was due".into())),
             Err(e) => Err(Fault::Protocol(format!("not a try: {e}"))),
         }
     }
 
-    fn send(&mut self, line: &str) -> Result<(), Fault> {
-        self.process.send(line)
+    fn try_move_ugi(
+        &mut self,
+        deadline: Instant,
+        view: &View,
+        control: TimeControl,
+        clock_left: Duration,
+    ) -> Result<TryReply, Fault> {
+        self.process.send(&format!("position fen {}", view.to_text()))?;
+        let go = match control {
+            TimeControl::Clock { increment, .. } => {
+                let side = if view.color() == Color::BLACK { "p1" } else { "p2" };
+                format!("go {side}time {} {side}inc {}", clock_left.as_millis(), increment.as_millis())
+            }
+            TimeControl::PerMove(t) => format!("go movetime {}", t.as_millis()),
+            TimeControl::Nodes(n) => format!("go nodes {n}"),
+        };
+        self.process.send(&go)?;
+        let best = self.process.recv_until(deadline, MAX_OTHER_LINES, |l| {
+            let mut words = l.split_whitespace();
+            (words.next() == Some("bestmove")).then(|| words.next().unwrap_or("").to_string())
+        })?;
+        if best.eq_ignore_ascii_case("resign") {
+            return Ok(TryReply::Resign);
+        }
+        crate::phantom::parse_try(&best)
+            .map(TryReply::Try)
+            .map_err(|e| Fault::Protocol(format!("'bestmove {best}' is not a try: {e}")))
     }
 
-    fn points(&self, set: u128) -> Vec<Point> {
-        bits(set).collect()
+    /// Sends a platform line; a UGI+ engine learns the same from its next view.
+    fn tell(&mut self, line: &str) -> Result<(), Fault> {
+        match self.link {
+            Link::Platform(_) => self.process.send(line),
+            Link::Ugi => Ok(()),
+        }
+    }
+
+    /// Sends a platform capture line (`take`, `taked`) naming `set`.
+    fn tell_capture(&mut self, word: &str, set: u128) -> Result<(), Fault> {
+        match self.link {
+            Link::Platform(order) => {
+                let points: Vec<Point> = bits(set).collect();
+                self.process.send(&capture_line(word, &points, order))
+            }
+            Link::Ugi => Ok(()),
+        }
+    }
+
+    /// Ends the game for the engine and its process.
+    fn close(mut self) {
+        match self.link {
+            Link::Platform(_) => {
+                let _ = self.process.send("end");
+                self.process.quit("quit");
+            }
+            Link::Ugi => self.process.quit("quit"),
+        }
     }
 }
 
@@ -108,7 +231,8 @@ fn answer_text(a: &Answer) -> String {
 /// The text record: a header, every try with its answer, the end.
 fn text_record(config: &MatchConfig, names: [&str; 2], referee: &Referee, reason: &str, score: &str) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# Phantom Go (CCGC rules), komi {}", referee.config().komi);
+    let rules = rules_name(referee.rules());
+    let _ = writeln!(out, "# Phantom Go ({rules} rules), komi {}", referee.config().komi);
     let _ = writeln!(out, "# black {}  white {}", names[0], names[1]);
     let _ = writeln!(out, "# arena time control {:?}", config.control);
     for (i, t) in referee.history().iter().enumerate() {
@@ -127,8 +251,9 @@ fn text_record(config: &MatchConfig, names: [&str; 2], referee: &Referee, reason
 fn sgf_record(names: [&str; 2], referee: &Referee, score: &str, reason: &str) -> String {
     let esc = |s: &str| s.replace('\\', "\\\\").replace(']', "\\]");
     let mut out = format!(
-        "(;FF[4]GM[1]CA[UTF-8]AP[sente]SZ[9]KM[{}]RU[Phantom Go CCGC]PB[{}]PW[{}]RE[{}]GC[{}]",
+        "(;FF[4]GM[1]CA[UTF-8]AP[sente]SZ[9]KM[{}]RU[Phantom Go {}]PB[{}]PW[{}]RE[{}]GC[{}]",
         referee.config().komi,
+        rules_name(referee.rules()),
         esc(names[0]),
         esc(names[1]),
         esc(score),
@@ -160,7 +285,7 @@ fn sgf_record(names: [&str; 2], referee: &Referee, score: &str, reason: &str) ->
 pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<AtomicBool>) -> GameEnd {
     let who = if game.is_multiple_of(2) { [0, 1] } else { [1, 0] };
     let names = [config.engines[who[0]].name.as_str(), config.engines[who[1]].name.as_str()];
-    let mut referee = Referee::new(PhantomConfig::ccgc().with_komi(config.rules.komi));
+    let mut referee = Referee::new(PhantomConfig::for_rules(config.rules.phantom_rules).with_komi(config.rules.komi));
     let finish = |referee: &Referee, outcome: Outcome, reason: String, score: Option<String>| {
         let score_first = outcome.points_for(bitboards::Player::One);
         let score_a = if who[0] == 0 { score_first } else { 1.0 - score_first };
@@ -189,8 +314,9 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
     };
 
     let mut engines = Vec::new();
+    let phantom_config = *referee.config();
     for (seat, color) in [Color::BLACK, Color::WHITE].into_iter().enumerate() {
-        match Engine::start(&config.engines[who[seat]], color, log.clone(), stop.clone()) {
+        match Engine::start(&config.engines[who[seat]], color, &phantom_config, log.clone(), stop.clone()) {
             Ok(e) => engines.push(e),
             Err(Fault::Interrupted) => return GameEnd::Interrupted,
             Err(f) => {
@@ -203,7 +329,11 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
         TimeControl::Clock { base, .. } => [base, base],
         _ => [Duration::ZERO; 2],
     };
-    // White waits for black's first move; black answered `new black` with a try.
+    // When the side to move got its go-ahead: its clock runs from then (rule 8). For
+    // black's first turn, now (it answers `new black` with a try); later, the moment
+    // the referee answered the opponent's last try, before the `taked` line and the
+    // `move go|pass` are sent, so that removing its captured stones is on its clock.
+    let mut go_ahead = Instant::now();
     let outcome = 'game: loop {
         if stop.load(Ordering::Relaxed) {
             return GameEnd::Interrupted;
@@ -216,7 +346,7 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
         }
         let color = referee.to_move();
         let seat = color.index();
-        let turn_start = Instant::now();
+        let turn_start = go_ahead;
         // One turn: tries until one ends it.
         loop {
             let try_start = Instant::now();
@@ -225,8 +355,14 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
                 TimeControl::PerMove(t) => try_start + t + config.margin,
                 TimeControl::Nodes(_) => try_start + config.move_timeout,
             };
-            let mv = match engines[seat].try_move(deadline) {
-                Ok(mv) => mv,
+            let clock_left = clocks[seat].saturating_sub(turn_start.elapsed());
+            let view = referee.view(color).clone();
+            let mv = match engines[seat].try_move(deadline, &view, config.control, clock_left) {
+                Ok(TryReply::Try(mv)) => mv,
+                Ok(TryReply::Resign) => {
+                    let outcome = Outcome::loss_of(bitboards::Player::from_index(seat));
+                    return finish(&referee, outcome, format!("{} resigns", names[seat]), None);
+                }
                 Err(Fault::Interrupted) => return GameEnd::Interrupted,
                 Err(f) => return fault(&referee, seat, &f),
             };
@@ -234,18 +370,18 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
                 Ok(a) => a,
                 Err(e) => return fault(&referee, seat, &Fault::Protocol(format!("try {}: {e}", vertex(mv)))),
             };
+            // The mover's clock stops with the answer that ends its turn; the
+            // opponent's starts at the same instant.
+            let answered = Instant::now();
             let other = 1 - seat;
             let sent = match answer {
-                Answer::Illegal { turn_passed: false, .. } => engines[seat].send("refuse"),
+                Answer::Illegal { turn_passed: false, .. } => engines[seat].tell("refuse"),
                 Answer::Illegal { turn_passed: true, .. } => Ok(()),
-                Answer::Passed => engines[seat].send("accept"),
-                Answer::Legal { captured } => {
-                    let order = engines[seat].order;
-                    let points = engines[seat].points(captured);
-                    engines[seat].send("accept").and_then(|_| {
-                        if captured != 0 { engines[seat].send(&capture_line("take", &points, order)) } else { Ok(()) }
-                    })
-                }
+                Answer::Passed => engines[seat].tell("accept"),
+                Answer::Legal { captured } => engines[seat].tell("accept").and_then(|_| {
+                    // OpenSpiel tells the capturer no points: only UGI+ engines play it.
+                    if captured != 0 { engines[seat].tell_capture("take", captured) } else { Ok(()) }
+                }),
             };
             if let Err(f) = sent {
                 return fault(&referee, seat, &f);
@@ -253,29 +389,24 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
             if !answer.ends_turn() {
                 continue;
             }
-            let used = turn_start.elapsed();
+            let used = answered.duration_since(turn_start);
             if let TimeControl::Clock { increment, .. } = config.control {
                 if used > clocks[seat] + config.margin {
                     return fault(&referee, seat, &Fault::Timeout);
                 }
                 clocks[seat] = clocks[seat].saturating_sub(used) + increment;
             }
+            go_ahead = answered;
             if referee.is_over() {
                 break;
             }
             // Tell the other side: its captured stones, then the move or the pass.
-            let order = engines[other].order;
             let told = match answer {
                 Answer::Legal { captured } => {
-                    let lost = if captured != 0 {
-                        let points = engines[other].points(captured);
-                        engines[other].send(&capture_line("taked", &points, order))
-                    } else {
-                        Ok(())
-                    };
-                    lost.and_then(|_| engines[other].send("move go"))
+                    let lost = if captured != 0 { engines[other].tell_capture("taked", captured) } else { Ok(()) };
+                    lost.and_then(|_| engines[other].tell("move go"))
                 }
-                _ => engines[other].send("move pass"),
+                _ => engines[other].tell("move pass"),
             };
             if let Err(f) = told {
                 return fault(&referee, other, &f);
@@ -283,11 +414,8 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
             break;
         }
     };
-    for e in &mut engines {
-        let _ = e.send("end");
-    }
-    for mut e in engines {
-        e.process.quit("quit");
+    for e in engines {
+        e.close();
     }
     let dead = crate::phantom::referee_dead(&referee);
     let (reason, score) = match outcome {

@@ -15,6 +15,10 @@ const SETUP_TIME: Duration = Duration::from_secs(30);
 /// Lines an engine may print that the arena does not understand, per request.
 const MAX_OTHER_LINES: usize = 1000;
 
+/// How the lines an engine may write before `ugiok` begin (anything else is not the
+/// protocol, see [`Process::recv_handshake`]).
+pub(super) const UGI_LINES: &[&str] = &["id", "option", "info", "ugiok", "uciok"];
+
 /// Which protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
@@ -178,7 +182,7 @@ impl Player {
             return Err(Fault::Protocol("Chaos Clock is played over UGI+ only".into()));
         }
         if spec.protocol == Protocol::Phantom || setup.kind == GameKind::PhantomGo {
-            return Err(Fault::Protocol("Phantom Go is played with proto=phantom, and only Phantom Go".into()));
+            return Err(Fault::Protocol("Phantom Go is refereed by its own arena code (arena/phantom.rs)".into()));
         }
         let process = Process::start(&spec.name, &spec.command, log, stop)?;
         let mut player = Player { spec: spec.clone(), setup, control, process, synced: 0, ping: 0 };
@@ -194,7 +198,7 @@ impl Player {
 
     fn setup_ugi(&mut self, deadline: Instant) -> Result<(), Fault> {
         self.process.send("ugi")?;
-        self.process.recv_until(deadline, MAX_OTHER_LINES, |l| (l == "ugiok" || l == "uciok").then_some(()))?;
+        self.process.recv_handshake(deadline, UGI_LINES, |l| (l == "ugiok" || l == "uciok").then_some(()))?;
         let game = match self.setup.kind {
             GameKind::Othello => "othello",
             GameKind::Go => "go",

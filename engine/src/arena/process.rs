@@ -33,6 +33,10 @@ impl std::fmt::Display for Fault {
     }
 }
 
+/// How long an engine that has written something that is not the protocol may stay
+/// silent during set-up before it is judged unable to answer.
+pub const HANDSHAKE_QUIET: Duration = Duration::from_secs(3);
+
 /// A shared log of engine I/O.
 pub type Log = Arc<Mutex<File>>;
 
@@ -142,6 +146,46 @@ impl Process {
                     let shown: String = line.chars().take(40).collect();
                     return Err(Fault::Protocol(format!("unexpected output, e.g. '{shown}'")));
                 }
+            }
+        }
+    }
+
+    /// The answer to a set-up command (`ugi`, `name?`): lines until one for which
+    /// `done` gives a value, before `deadline`; but once the engine has written a line
+    /// that starts with none of `protocol` (not the protocol: an unknown-command
+    /// message, a usage text) and then nothing for [`HANDSHAKE_QUIET`], it is not going
+    /// to answer: a protocol violation at once rather than at the deadline.
+    pub fn recv_handshake<T>(
+        &mut self,
+        deadline: Instant,
+        protocol: &[&str],
+        mut done: impl FnMut(&str) -> Option<T>,
+    ) -> Result<T, Fault> {
+        let mut garbage: Option<String> = None;
+        loop {
+            let wait = match &garbage {
+                Some(_) => deadline.min(Instant::now() + HANDSHAKE_QUIET),
+                None => deadline,
+            };
+            let line = match self.recv(wait) {
+                Ok(line) => line,
+                Err(Fault::Timeout) if Instant::now() < deadline => {
+                    let shown = garbage.unwrap_or_default();
+                    return Err(Fault::Protocol(format!("no answer in the protocol, only output such as '{shown}'")));
+                }
+                Err(e) => return Err(e),
+            };
+            let line = line.trim();
+            if let Some(v) = done(line) {
+                return Ok(v);
+            }
+            if line.is_empty() {
+                continue;
+            }
+            if protocol.iter().any(|p| line.starts_with(p)) {
+                garbage = None;
+            } else {
+                garbage = Some(line.chars().take(40).collect());
             }
         }
     }

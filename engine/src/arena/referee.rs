@@ -54,6 +54,8 @@ pub struct RefereeRules {
     /// End the game after this many moves: Go is then scored as it stands, Chaos
     /// Clock ends with both losing, Othello cannot last that long.
     pub max_moves: usize,
+    /// Phantom Go: the referee's rule set (CCGC or OpenSpiel).
+    pub phantom_rules: bitboards::phantom::PhantomRules,
 }
 
 /// An opening: a start position (game text form; `None`: the standard start) and
