@@ -153,3 +153,34 @@ fn a_long_perft_can_be_stopped_and_isready_is_answered_meanwhile() {
     let lines = e.until(|l| l.starts_with("perft "));
     assert_eq!(lines.last().map(String::as_str), Some("perft 1 10"), "{lines:?}");
 }
+
+#[test]
+fn an_arena_engine_that_answers_its_set_up_with_garbage_is_judged_quickly() {
+    let program = env!("CARGO_BIN_EXE_sente");
+    let garbage = "cmd='sh -c \"while read -r l; do echo what is $l; done\"'";
+    for (game, proto, good) in [
+        ("othello", "ugi", format!("name=good cmd='{program}' proto=ugi")),
+        ("phantomgo", "phantom", format!("name=good cmd='{program} phantom --movetime 10' proto=phantom")),
+    ] {
+        let out = std::env::temp_dir().join(format!("sente-garbage-{}-{game}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let started = std::time::Instant::now();
+        let bad = format!("name=bad {garbage} proto={proto}");
+        let out_arg = out.to_str().expect("utf-8 path");
+        let r = sente(&[
+            "arena", "--game", game, "--rounds", "1", "--st", "0.05", "--out", out_arg, "--engine", &bad, "--engine",
+            &good,
+        ]);
+        let took = started.elapsed();
+        assert!(r.status.success(), "{game}: {}", String::from_utf8_lossy(&r.stderr));
+        let results = std::fs::read_to_string(out.join("results.jsonl")).expect("results");
+        assert_eq!(results.lines().count(), 2, "{results}");
+        for line in results.lines() {
+            assert!(line.contains("bad could not start: protocol violation: no answer in the protocol"), "{line}");
+            assert!(line.contains("\"score_a\":0.0"), "{line}");
+        }
+        // Two games, each judged about 3 s after the garbage, not after 30 s.
+        assert!(took < std::time::Duration::from_secs(20), "{game}: {took:?}");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
