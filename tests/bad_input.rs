@@ -184,3 +184,25 @@ fn an_arena_engine_that_answers_its_set_up_with_garbage_is_judged_quickly() {
         let _ = std::fs::remove_dir_all(&out);
     }
 }
+
+#[test]
+fn the_end_of_input_during_a_search_ends_the_engine_promptly() {
+    use std::time::{Duration, Instant};
+    for game in ["othello", "go", "phantomgo", "chaosclock"] {
+        let mut e = Engine::start(&[]);
+        e.send(&format!("setoption name Game value {game}"));
+        e.send("position startpos");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(200));
+        let closed = Instant::now();
+        assert!(e.wait_exit(Duration::from_secs(10)), "{game}: a failing exit");
+        assert!(closed.elapsed() < Duration::from_secs(5), "{game}: {:?} to exit", closed.elapsed());
+    }
+    // The platform protocol: black's first try may take 100 s; the input ends.
+    let mut e = Engine::start(&["phantom", "--movetime", "100000"]);
+    e.send("new black");
+    assert!(e.silent_for(Duration::from_millis(200)), "the try came early");
+    let closed = Instant::now();
+    assert!(e.wait_exit(Duration::from_secs(10)), "a failing exit");
+    assert!(closed.elapsed() < Duration::from_secs(5), "{:?} to exit", closed.elapsed());
+}

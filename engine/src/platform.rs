@@ -22,6 +22,8 @@ use protocol::phantom::{Command, move_line, name_line, parse};
 use search::phantom::{PlayerSettings, choose};
 use search::{Limits, StopFlag};
 
+use crate::io::{Input, MAX_LINE, spawn_reader};
+
 /// Reads `row-column` or `column-row`.
 pub fn parse_letters(text: &str) -> Result<LetterOrder, String> {
     match text.trim().to_ascii_lowercase().as_str() {
@@ -58,12 +60,28 @@ pub struct PlatformEngine {
     /// Any answer to our tries this game (tells the start signal from a lost answer).
     answered: bool,
     seed: u64,
+    /// Stops a search at once (set when the input ends).
+    stop: StopFlag,
 }
 
 impl PlatformEngine {
     /// An engine writing points with `order`, choosing with `settings` in `movetime` per try.
     pub fn new(order: LetterOrder, settings: PlayerSettings, movetime: Duration) -> PlatformEngine {
-        PlatformEngine { order, settings, movetime, view: None, pending: None, answered: false, seed: 1 }
+        PlatformEngine {
+            order,
+            settings,
+            movetime,
+            view: None,
+            pending: None,
+            answered: false,
+            seed: 1,
+            stop: StopFlag::new(),
+        }
+    }
+
+    /// The flag that stops a search (the input thread sets it at end of input).
+    pub fn stop_flag(&self) -> StopFlag {
+        self.stop.clone()
     }
 
     /// The engine's view of the current game, if one is on.
@@ -95,7 +113,7 @@ impl PlatformEngine {
         let Some(view) = &self.view else { return };
         self.seed = self.seed.wrapping_add(1);
         let limits = Limits::movetime(try_time(self.movetime, view.refused().count_ones()));
-        let choice = choose(view, &self.settings, &limits, &StopFlag::new(), self.seed);
+        let choice = choose(view, &self.settings, &limits, &self.stop, self.seed);
         self.pending = Some(choice.mv);
         step.out.push(move_line(choice.mv, self.order));
     }
@@ -204,14 +222,34 @@ impl PlatformEngine {
     }
 }
 
-/// Runs the platform protocol on stdin/stdout.
+/// Runs the platform protocol on stdin/stdout. The input is read on its own thread:
+/// when it ends, a search under way stops at once and the engine exits.
 pub fn run(order: LetterOrder, settings: PlayerSettings, movetime: Duration) -> anyhow::Result<()> {
     let mut engine = PlatformEngine::new(order, settings, movetime);
-    let stdin = std::io::stdin();
+    let lines = spawn_reader(std::io::BufReader::new(std::io::stdin()));
+    let (forward, input) = crossbeam_channel::unbounded();
+    let stop = engine.stop_flag();
+    std::thread::Builder::new().name("input-end".into()).spawn(move || {
+        for item in lines.iter() {
+            if item == Input::Eof {
+                stop.stop();
+            }
+            if forward.send(item).is_err() {
+                break;
+            }
+        }
+    })?;
     let mut stdout = std::io::stdout().lock();
     let mut stderr = std::io::stderr();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
+    for item in input.iter() {
+        let line = match item {
+            Input::Line(line) => line,
+            Input::TooLong(n) => {
+                let _ = writeln!(stderr, "sente: a line of {n} bytes ignored (at most {MAX_LINE})");
+                continue;
+            }
+            Input::Eof => break,
+        };
         let step = engine.handle_line(&line);
         for l in &step.out {
             writeln!(stdout, "{l}")?;
