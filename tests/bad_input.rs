@@ -206,3 +206,49 @@ fn the_end_of_input_during_a_search_ends_the_engine_promptly() {
     assert!(e.wait_exit(Duration::from_secs(10)), "a failing exit");
     assert!(closed.elapsed() < Duration::from_secs(5), "{:?} to exit", closed.elapsed());
 }
+
+#[test]
+fn chaos_clock_positions_carry_the_end_of_the_game_and_refuse_contradictions() {
+    let mut e = Engine::start(&[]);
+    e.send("setoption name Game value chaosclock");
+    // Every piece home: both sides have completed, so both win, as the solver says.
+    e.send("position fen 1,2,3,4,5,6,7,8,9,10,11,12 Y 0");
+    assert_eq!(e.ask("query result"), "response bothwin");
+    e.send("go depth 1");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove none"), "{lines:?}");
+    let solved = sente(&["chaosclock", "solve", "1,2,3,4,5,6,7,8,9,10,11,12 Y 0"]);
+    let solved = String::from_utf8_lossy(&solved.stdout).to_string();
+    assert!(solved.starts_with("outcome: both win"), "{solved}");
+    // One side complete without its flag: the flag is implied (the other has one move).
+    e.send("position fen 1,4,3,2,5,6,7,8,9,10,11,12 Y 0");
+    assert_eq!(e.ask("query fen"), "response 1,4,3,2,5,6,7,8,9,10,11,12 Y 0 cJ");
+    // Two passes end the game (both lose), and the position says so and reads back.
+    e.send("position startpos moves pass");
+    let one = e.ask("query fen");
+    e.send("position startpos moves pass pass");
+    let two = e.ask("query fen");
+    assert_ne!(one, two, "the game over is not in the position text");
+    assert_eq!(e.ask("query result"), "response bothlose");
+    let two = two.trim_start_matches("response ").to_string();
+    e.send(&format!("position fen {two}"));
+    assert_eq!(e.ask("query result"), "response bothlose");
+    assert_eq!(e.ask("query fen"), format!("response {two}"));
+    // Contradictions are refused and the position stays.
+    for bad in [
+        "3,5,1,12,4,2,11,10,6,7,9,8",           // no side to move
+        "3,5,1,12,4,2,11,10,6,7,9,8 Y 0 cJ cY", // both completed first
+        "3,5,1,12,4,2,11,10,6,7,9,8 Y 0 x p",   // a pass and a capture before
+        "3,5,1,12,4,2,11,10,6,7,9,8 Y 0 cJ",    // 甲 has not completed
+        "3,5,1,12,4,2,11,10,6,7,9,8 Y 5 p",     // a walk and a pass before
+        "3,5,1,12,4,2,11,10,6,7,9,8 Y 0 p p",   // a flag twice
+        "3,5,1,12,4,2,11,10,6,7,9,8 Y 0 won:J", // 甲 won without its pieces home
+    ] {
+        e.send(&format!("position fen {bad}"));
+        let err = e.recv(common::REPLY);
+        assert!(err.starts_with("info string error: bad position"), "{bad}: {err}");
+        assert_eq!(e.ask("query fen"), format!("response {two}"), "{bad}");
+        let solved = sente(&["chaosclock", "solve", bad]);
+        assert!(!solved.status.success(), "solve accepted '{bad}'");
+    }
+}

@@ -257,7 +257,8 @@ fn random_position(seed: u64) -> State {
     let side = if next() % 2 == 0 { "Y" } else { "J" };
     let walked: Vec<u8> = points.iter().copied().filter(|&n| n != 0).chain([0]).collect();
     let w = walked[next() as usize % walked.len()];
-    let text = format!("{} {side} {w}{}", board.join(","), if next() % 4 == 0 { " p" } else { "" });
+    // The flag of a pass only where the previous move walked nothing.
+    let text = format!("{} {side} {w}{}", board.join(","), if w == 0 && next() % 4 == 0 { " p" } else { "" });
     State::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 

@@ -117,12 +117,18 @@ pub enum ParseError {
     /// The side to move is missing or wrong.
     #[error("bad side to move '{0}': Y (乙) or J (甲)")]
     Side(String),
+    /// No side to move after the points.
+    #[error("the side to move is missing after the points: Y (乙) or J (甲)")]
+    NoSide,
     /// The walked piece is wrong.
     #[error("bad walked piece '{0}': 0 to 12, and on the board")]
     Walked(String),
     /// A flag that does not exist.
-    #[error("bad flag '{0}': x (extra move), p (after a pass), cJ/cY (completed)")]
+    #[error("bad flag '{0}': x (extra move), p (after a pass), cJ/cY (completed), won:J, won:Y, both-win, both-lose")]
     Flag(String),
+    /// Flags, or a flag and the rest of the position, that cannot all be true.
+    #[error("contradictory position: {0}")]
+    Contradiction(&'static str),
 }
 
 // Bit layout of the state word.
@@ -554,8 +560,9 @@ impl State {
         }
         let mut s = State::new(board)?;
         match words.next() {
-            None | Some("Y" | "y" | "乙") => s.set_to_move(Side::YI),
+            Some("Y" | "y" | "乙") => s.set_to_move(Side::YI),
             Some("J" | "j" | "甲") => s.set_to_move(Side::JIA),
+            None => return Err(ParseError::NoSide),
             Some(other) => return Err(ParseError::Side(other.to_string())),
         }
         if let Some(w) = words.next() {
@@ -565,16 +572,73 @@ impl State {
             }
             s.0 |= (n as u64) << WALKED_SHIFT;
         }
+        let mut seen: Vec<&str> = Vec::new();
+        let mut outcome = None;
         for flag in words {
+            if seen.contains(&flag) {
+                return Err(ParseError::Contradiction("a flag given twice"));
+            }
+            seen.push(flag);
             match flag {
                 "x" => s.0 |= 1 << EXTRA_BIT,
                 "p" => s.0 |= 1 << PASSED_BIT,
+                "cJ" | "cY" if s.completed().is_some() => {
+                    return Err(ParseError::Contradiction("cJ and cY: only one side completes first"));
+                }
                 "cJ" => s.0 |= 1 << PENDING_SHIFT,
                 "cY" => s.0 |= 2 << PENDING_SHIFT,
-                other => return Err(ParseError::Flag(other.to_string())),
+                "won:J" | "won:Y" | "both-win" | "both-lose" if outcome.is_some() => {
+                    return Err(ParseError::Contradiction("two results"));
+                }
+                "won:J" => outcome = Some(Outcome::Win(Side::JIA)),
+                "won:Y" => outcome = Some(Outcome::Win(Side::YI)),
+                "both-win" => outcome = Some(Outcome::BothWin),
+                "both-lose" => outcome = Some(Outcome::BothLose),
+                other => return Err(ParseError::Flag(other.chars().take(20).collect())),
             }
         }
-        Ok(s)
+        s.check_flags(outcome)
+    }
+
+    /// The flags read by [`State::parse`] checked against each other and the board;
+    /// the completion flag a complete side must carry is added, and a position where
+    /// both sides have completed with neither flag is over, both winning (whichever
+    /// completed first, the other completed with its last move).
+    fn check_flags(mut self, outcome: Option<Outcome>) -> Result<State, ParseError> {
+        let contradiction = |why| Err(ParseError::Contradiction(why));
+        if self.is_extra_move() && self.after_pass() {
+            return contradiction("x and p: the previous move was a capture or a pass, not both");
+        }
+        if self.just_walked() != 0 && (self.is_extra_move() || self.after_pass()) {
+            return contradiction("a walked piece with x or p: the previous move was a walk");
+        }
+        let complete = [Side::YI, Side::JIA].map(|side| self.is_complete(side));
+        if let Some(first) = self.completed()
+            && !self.is_complete(first)
+        {
+            return contradiction("a completion flag for a side whose pieces are not all home");
+        }
+        match outcome {
+            Some(Outcome::Win(side)) if !self.is_complete(side) => {
+                return contradiction("a winner whose pieces are not all home");
+            }
+            Some(Outcome::BothWin) if complete != [true, true] => {
+                return contradiction("both win, but not all pieces are home");
+            }
+            _ => {}
+        }
+        if self.completed().is_none() {
+            match complete {
+                [true, true] if outcome.is_none() => return Ok(self.with_outcome(Outcome::BothWin)),
+                [true, false] => self.0 |= 2 << PENDING_SHIFT,
+                [false, true] => self.0 |= 1 << PENDING_SHIFT,
+                _ => {}
+            }
+        }
+        Ok(match outcome {
+            Some(o) => self.with_outcome(o),
+            None => self,
+        })
     }
 
     /// A drawing of the clock face with the hands and the state of play.
@@ -635,6 +699,12 @@ impl fmt::Display for State {
         }
         if let Some(s) = self.completed() {
             write!(f, " c{}", s.side_letter())?;
+        }
+        match self.outcome() {
+            None => {}
+            Some(Outcome::Win(side)) => write!(f, " won:{}", side.side_letter())?,
+            Some(Outcome::BothWin) => f.write_str(" both-win")?,
+            Some(Outcome::BothLose | Outcome::Draw) => f.write_str(" both-lose")?,
         }
         Ok(())
     }
@@ -804,8 +874,35 @@ mod tests {
     fn text_round_trip_and_bad_positions() {
         let s = random_opening(9);
         assert_eq!(State::parse(&s.to_string()), Ok(s));
-        let t = state("1*,2,0,0,0,0,0,0,0,0,0,5 J 5 x p cY");
-        assert_eq!(State::parse(&t.to_string()), Ok(t));
+        for text in [
+            "1*,2,0,0,0,0,0,0,0,0,0,5 J 5",
+            "1*,2,0,0,0,0,0,0,0,0,0,5 J 0 x",
+            "1,2,3,4,5,6,7,8,9,10,0,12 J 0 p cY",
+            "1,2,3,4,5,6,7,8,9,10,11,12 J 0 cY",
+            "1,2,3,4,5,6,7,8,9,10,11,12 Y 0 cY both-win",
+            "3,5,1,12,4,2,11,10,6,7,9,8 J 0 p both-lose",
+        ] {
+            let t = state(text);
+            assert_eq!(t.to_string(), text.replace("1*", "1"));
+            assert_eq!(State::parse(&t.to_string()), Ok(t));
+        }
+        // The completion flag is implied; every piece home with no flag is over.
+        assert_eq!(state("1,2,3,4,5,6,7,8,9,10,0,12 J 0").to_string(), "1,2,3,4,5,6,7,8,9,10,0,12 J 0 cY");
+        assert_eq!(state("1,2,3,4,5,6,7,8,9,10,11,12 Y 0").outcome(), Some(Outcome::BothWin));
+        for contradiction in [
+            "0,0,0,0,0,0,0,0,0,0,0,0 Y 0 x p",
+            "5,0,0,0,0,0,0,0,0,0,0,0 Y 5 p",
+            "5,0,0,0,0,0,0,0,0,0,0,0 Y 5 x",
+            "1,2,3,4,5,6,7,8,9,10,11,12 Y 0 cJ cY",
+            "0,0,0,0,0,0,0,0,0,0,0,0 Y 0 cJ",
+            "0,0,0,0,0,0,0,0,0,0,0,0 Y 0 p p",
+            "0,0,0,0,0,0,0,0,0,0,0,0 Y 0 won:Y",
+            "1,0,3,0,5,0,7,0,9,0,11,0 Y 0 cJ both-win",
+            "0,0,0,0,0,0,0,0,0,0,0,0 Y 0 both-lose both-lose",
+        ] {
+            assert!(matches!(State::parse(contradiction), Err(ParseError::Contradiction(_))), "{contradiction}");
+        }
+        assert_eq!(State::parse("0,0,0,0,0,0,0,0,0,0,0,0"), Err(ParseError::NoSide));
         assert_eq!(State::parse("1,1,0,0,0,0,0,0,0,0,0,0 Y"), Err(ParseError::Twice(1)));
         assert_eq!(State::parse("0,3*,0,0,0,0,0,0,0,0,0,0 Y"), Err(ParseError::FixedAway { piece: 3, point: 2 }));
         assert!(matches!(State::parse("1,2,3"), Err(ParseError::Points(3))));
