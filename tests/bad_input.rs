@@ -160,6 +160,7 @@ fn an_arena_engine_that_answers_its_set_up_with_garbage_is_judged_quickly() {
     let garbage = "cmd='sh -c \"while read -r l; do echo what is $l; done\"'";
     for (game, proto, good) in [
         ("othello", "ugi", format!("name=good cmd='{program}' proto=ugi")),
+        ("go", "gtp", format!("name=good cmd='{program}' proto=ugi")),
         ("phantomgo", "phantom", format!("name=good cmd='{program} phantom --movetime 10' proto=phantom")),
     ] {
         let out = std::env::temp_dir().join(format!("sente-garbage-{}-{game}", std::process::id()));

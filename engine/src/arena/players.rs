@@ -159,6 +159,9 @@ pub struct Player {
     synced: usize,
     /// NBoard: the last ping number.
     ping: u64,
+    /// Set-up is under way: GTP replies are awaited as a handshake
+    /// ([`Process::recv_handshake`]).
+    in_setup: bool,
 }
 
 /// GTP's colour of a seat: the first player is black in Othello and Go.
@@ -185,7 +188,7 @@ impl Player {
             return Err(Fault::Protocol("Phantom Go is refereed by its own arena code (arena/phantom.rs)".into()));
         }
         let process = Process::start(&spec.name, &spec.command, log, stop)?;
-        let mut player = Player { spec: spec.clone(), setup, control, process, synced: 0, ping: 0 };
+        let mut player = Player { spec: spec.clone(), setup, control, process, synced: 0, ping: 0, in_setup: true };
         let deadline = Instant::now() + SETUP_TIME;
         match spec.protocol {
             Protocol::Ugi => player.setup_ugi(deadline)?,
@@ -193,6 +196,7 @@ impl Player {
             Protocol::Nboard => player.setup_nboard(deadline)?,
             Protocol::Phantom => return Err(Fault::Protocol("Phantom Go is played with proto=phantom".into())),
         }
+        player.in_setup = false;
         Ok(player)
     }
 
@@ -227,9 +231,12 @@ impl Player {
     /// text (after `?`) as `Err(Ok(..))`.
     fn gtp(&mut self, command: &str, deadline: Instant) -> Result<Result<String, String>, Fault> {
         self.process.send(command)?;
-        let first = self.process.recv_until(deadline, MAX_OTHER_LINES, |l| {
-            (l.starts_with('=') || l.starts_with('?')).then(|| l.to_string())
-        })?;
+        let reply = |l: &str| (l.starts_with('=') || l.starts_with('?')).then(|| l.to_string());
+        let first = if self.in_setup {
+            self.process.recv_handshake(deadline, &[], reply)?
+        } else {
+            self.process.recv_until(deadline, MAX_OTHER_LINES, reply)?
+        };
         let mut text = first[1..].trim_start_matches(|c: char| c.is_ascii_digit()).trim().to_string();
         loop {
             let line = self.process.recv(deadline)?;
