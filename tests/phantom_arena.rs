@@ -159,6 +159,12 @@ fn openspiel_rules_between_ugi_engines() {
         let tries = replay_under(&record, PhantomConfig::open_spiel());
         assert_eq!(tries as u64, row["moves"].as_u64().unwrap());
         assert!(tries <= 324, "OpenSpiel's action cap: {tries}");
+        let reason = row["reason"].as_str().unwrap();
+        match reason {
+            "two passes" => assert!(tries < 324),
+            "OpenSpiel's 324 actions" => assert_eq!(tries, 324),
+            _ => assert!(reason.starts_with("superko"), "{row}"),
+        }
         let sgf = std::fs::read_to_string(record.with_extension("sgf")).expect("an SGF record");
         assert!(sgf.contains("RU[Phantom Go openspiel]"), "{sgf}");
     }

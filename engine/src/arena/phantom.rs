@@ -47,7 +47,7 @@ use std::time::{Duration, Instant};
 
 use bitboards::Outcome;
 use bitboards::go::{Color, LetterOrder, Move, Point, bits};
-use bitboards::phantom::{Answer, PhantomConfig, Referee, SIZE, TryRecord, View};
+use bitboards::phantom::{Answer, EndReason, PhantomConfig, PhantomResult, Referee, SIZE, TryRecord, View};
 use protocol::phantom::{Reply as PlatformReply, capture_line, parse_reply};
 
 use super::players::UGI_LINES;
@@ -421,13 +421,18 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
     let (reason, score) = match outcome {
         None => {
             let r = referee.result(dead);
-            ("two passes".to_string(), r.map(|r| (r.winner, r.text())))
+            let reason = match referee.end_reason() {
+                Some(EndReason::TwoPasses) | None => "two passes",
+                Some(EndReason::ActionCap) => "OpenSpiel's 324 actions",
+                Some(EndReason::Superko) => "superko repetition, a draw (OpenSpiel)",
+                Some(EndReason::Agreement) => "stopped by agreement",
+            };
+            (reason.to_string(), r.map(|r| (r.winner, r.text())))
         }
         Some(why) => {
-            let s = referee.score(dead);
-            let m = s.margin();
-            let winner = if m > 0.0 { Some(Color::BLACK) } else { Some(Color::WHITE) };
-            (why, Some((winner, s.result())))
+            // Scored as it stands: the tie rule of the rule set (CCGC: White wins).
+            let r = PhantomResult::judge(referee.rules(), EndReason::ActionCap, referee.score(dead));
+            (why, Some((r.winner, r.text())))
         }
     };
     let (winner, text) = score.unwrap_or((None, "?".into()));
