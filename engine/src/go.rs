@@ -12,7 +12,6 @@ use search::go::mcts::{Mcts, MctsResult, ownership};
 use search::{Limits, Outcome, Player, Score, StopFlag, TimeBudget};
 
 use crate::error::{EngineError, Result};
-use crate::gtp::GtpClock;
 use crate::io::Output;
 use crate::session::{AnalysisJob, GtpGame};
 use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
@@ -478,7 +477,7 @@ impl GtpGame for GoGtp {
         })))
     }
 
-    fn streamed_reply(&mut self, cmd: &Command, clock: &GtpClock, out: &Output) -> bool {
+    fn streamed_reply(&mut self, cmd: &Command, limits: &dyn Fn(bool) -> Limits, out: &Output) -> bool {
         let Some((format, true)) = analysis_command(&cmd.name) else { return false };
         let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
         let to_move = self.state.game.board().to_move();
@@ -490,7 +489,7 @@ impl GtpGame for GoGtp {
             }
         };
         out.line(gtp::success(cmd.id, "").trim_end());
-        let limits = clock.move_limits(request.color == Color::BLACK);
+        let limits = limits(request.color == Color::BLACK);
         let mut writer = AnalysisWriter::new(&self.state.game, request);
         let mut report = |tree: &Mcts, r: &MctsResult| out.line(writer.line(tree, r));
         let mut progress = Progress { interval: request.interval, report: &mut report };

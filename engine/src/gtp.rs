@@ -22,12 +22,6 @@ pub struct GtpClock {
 }
 
 impl GtpClock {
-    /// Search limits for `black` (or white) to move, from the clock; 2 s a move when
-    /// nothing is known.
-    pub fn move_limits(&self, black: bool) -> Limits {
-        self.limits(black, DEFAULT_MOVE_TIME)
-    }
-
     /// Search limits for `black` (or white) to move, from the clock; `default` when
     /// nothing is known.
     pub fn limits(&self, black: bool, default: Duration) -> Limits {
@@ -133,7 +127,8 @@ impl GtpEngine {
         let Some(cmd) = gtp::parse(line) else {
             return true;
         };
-        if self.game.streamed_reply(&cmd, &self.clock, &self.out) {
+        let clock = self.clock;
+        if self.game.streamed_reply(&cmd, &|black| clock.limits(black, DEFAULT_MOVE_TIME), &self.out) {
             return true;
         }
         if let Some(job) = self.game.analysis(&cmd) {

@@ -11,7 +11,6 @@ use search::{Limits, Outcome, Score, StopFlag};
 
 use crate::error::Result;
 use crate::games::GameKind;
-use crate::gtp::GtpClock;
 use crate::io::Output;
 
 /// Engine-wide settings a search needs.
@@ -181,9 +180,10 @@ pub trait GtpGame: Send {
     }
     /// Commands that write their whole reply themselves while they run
     /// (`lz-genmove_analyze`): true if `cmd` was one and its reply, `=` line to empty
-    /// line (or a `?` reply), was written to `out`. `clock` gives the search limits.
-    fn streamed_reply(&mut self, cmd: &Command, clock: &GtpClock, out: &Output) -> bool {
-        let _ = (cmd, clock, out);
+    /// line (or a `?` reply), was written to `out`. `limits(black)` gives the search
+    /// limits of a colour from the clock.
+    fn streamed_reply(&mut self, cmd: &Command, limits: &dyn Fn(bool) -> Limits, out: &Output) -> bool {
+        let _ = (cmd, limits, out);
         false
     }
 }
