@@ -96,6 +96,7 @@ impl GoState {
             // GTP may ask either colour: search as if it were that colour's turn.
             game.play(color.other(), Move::Pass).ok();
         }
+        let started = Instant::now();
         let settlement = settle(game.board());
         // Only a pass the opponent really made counts (not the one assumed above).
         if ending == Ending::Normal && passing_wins(&self.game, &settlement, color) {
@@ -106,6 +107,8 @@ impl GoState {
         let excluded = settlement.settled_territory(game.board(), color);
         self.seed = self.seed.wrapping_add(1);
         let mut tree = Mcts::with_excluded(&game, self.seed, allow_pass, excluded);
+        // The time judging the position took comes off this move's time.
+        let limits = &time_left_after(limits, color, started.elapsed());
         let r = match progress {
             None => tree.search(limits, stop, color),
             Some(progress) => search_in_steps(&mut tree, color, limits, stop, progress),
@@ -144,6 +147,16 @@ pub enum Ending {
     Normal,
     /// `kgs-genmove_cleanup`: capture the opponent's dead stones before passing.
     Cleanup,
+}
+
+/// `limits` with `spent` taken off the move time and off `color`'s clock.
+fn time_left_after(limits: &Limits, color: Color, spent: Duration) -> Limits {
+    let mut left = *limits;
+    let at_least = Duration::from_millis(1);
+    left.movetime = limits.movetime.map(|t| t.saturating_sub(spent).max(at_least));
+    let me = if color == Color::BLACK { 0 } else { 1 };
+    left.clock.time[me] = limits.clock.time[me].map(|t| t.saturating_sub(spent).max(at_least));
+    left
 }
 
 /// The settlement of `board` as the front ends judge the end of a game.
