@@ -484,7 +484,11 @@ impl GtpGame for GoGtp {
         Some(Ok(Box::new(move |stop: &StopFlag, out: &Output| {
             let mut writer = AnalysisWriter::new(&game, request);
             let mut tree = Mcts::new(&writer.game, seed);
-            let mut report = |tree: &Mcts, r: &MctsResult| out.line(writer.line(tree, r));
+            let mut report = |tree: &Mcts, r: &MctsResult| {
+                if let Some(line) = writer.line(tree, r) {
+                    out.line(line)
+                }
+            };
             let mut progress = Progress { interval: request.interval, report: &mut report };
             search_in_steps(&mut tree, request.color, &Limits::infinite(), stop, &mut progress);
         })))
@@ -504,7 +508,11 @@ impl GtpGame for GoGtp {
         out.line(gtp::success(cmd.id, "").trim_end());
         let limits = limits(request.color == Color::BLACK);
         let mut writer = AnalysisWriter::new(&self.state.game, request);
-        let mut report = |tree: &Mcts, r: &MctsResult| out.line(writer.line(tree, r));
+        let mut report = |tree: &Mcts, r: &MctsResult| {
+            if let Some(line) = writer.line(tree, r) {
+                out.line(line)
+            }
+        };
         let mut progress = Progress { interval: request.interval, report: &mut report };
         let (choice, _) =
             self.state.think(request.color, &limits, &StopFlag::new(), Ending::Normal, Some(&mut progress));
@@ -661,8 +669,9 @@ impl AnalysisWriter {
         lead
     }
 
-    /// The analysis line for the search so far.
-    fn line(&mut self, tree: &Mcts, r: &MctsResult) -> String {
+    /// The analysis line for the search so far; `None` while no move has a visit (an
+    /// empty line would end the GTP reply).
+    fn line(&mut self, tree: &Mcts, r: &MctsResult) -> Option<String> {
         let prior = 1.0 / r.root_moves.len().max(1) as f64;
         let mut parts = Vec::new();
         let searched = r.root_moves.iter().filter(|m| m.1 > 0).take(self.request.max_moves);
@@ -689,10 +698,13 @@ impl AnalysisWriter {
                 }
             });
         }
+        if parts.is_empty() {
+            return None;
+        }
         if let Some(own) = &self.ownership {
             parts.push(format!("ownership {own}"));
         }
-        parts.join(" ")
+        Some(parts.join(" "))
     }
 }
 
