@@ -1,18 +1,19 @@
 //! Go behind the front ends: the game state, move generation by MCTS, dead stones and
 //! scoring, with a GTP face ([`GoGtp`]) and a UGI+ face ([`GoSession`]).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bitboards::go::sgf::{self, SgfGame};
 use bitboards::go::{Board, Color, Game, Illegal, Move, Point, Superko, bits};
 use protocol::gtp::{self, Command};
 use protocol::ugi::{OptionKind, StartPosition};
-use search::go::mcts::{Mcts, dead_stones, ownership};
-use search::{Limits, Outcome, Player, Score, StopFlag};
+use search::go::endgame::Settlement;
+use search::go::mcts::{Mcts, MctsResult, ownership};
+use search::{Limits, Outcome, Player, Score, StopFlag, TimeBudget};
 
 use crate::error::{EngineError, Result};
 use crate::io::Output;
-use crate::session::GtpGame;
+use crate::session::{AnalysisJob, GtpGame};
 use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// Settling playouts used to judge dead stones at the end of a game.
@@ -74,33 +75,169 @@ impl GoState {
     }
 
     /// Chooses a move for `color` with MCTS within `limits`; `None` means resign.
+    ///
+    /// The game's end is handled before and around the search: when the opponent
+    /// has just passed and passing too wins by the final count (area, dead stones
+    /// removed, as [`GoState::final_score`] reports it), the answer is a pass without
+    /// a search; the root never tries points of `color`'s settled territory
+    /// ([`Settlement::settled_territory`]), and passes when nothing else is left.
+    /// With `ending` [`Ending::Cleanup`] (`kgs-genmove_cleanup`) it never passes while
+    /// the opponent still has dead stones on the board, and never passes early.
     pub fn think(
         &mut self,
         color: Color,
         limits: &Limits,
         stop: &StopFlag,
-        allow_pass: bool,
-    ) -> (Option<Move>, search::go::mcts::MctsResult) {
+        ending: Ending,
+        progress: Option<&mut Progress>,
+    ) -> (Option<Move>, MctsResult) {
         let mut game = self.game.clone();
         if game.board().to_move() != color {
             // GTP may ask either colour: search as if it were that colour's turn.
             game.play(color.other(), Move::Pass).ok();
         }
+        let started = Instant::now();
+        let settlement = settle(game.board());
+        // Only a pass the opponent really made counts (not the one assumed above).
+        if ending == Ending::Normal && passing_wins(&self.game, &settlement, color) {
+            return (Some(Move::Pass), passing_result());
+        }
+        let opponent_dead = settlement.dead & game.board().stones(color.other());
+        let allow_pass = ending == Ending::Normal || opponent_dead == 0;
+        let excluded = settlement.settled_territory(game.board(), color);
         self.seed = self.seed.wrapping_add(1);
-        let mut tree = Mcts::with_pass(&game, self.seed, allow_pass);
-        let r = tree.search(limits, stop, color);
-        let resign = r.win_rate < 0.02 && r.playouts >= 5_000;
+        let mut tree = Mcts::with_excluded(&game, self.seed, allow_pass, excluded);
+        // The time judging the position took comes off this move's time.
+        let limits = &time_left_after(limits, color, started.elapsed());
+        let r = match progress {
+            None => tree.search(limits, stop, color),
+            Some(progress) => search_in_steps(&mut tree, color, limits, stop, progress),
+        };
+        let resign = r.win_rate < RESIGN_WIN_RATE && r.playouts >= RESIGN_MIN_PLAYOUTS;
         (if resign { None } else { Some(r.best) }, r)
     }
 
-    /// Dead stones of the current position, by settling playouts.
-    pub fn dead(&self) -> u128 {
-        dead_stones(self.game.board(), STATUS_PLAYOUTS, DEAD_THRESHOLD, 7)
+    /// Dead stones and seki of the current position, by settling playouts and the
+    /// seki test.
+    pub fn settlement(&self) -> Settlement {
+        settle(self.game.board())
     }
 
-    /// The score after removing the dead stones.
+    /// Dead stones of the current position (never stones in seki).
+    pub fn dead(&self) -> u128 {
+        self.settlement().dead
+    }
+
+    /// The score after removing the dead stones (stones in seki stay).
     pub fn final_score(&self) -> bitboards::go::Score {
         self.game.score(self.dead())
+    }
+}
+
+/// Below this win rate (after [`RESIGN_MIN_PLAYOUTS`] playouts) GTP's `genmove`
+/// resigns.
+pub const RESIGN_WIN_RATE: f32 = 0.02;
+/// Playouts a search must have run before it may resign.
+pub const RESIGN_MIN_PLAYOUTS: u64 = 5_000;
+
+/// How a move search treats the end of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// `genmove` and UGI+ `go`: pass when the opponent passed and passing wins.
+    Normal,
+    /// `kgs-genmove_cleanup`: capture the opponent's dead stones before passing.
+    Cleanup,
+}
+
+/// `limits` with `spent` taken off the move time and off `color`'s clock.
+fn time_left_after(limits: &Limits, color: Color, spent: Duration) -> Limits {
+    let mut left = *limits;
+    let at_least = Duration::from_millis(1);
+    left.movetime = limits.movetime.map(|t| t.saturating_sub(spent).max(at_least));
+    let me = if color == Color::BLACK { 0 } else { 1 };
+    left.clock.time[me] = limits.clock.time[me].map(|t| t.saturating_sub(spent).max(at_least));
+    left
+}
+
+/// The settlement of `board` as the front ends judge the end of a game.
+fn settle(board: &Board) -> Settlement {
+    Settlement::of(board, STATUS_PLAYOUTS, DEAD_THRESHOLD, 7)
+}
+
+/// True if the opponent's last move was a pass and `color` wins by passing too: by
+/// the final count (area, dead stones removed) and also by the plain area count with
+/// every stone alive (Tromp-Taylor, as some GUIs and servers count), so that a wrong
+/// guess about dead stones in an unsettled position cannot throw the game away.
+fn passing_wins(game: &Game, settlement: &Settlement, color: Color) -> bool {
+    if game.moves().last() != Some(&(color.other(), Move::Pass)) {
+        return false;
+    }
+    let wins = |margin: f64| if color == Color::BLACK { margin > 0.0 } else { margin < 0.0 };
+    wins(game.score(settlement.dead).margin()) && wins(game.score(0).margin())
+}
+
+/// The search result reported for a pass that ends a won game: no search ran.
+fn passing_result() -> MctsResult {
+    MctsResult {
+        best: Move::Pass,
+        win_rate: 1.0,
+        playouts: 0,
+        elapsed: Duration::ZERO,
+        pv: vec![Move::Pass],
+        root_moves: vec![(Move::Pass, 0, 1.0)],
+    }
+}
+
+/// Progress reports during a search: `report` is called about every `interval` with
+/// the tree and its result so far (playouts and time counted from the start).
+pub struct Progress<'a> {
+    /// Time between reports.
+    pub interval: Duration,
+    /// Called with the tree and the result so far.
+    pub report: &'a mut dyn FnMut(&Mcts, &MctsResult),
+}
+
+/// The shortest search step: with less time left the search ends.
+const MIN_STEP: Duration = Duration::from_millis(30);
+
+/// Runs the search in steps of `progress.interval`, reporting after each, until the
+/// limits (time or playouts) are reached or `stop` is set.
+fn search_in_steps(
+    tree: &mut Mcts,
+    color: Color,
+    limits: &Limits,
+    stop: &StopFlag,
+    progress: &mut Progress,
+) -> MctsResult {
+    let player = if color == Color::BLACK { Player::One } else { Player::Two };
+    let budget = TimeBudget::new(limits, player, 40);
+    let start = Instant::now();
+    let mut playouts = 0u64;
+    loop {
+        let left = budget.hard_limit().map(|h| h.saturating_sub(budget.elapsed()));
+        let step = left.map_or(progress.interval, |l| l.min(progress.interval)).max(Duration::from_millis(1));
+        let nodes = limits.nodes.map(|n| n.saturating_sub(playouts).max(1));
+        let mut r = tree.search(&Limits { nodes, movetime: Some(step), ..Limits::default() }, stop, color);
+        playouts += r.playouts;
+        r.playouts = playouts;
+        r.elapsed = start.elapsed();
+        (progress.report)(tree, &r);
+        let nodes_done = limits.nodes.is_some_and(|n| playouts >= n);
+        // A step shorter than this is not worth a report of its own.
+        let time_done = budget.hard_limit().is_some_and(|h| h.saturating_sub(budget.elapsed()) < MIN_STEP);
+        let no_limit = !limits.infinite
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.clock.time.iter().all(Option::is_none);
+        if stop.is_stopped()
+            || nodes_done
+            || time_done
+            || budget.hard_expired()
+            || (budget.soft_expired() && !limits.infinite)
+            || (no_limit && playouts >= 10_000)
+        {
+            return r;
+        }
     }
 }
 
@@ -124,9 +261,18 @@ pub struct GoGtp {
 }
 
 impl GoGtp {
-    fn vertices(&self, set: u128) -> String {
-        let size = self.state.game.board().size();
-        bits(set).map(|p| p.to_gtp(size)).collect::<Vec<_>>().join(" ")
+    /// The stones of `set`, one group per line (as `final_status_list` answers).
+    fn groups(&self, set: u128) -> String {
+        let board = self.state.game.board();
+        let size = board.size();
+        let mut lines = Vec::new();
+        let mut rest = set;
+        while rest != 0 {
+            let group = board.group(Point(rest.trailing_zeros() as u8)) & set;
+            rest &= !group;
+            lines.push(bits(group).map(|p| p.to_gtp(size)).collect::<Vec<_>>().join(" "));
+        }
+        lines.join("\n")
     }
 
     fn load_sgf(&mut self, args: &[&str]) -> Result<String> {
@@ -186,7 +332,22 @@ const GO_EXTRA: &[&str] = &[
     "gogui-analyze_commands",
     "sente-ownership",
     "sente-superko",
+    "lz-analyze",
+    "kata-analyze",
+    "lz-genmove_analyze",
+    "kata-genmove_analyze",
 ];
+
+/// The analysis format of an analysis command's name, and whether it also plays.
+fn analysis_command(name: &str) -> Option<(AnalysisFormat, bool)> {
+    match name {
+        "lz-analyze" => Some((AnalysisFormat::Lz, false)),
+        "kata-analyze" => Some((AnalysisFormat::Kata, false)),
+        "lz-genmove_analyze" => Some((AnalysisFormat::Lz, true)),
+        "kata-genmove_analyze" => Some((AnalysisFormat::Kata, true)),
+        _ => None,
+    }
+}
 
 impl GtpGame for GoGtp {
     fn set_board_size(&mut self, size: usize) -> Result<()> {
@@ -210,7 +371,7 @@ impl GtpGame for GoGtp {
 
     fn genmove(&mut self, black: bool, limits: Limits, _options: &SearchOptions) -> Result<String> {
         let color = if black { Color::BLACK } else { Color::WHITE };
-        let (choice, _) = self.state.think(color, &limits, &StopFlag::new(), true);
+        let (choice, _) = self.state.think(color, &limits, &StopFlag::new(), Ending::Normal, None);
         match choice {
             None => Ok("resign".into()),
             Some(m) => {
@@ -237,12 +398,12 @@ impl GtpGame for GoGtp {
         let board = *self.state.game.board();
         Some(match (cmd.name.as_str(), args.as_slice()) {
             ("final_status_list", [status]) => {
-                let dead = self.state.dead();
+                let settlement = self.state.settlement();
                 let stones = board.stones(Color::BLACK) | board.stones(Color::WHITE);
                 match status.to_ascii_lowercase().as_str() {
-                    "dead" => Ok(self.vertices(dead)),
-                    "alive" => Ok(self.vertices(stones & !dead)),
-                    "seki" => Ok(String::new()),
+                    "dead" => Ok(self.groups(settlement.dead)),
+                    "alive" => Ok(self.groups(stones & !settlement.dead & !settlement.seki)),
+                    "seki" => Ok(self.groups(settlement.seki)),
                     _ => Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args))),
                 }
             }
@@ -252,9 +413,8 @@ impl GtpGame for GoGtp {
                     // Capture the dead stones before passing: no pass while the opponent
                     // still has dead stones on the board.
                     let color = if black { Color::BLACK } else { Color::WHITE };
-                    let opponent_dead = self.state.dead() & board.stones(color.other());
                     let limits = Limits::movetime(Duration::from_secs(2));
-                    let (choice, _) = self.state.think(color, &limits, &StopFlag::new(), opponent_dead == 0);
+                    let (choice, _) = self.state.think(color, &limits, &StopFlag::new(), Ending::Cleanup, None);
                     let m = choice.unwrap_or(Move::Pass);
                     match self.state.game.play(color, m) {
                         Ok(()) => Ok(self.state.move_text(m)),
@@ -277,6 +437,7 @@ impl GtpGame for GoGtp {
             ("gogui-analyze_commands", _) => Ok([
                 "gfx/Ownership/sente-ownership",
                 "plist/Dead stones/final_status_list dead",
+                "plist/Seki stones/final_status_list seki",
                 "string/Final score/final_score",
                 "string/Superko rule/sente-superko",
             ]
@@ -305,6 +466,245 @@ impl GtpGame for GoGtp {
 
     fn extra_commands(&self) -> &'static [&'static str] {
         GO_EXTRA
+    }
+
+    fn analysis(&mut self, cmd: &Command) -> Option<Result<AnalysisJob>> {
+        let (format, false) = analysis_command(&cmd.name)? else { return None };
+        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+        let game = self.state.game.clone();
+        let request = match AnalysisRequest::parse(&args, game.board().to_move(), format) {
+            Ok(r) => r,
+            Err(e) => return Some(Err(EngineError::Syntax(format!("{}: {e}", cmd.name)))),
+        };
+        if game.is_over() {
+            return Some(Err("the game is over: nothing to analyse".into()));
+        }
+        self.state.seed = self.state.seed.wrapping_add(1);
+        let seed = self.state.seed;
+        Some(Ok(Box::new(move |stop: &StopFlag, out: &Output| {
+            let mut writer = AnalysisWriter::new(&game, request);
+            let mut tree = Mcts::new(&writer.game, seed);
+            let mut report = |tree: &Mcts, r: &MctsResult| {
+                if let Some(line) = writer.line(tree, r) {
+                    out.line(line)
+                }
+            };
+            let mut progress = Progress { interval: request.interval, report: &mut report };
+            search_in_steps(&mut tree, request.color, &Limits::infinite(), stop, &mut progress);
+        })))
+    }
+
+    fn streamed_reply(&mut self, cmd: &Command, limits: &dyn Fn(bool) -> Limits, out: &Output) -> bool {
+        let Some((format, true)) = analysis_command(&cmd.name) else { return false };
+        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+        let to_move = self.state.game.board().to_move();
+        let request = match AnalysisRequest::parse(&args, to_move, format) {
+            Ok(r) => r,
+            Err(e) => {
+                out.line(gtp::failure(cmd.id, &EngineError::Syntax(format!("{}: {e}", cmd.name)).gtp_reply()));
+                return true;
+            }
+        };
+        out.line(gtp::success(cmd.id, "").trim_end());
+        let limits = limits(request.color == Color::BLACK);
+        let mut writer = AnalysisWriter::new(&self.state.game, request);
+        let mut report = |tree: &Mcts, r: &MctsResult| {
+            if let Some(line) = writer.line(tree, r) {
+                out.line(line)
+            }
+        };
+        let mut progress = Progress { interval: request.interval, report: &mut report };
+        let (choice, _) =
+            self.state.think(request.color, &limits, &StopFlag::new(), Ending::Normal, Some(&mut progress));
+        let played = match choice {
+            None => "resign".to_string(),
+            Some(m) => match self.state.game.play(request.color, m) {
+                Ok(()) => self.state.move_text(m),
+                Err(e) => format!("resign (internal error: chose an illegal move: {e})"),
+            },
+        };
+        out.line(format!("play {played}"));
+        out.line("");
+        true
+    }
+}
+
+/// The two analysis formats GUIs read: Leela Zero's (`lz-analyze`: win rate, prior
+/// and LCB as integers 0–10000) and KataGo's (`kata-analyze`: floats 0–1, score lead,
+/// ownership).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AnalysisFormat {
+    Lz,
+    Kata,
+}
+
+/// An analysis command's arguments: `[color] [interval] [interval N] [maxmoves N]
+/// [minmoves N] [ownership true|false]`.
+#[derive(Clone, Copy, Debug)]
+struct AnalysisRequest {
+    color: Color,
+    interval: Duration,
+    format: AnalysisFormat,
+    ownership: bool,
+    max_moves: usize,
+}
+
+/// Time between analysis lines when the command gives none (1 s, in centiseconds).
+const DEFAULT_ANALYSIS_INTERVAL_CS: u64 = 100;
+/// Moves of a principal variation in an analysis line.
+const ANALYSIS_PV_LENGTH: usize = 15;
+/// Settling playouts per move for `kata-analyze`'s `scoreLead`.
+const SCORE_PLAYOUTS: usize = 32;
+/// Settling playouts for `kata-analyze`'s ownership map.
+const OWNERSHIP_PLAYOUTS: usize = 200;
+
+impl AnalysisRequest {
+    fn parse(args: &[&str], to_move: Color, format: AnalysisFormat) -> Result<AnalysisRequest, String> {
+        let mut request = AnalysisRequest {
+            color: to_move,
+            interval: Duration::from_millis(10 * DEFAULT_ANALYSIS_INTERVAL_CS),
+            format,
+            ownership: false,
+            max_moves: usize::MAX,
+        };
+        let centiseconds = |t: &str| {
+            t.parse::<u64>()
+                .ok()
+                .filter(|&cs| cs <= 360_000)
+                .map(|cs| Duration::from_millis(10 * if cs == 0 { DEFAULT_ANALYSIS_INTERVAL_CS } else { cs }))
+                .ok_or_else(|| format!("'{t}' is not an interval in centiseconds"))
+        };
+        let mut rest = args;
+        if let Some((first, tail)) = rest.split_first()
+            && let Some(black) = gtp::parse_color(first)
+        {
+            request.color = if black { Color::BLACK } else { Color::WHITE };
+            rest = tail;
+        }
+        if let Some((first, tail)) = rest.split_first()
+            && first.parse::<u64>().is_ok()
+        {
+            request.interval = centiseconds(first)?;
+            rest = tail;
+        }
+        let mut pairs = rest.chunks(2);
+        for pair in pairs.by_ref() {
+            match pair {
+                ["interval", v] => request.interval = centiseconds(v)?,
+                ["maxmoves", v] => {
+                    request.max_moves = v.parse().map_err(|_| format!("maxmoves '{v}' is not a number"))?
+                }
+                ["minmoves", v] => {
+                    v.parse::<usize>().map_err(|_| format!("minmoves '{v}' is not a number"))?;
+                }
+                ["ownership", v] if format == AnalysisFormat::Kata => {
+                    request.ownership = match *v {
+                        "true" => true,
+                        "false" => false,
+                        _ => return Err(format!("ownership '{v}': true or false")),
+                    }
+                }
+                _ => return Err(format!("unexpected arguments {pair:?}")),
+            }
+        }
+        Ok(request)
+    }
+}
+
+/// Builds the analysis lines of one search: one line per report, every searched
+/// root move as `info move … pv …`, best first.
+struct AnalysisWriter {
+    game: Game,
+    request: AnalysisRequest,
+    /// `kata-analyze`'s score lead of each root move once computed (the position
+    /// after a root move does not change during the search).
+    score_leads: std::collections::HashMap<Move, f64>,
+    /// The ownership map, computed once.
+    ownership: Option<String>,
+}
+
+impl AnalysisWriter {
+    fn new(game: &Game, request: AnalysisRequest) -> AnalysisWriter {
+        let mut game = game.clone();
+        if game.board().to_move() != request.color {
+            game.play(request.color.other(), Move::Pass).ok();
+        }
+        let ownership = (request.format == AnalysisFormat::Kata && request.ownership).then(|| {
+            let board = game.board();
+            let own = ownership(board, OWNERSHIP_PLAYOUTS, 17);
+            let values: Vec<String> = board
+                .points()
+                .map(|p| {
+                    let black = 2.0 * own[p.0 as usize] - 1.0;
+                    format!("{:.3}", if request.color == Color::BLACK { black } else { -black })
+                })
+                .collect();
+            values.join(" ")
+        });
+        AnalysisWriter { game, request, score_leads: Default::default(), ownership }
+    }
+
+    fn text(&self, m: Move) -> String {
+        search::Game::move_name(&self.game, m)
+    }
+
+    /// Points the side to move leads by after `m`: the mean area margin (komi
+    /// included) of settling playouts from the position after it.
+    fn score_lead(&mut self, m: Move) -> f64 {
+        let color = self.request.color;
+        if let Some(&lead) = self.score_leads.get(&m) {
+            return lead;
+        }
+        let after = match m {
+            Move::Pass => Ok(self.game.board().pass(color)),
+            Move::Play(_) => self.game.check(color, m),
+        };
+        let lead = after.map_or(0.0, |board| {
+            let own = ownership(&board, SCORE_PLAYOUTS, 23);
+            let black_margin: f64 =
+                board.points().map(|p| 2.0 * own[p.0 as usize] as f64 - 1.0).sum::<f64>() - self.game.komi();
+            if color == Color::BLACK { black_margin } else { -black_margin }
+        });
+        self.score_leads.insert(m, lead);
+        lead
+    }
+
+    /// The analysis line for the search so far; `None` while no move has a visit (an
+    /// empty line would end the GTP reply).
+    fn line(&mut self, tree: &Mcts, r: &MctsResult) -> Option<String> {
+        let prior = 1.0 / r.root_moves.len().max(1) as f64;
+        let mut parts = Vec::new();
+        let searched = r.root_moves.iter().filter(|m| m.1 > 0).take(self.request.max_moves);
+        for (order, &(m, visits, win_rate)) in searched.enumerate() {
+            let w = win_rate as f64;
+            let lcb = (w - 1.96 * (w * (1.0 - w) / visits as f64).sqrt()).clamp(0.0, 1.0);
+            let pv: Vec<String> = tree.line_after(m, ANALYSIS_PV_LENGTH).into_iter().map(|m| self.text(m)).collect();
+            let name = self.text(m);
+            parts.push(match self.request.format {
+                AnalysisFormat::Lz => format!(
+                    "info move {name} visits {visits} winrate {} prior {} lcb {} order {order} pv {}",
+                    (w * 10000.0).round() as u32,
+                    (prior * 10000.0).round() as u32,
+                    (lcb * 10000.0).round() as u32,
+                    pv.join(" ")
+                ),
+                AnalysisFormat::Kata => {
+                    let lead = self.score_lead(m);
+                    format!(
+                        "info move {name} visits {visits} winrate {w:.6} scoreMean {lead:.3} scoreLead {lead:.3} \
+                         prior {prior:.6} lcb {lcb:.6} order {order} pv {}",
+                        pv.join(" ")
+                    )
+                }
+            });
+        }
+        if parts.is_empty() {
+            return None;
+        }
+        if let Some(own) = &self.ownership {
+            parts.push(format!("ownership {own}"));
+        }
+        Some(parts.join(" "))
     }
 }
 
@@ -432,9 +832,9 @@ impl GameSession for GoSession {
     }
 
     fn score(&self) -> String {
-        // Area of the board as it stands (Tromp-Taylor), komi included.
-        let s = self.state.game.score(0);
-        format!("{}", s.margin())
+        // The count `query result` uses: area with komi, dead stones removed first
+        // (stones in seki stay), from black's (player one's) side.
+        format!("{}", self.state.final_score().margin())
     }
 
     fn draw(&self) -> String {
@@ -453,7 +853,7 @@ impl GameSession for GoSession {
         let mut state = self.state.clone();
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
             let color = state.game.board().to_move();
-            let (choice, r) = state.think(color, &limits, stop, true);
+            let (choice, r) = state.think(color, &limits, stop, Ending::Normal, None);
             let final_report = Report {
                 depth: r.pv.len() as u32,
                 nodes: r.playouts,
@@ -462,7 +862,8 @@ impl GameSession for GoSession {
                 pv: r.pv.iter().map(|&m| state.move_text(m)).collect(),
             };
             report(&final_report);
-            // UGI has no resignation: a lost position still gets a move.
+            // UGI+ has no resignation: a lost position still gets the search's best
+            // move (never one inside settled own territory or an own eye).
             let best = choice.unwrap_or(r.best);
             SearchOutcome { best_move: Some(state.move_text(best)), report: final_report }
         })

@@ -1,15 +1,16 @@
 //! The GTP front end: the command loop, clocks and reply framing, for any game that
 //! implements [`GtpGame`] (Othello here, as Quarry and GRhino speak it; Go in `go`).
 
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crossbeam_channel::Receiver;
 use protocol::gtp::{self, Command};
-use search::{Clock, Limits};
+use search::{Clock, Limits, StopFlag};
 
 use crate::error::{EngineError, Result};
 use crate::io::{Input, MAX_LINE, Output};
-use crate::session::{GtpGame, SearchOptions};
+use crate::session::{AnalysisJob, GtpGame, SearchOptions};
 
 /// What the time commands told the engine.
 #[derive(Clone, Copy, Debug, Default)]
@@ -76,6 +77,8 @@ pub struct GtpEngine {
     clock: GtpClock,
     options: SearchOptions,
     out: Output,
+    /// A streaming analysis (`lz-analyze`) running until the next line arrives.
+    analysis: Option<(StopFlag, JoinHandle<()>)>,
 }
 
 /// Default time per move when no clock is given.
@@ -84,7 +87,7 @@ const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(2);
 impl GtpEngine {
     /// An engine for `game`, writing to `out`.
     pub fn new(game: Box<dyn GtpGame>, options: SearchOptions, out: Output) -> GtpEngine {
-        GtpEngine { game, clock: GtpClock::default(), options, out }
+        GtpEngine { game, clock: GtpClock::default(), options, out, analysis: None }
     }
 
     /// Runs until `quit` or the end of input.
@@ -102,13 +105,39 @@ impl GtpEngine {
                 Input::Eof => break,
             }
         }
+        self.end_analysis();
     }
 
-    /// Handles one line and writes the reply; false after `quit`.
+    /// Stops a streaming analysis, if one runs, and ends its reply with the empty
+    /// line.
+    fn end_analysis(&mut self) {
+        if let Some((stop, handle)) = self.analysis.take() {
+            stop.stop();
+            if handle.join().is_err() {
+                self.out.line("analysis failed");
+            }
+            self.out.line("");
+        }
+    }
+
+    /// Handles one line and writes the reply; false after `quit`. Any line, even an
+    /// empty one, first ends a streaming analysis.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        self.end_analysis();
         let Some(cmd) = gtp::parse(line) else {
             return true;
         };
+        let clock = self.clock;
+        if self.game.streamed_reply(&cmd, &|black| clock.limits(black, DEFAULT_MOVE_TIME), &self.out) {
+            return true;
+        }
+        if let Some(job) = self.game.analysis(&cmd) {
+            match job {
+                Ok(job) => self.start_analysis(cmd.id, job),
+                Err(error) => self.out.line(gtp::failure(cmd.id, &error.gtp_reply())),
+            }
+            return true;
+        }
         let quit = cmd.name == "quit";
         let reply = match self.execute(&cmd) {
             Ok(text) => gtp::success(cmd.id, &text),
@@ -116,6 +145,18 @@ impl GtpEngine {
         };
         self.out.line(reply);
         !quit
+    }
+
+    /// Writes the `=` line and runs `job` on its own thread until the next line.
+    fn start_analysis(&mut self, id: Option<u64>, job: AnalysisJob) {
+        self.out.line(gtp::success(id, "").trim_end());
+        let stop = StopFlag::new();
+        let (thread_stop, out) = (stop.clone(), self.out.clone());
+        match std::thread::Builder::new().name("analysis".into()).spawn(move || job(&thread_stop, &out)) {
+            Ok(handle) => self.analysis = Some((stop, handle)),
+            // The `=` is out: end the reply at once.
+            Err(_) => self.out.line(""),
+        }
     }
 
     fn known(&self, name: &str) -> bool {

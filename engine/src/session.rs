@@ -170,4 +170,24 @@ pub trait GtpGame: Send {
     fn extra_commands(&self) -> &'static [&'static str] {
         &[]
     }
+    /// Starts a command that streams analysis until the next command arrives
+    /// (`lz-analyze`, `kata-analyze`); `None` if `cmd` is not one. The loop writes
+    /// the `=` line, runs the job on its own thread, stops it when the next line
+    /// arrives and then ends the reply with the empty line.
+    fn analysis(&mut self, cmd: &Command) -> Option<Result<AnalysisJob>> {
+        let _ = cmd;
+        None
+    }
+    /// Commands that write their whole reply themselves while they run
+    /// (`lz-genmove_analyze`): true if `cmd` was one and its reply, `=` line to empty
+    /// line (or a `?` reply), was written to `out`. `limits(black)` gives the search
+    /// limits of a colour from the clock.
+    fn streamed_reply(&mut self, cmd: &Command, limits: &dyn Fn(bool) -> Limits, out: &Output) -> bool {
+        let _ = (cmd, limits, out);
+        false
+    }
 }
+
+/// An analysis running on its own thread: call it with the stop flag and the output
+/// for its lines; it returns once stopped.
+pub type AnalysisJob = Box<dyn FnOnce(&StopFlag, &Output) + Send>;

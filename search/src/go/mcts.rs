@@ -94,6 +94,12 @@ impl Mcts {
 
     /// A tree whose root may not pass unless `allow_pass` (or no other move exists).
     pub fn with_pass(game: &Game, seed: u64, allow_pass: bool) -> Mcts {
+        Mcts::with_excluded(game, seed, allow_pass, 0)
+    }
+
+    /// Like [`Mcts::with_pass`], but the root never tries the points in `excluded`
+    /// (e.g. settled own territory); with nothing else left it passes.
+    pub fn with_excluded(game: &Game, seed: u64, allow_pass: bool, excluded: u128) -> Mcts {
         let board = game.board();
         let root = FastBoard::from_board(board);
         let mut m = Mcts {
@@ -105,7 +111,7 @@ impl Mcts {
         };
         // The root's children: every move the full rules allow, and a pass.
         let color = board.to_move();
-        let legal = game.legal_points(color);
+        let legal = game.legal_points(color) & !excluded;
         let mut cells: Vec<Cell> =
             bits(legal).map(FastBoard::cell).filter(|&c| !m.root.is_eye(c, color) || legal.count_ones() <= 1).collect();
         if allow_pass || cells.is_empty() {
@@ -282,6 +288,29 @@ impl Mcts {
             node = child;
         }
         MctsResult { best, win_rate, playouts, elapsed, pv, root_moves: moves }
+    }
+
+    /// The line the tree expects after the root move `first`: `first`, then the most
+    /// visited child at each step, at most `max_len` moves (empty if `first` is not a
+    /// root move). For analysis output, one line per root move.
+    pub fn line_after(&self, first: Move, max_len: usize) -> Vec<Move> {
+        let children = |node: usize| {
+            let n = &self.nodes[node];
+            n.first_child as usize..n.first_child as usize + n.children as usize
+        };
+        let Some(mut node) = children(0).find(|&i| to_move(self.nodes[i].cell) == first) else {
+            return Vec::new();
+        };
+        let mut line = vec![first];
+        while self.nodes[node].expanded && line.len() < max_len {
+            let Some(child) = children(node).max_by_key(|&i| self.nodes[i].visits) else { break };
+            if self.nodes[child].visits == 0 {
+                break;
+            }
+            line.push(to_move(self.nodes[child].cell));
+            node = child;
+        }
+        line
     }
 }
 

@@ -1,5 +1,6 @@
-//! Go in the search crate: playouts and Monte-Carlo tree search.
+//! Go in the search crate: playouts, Monte-Carlo tree search and the end of the game.
 
+pub mod endgame;
 mod game;
 pub mod mcts;
 pub mod playout;
