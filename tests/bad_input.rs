@@ -199,6 +199,16 @@ fn the_end_of_input_during_a_search_ends_the_engine_promptly() {
         assert!(e.wait_exit(Duration::from_secs(10)), "{game}: a failing exit");
         assert!(closed.elapsed() < Duration::from_secs(5), "{game}: {:?} to exit", closed.elapsed());
     }
+    // GTP (Go and Othello): a genmove with 10 minutes on the clock; the input ends.
+    for game in ["go", "othello"] {
+        let mut e = Engine::start(&["gtp", "--game", game]);
+        e.send("time_settings 600 0 0");
+        e.send("genmove b");
+        std::thread::sleep(Duration::from_millis(300));
+        let closed = Instant::now();
+        assert!(e.wait_exit(Duration::from_secs(30)), "GTP {game}: a failing exit");
+        assert!(closed.elapsed() < Duration::from_secs(5), "GTP {game}: {:?} to exit", closed.elapsed());
+    }
     // The platform protocol: black's first try may take 100 s; the input ends.
     let mut e = Engine::start(&["phantom", "--movetime", "100000"]);
     e.send("new black");

@@ -369,9 +369,9 @@ impl GtpGame for GoGtp {
         self.state.game.play(color, mv).map_err(|e: Illegal| EngineError::IllegalMove(format!("{vertex}: {e}")))
     }
 
-    fn genmove(&mut self, black: bool, limits: Limits, _options: &SearchOptions) -> Result<String> {
+    fn genmove(&mut self, black: bool, limits: Limits, _options: &SearchOptions, stop: &StopFlag) -> Result<String> {
         let color = if black { Color::BLACK } else { Color::WHITE };
-        let (choice, _) = self.state.think(color, &limits, &StopFlag::new(), Ending::Normal, None);
+        let (choice, _) = self.state.think(color, &limits, stop, Ending::Normal, None);
         match choice {
             None => Ok("resign".into()),
             Some(m) => {

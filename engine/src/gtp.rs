@@ -79,15 +79,18 @@ pub struct GtpEngine {
     out: Output,
     /// A streaming analysis (`lz-analyze`) running until the next line arrives.
     analysis: Option<(StopFlag, JoinHandle<()>)>,
+    /// Raised when input ends: a running `genmove` stops and answers.
+    hangup: StopFlag,
 }
 
 /// Default time per move when no clock is given.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(2);
 
 impl GtpEngine {
-    /// An engine for `game`, writing to `out`.
-    pub fn new(game: Box<dyn GtpGame>, options: SearchOptions, out: Output) -> GtpEngine {
-        GtpEngine { game, clock: GtpClock::default(), options, out, analysis: None }
+    /// An engine for `game`, writing to `out`; a `genmove` stops thinking when `hangup`
+    /// is raised (input ended).
+    pub fn new(game: Box<dyn GtpGame>, options: SearchOptions, out: Output, hangup: StopFlag) -> GtpEngine {
+        GtpEngine { game, clock: GtpClock::default(), options, out, analysis: None, hangup }
     }
 
     /// Runs until `quit` or the end of input.
@@ -210,7 +213,7 @@ impl GtpEngine {
             ("genmove", [color]) => {
                 let black = gtp::parse_color(color).ok_or_else(syntax)?;
                 let limits = self.clock.limits(black, DEFAULT_MOVE_TIME);
-                self.game.genmove(black, limits, &self.options)
+                self.game.genmove(black, limits, &self.options, &self.hangup)
             }
             ("genmove", _) => Err(syntax()),
             ("undo", _) => self.game.undo().map(|_| String::new()),

@@ -5,6 +5,7 @@ use std::io::{BufRead, Write};
 use std::thread::JoinHandle;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
+use search::StopFlag;
 
 /// Longest input line accepted; longer lines are dropped with an error reply.
 pub const MAX_LINE: usize = 1 << 20;
@@ -21,7 +22,14 @@ pub enum Input {
 }
 
 /// Starts a thread reading lines from `reader`. The channel ends with [`Input::Eof`].
-pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> Receiver<Input> {
+pub fn spawn_reader<R: BufRead + Send + 'static>(reader: R) -> Receiver<Input> {
+    spawn_reader_with_hangup(reader, StopFlag::new())
+}
+
+/// Like [`spawn_reader`], and raises `hangup` the moment input ends, even while the
+/// protocol loop is busy with a command (a GTP `genmove` watches it, so that an engine
+/// whose GUI went away stops thinking and exits).
+pub fn spawn_reader_with_hangup<R: BufRead + Send + 'static>(mut reader: R, hangup: StopFlag) -> Receiver<Input> {
     let (tx, rx) = unbounded();
     std::thread::Builder::new()
         .name("stdin".into())
@@ -29,6 +37,9 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> Receiver<Inpu
             loop {
                 let input = read_line(&mut reader);
                 let eof = input == Input::Eof;
+                if eof {
+                    hangup.stop();
+                }
                 if tx.send(input).is_err() || eof {
                     break;
                 }

@@ -457,7 +457,8 @@ const GTP_OPENERS: &[&str] = &[
 /// Without a subcommand: the first line decides the protocol (`nboard …` → NBoard, a
 /// GTP command → GTP playing Go, anything else → UGI+), and is then handled by it.
 fn run_detected() -> Result<()> {
-    let input = io::spawn_reader(BufReader::new(std::io::stdin()));
+    let hangup = search::StopFlag::new();
+    let input = io::spawn_reader_with_hangup(BufReader::new(std::io::stdin()), hangup.clone());
     let first = match input.recv() {
         Ok(io::Input::Line(line)) => line,
         _ => return Ok(()),
@@ -470,15 +471,22 @@ fn run_detected() -> Result<()> {
     } else {
         Protocol::Ugi
     };
-    serve(protocol, Some(first), input)
+    serve(protocol, Some(first), input, hangup)
 }
 
 fn run_protocol(protocol: Protocol, first: Option<String>) -> Result<()> {
-    let input = io::spawn_reader(BufReader::new(std::io::stdin()));
-    serve(protocol, first, input)
+    let hangup = search::StopFlag::new();
+    let input = io::spawn_reader_with_hangup(BufReader::new(std::io::stdin()), hangup.clone());
+    serve(protocol, first, input, hangup)
 }
 
-fn serve(protocol: Protocol, first: Option<String>, input: crossbeam_channel::Receiver<io::Input>) -> Result<()> {
+/// Runs `protocol` on `input`; `hangup` is raised when input ends.
+fn serve(
+    protocol: Protocol,
+    first: Option<String>,
+    input: crossbeam_channel::Receiver<io::Input>,
+    hangup: search::StopFlag,
+) -> Result<()> {
     let (out, writer) = io::spawn_writer(std::io::stdout());
     let options = SearchOptions::default();
     match protocol {
@@ -490,7 +498,7 @@ fn serve(protocol: Protocol, first: Option<String>, input: crossbeam_channel::Re
         }
         Protocol::Gtp(game) => {
             let game = registry::make_gtp_game(game).map_err(anyhow::Error::msg)?;
-            let mut engine = gtp::GtpEngine::new(game, options, out);
+            let mut engine = gtp::GtpEngine::new(game, options, out, hangup);
             if first.as_deref().is_none_or(|l| engine.handle_line(l)) {
                 engine.run(&input);
             }

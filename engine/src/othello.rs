@@ -244,7 +244,7 @@ impl crate::session::GtpGame for OthelloGtp {
         self.game().play(mv).map_err(|e| EngineError::IllegalMove(e.to_string()))
     }
 
-    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions) -> Result<String> {
+    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions, stop: &StopFlag) -> Result<String> {
         if self.game().is_over() {
             return Ok("pass".into());
         }
@@ -258,7 +258,7 @@ impl crate::session::GtpGame for OthelloGtp {
             return Ok("pass".into());
         }
         let job = self.search.job(position, limits, options);
-        let outcome = job(&StopFlag::new(), &mut |_| {});
+        let outcome = job(stop, &mut |_| {});
         let text = outcome.best_move.ok_or("no move found")?;
         let mv = Move::parse(&text, 8).map_err(|e| e.to_string())?;
         self.game().play(mv).map_err(|e| e.to_string())?;

@@ -153,8 +153,9 @@ pub trait GtpGame: Send {
     fn set_komi(&mut self, komi: f64);
     /// `play color vertex`.
     fn play(&mut self, black: bool, vertex: &str) -> Result<()>;
-    /// `genmove color`: choose, play and return the move.
-    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions) -> Result<String>;
+    /// `genmove color`: choose, play and return the move; the search ends early when
+    /// `stop` is raised (input ended).
+    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions, stop: &StopFlag) -> Result<String>;
     /// `undo`.
     fn undo(&mut self) -> Result<()>;
     /// `showboard` (multi-line).
