@@ -246,40 +246,50 @@ impl FastBoard {
         self.is_legal_slow(cell as usize)
     }
 
-    /// [`FastBoard::is_legal`] for a point without an empty neighbour.
+    /// [`FastBoard::is_legal`] for a point without an empty neighbour: legal if an own
+    /// neighbouring chain keeps a pseudo-liberty once the pairs with this point are
+    /// gone, or an enemy one loses its last. A chain with more than 4 pseudo-liberties
+    /// settles it at once (the move takes at most 4 pairs); the others count the pairs.
     fn is_legal_slow(&self, cell: usize) -> bool {
         if cell as u8 == self.ko {
             return false;
         }
         let me = self.to_move;
-        // Count, per neighbouring chain, the pseudo-liberties the move takes away.
-        let mut seen = [0u8; 4];
-        let mut taken = [0u16; 4];
-        let mut k = 0;
         for d in DIRS {
             let q = (cell as isize + d) as usize;
-            if self.color[ix(q)] == BLACK || self.color[ix(q)] == WHITE {
-                let ch = self.chain[ix(q)];
-                match seen[..k].iter().position(|&s| s == ch) {
-                    Some(i) => taken[i] += 1,
-                    None => {
-                        seen[k] = ch;
-                        taken[k] = 1;
-                        k += 1;
-                    }
-                }
+            let c = self.color[ix(q)];
+            if c == OFF {
+                continue;
             }
-        }
-        for i in 0..k {
-            let ch = seen[i] as usize;
-            let left = self.libs[ix(ch)] - taken[i];
-            let own = self.color[ix(ch)] == me;
-            // An own chain keeping a liberty, or an enemy chain losing its last.
-            if (own && left > 0) || (!own && left == 0) {
+            if c == EMPTY {
+                return true;
+            }
+            let ch = self.chain[ix(q)];
+            let libs = self.libs[ix(ch as usize)];
+            if libs > 4 {
+                if c == me {
+                    return true;
+                }
+                continue;
+            }
+            let taken = self.pairs_with(cell, ch) as u16;
+            if (c == me && libs > taken) || (c != me && libs == taken) {
                 return true;
             }
         }
         false
+    }
+
+    /// How many neighbours of `cell` belong to the chain `ch`.
+    #[inline(always)]
+    fn pairs_with(&self, cell: usize, ch: u8) -> u32 {
+        let c = self.color[ix(ch as usize)];
+        DIRS.iter()
+            .map(|&d| {
+                let q = (cell as isize + d) as usize;
+                (self.color[ix(q)] == c && self.chain[ix(q)] == ch) as u32
+            })
+            .sum()
     }
 
     /// Places a stone with no rule check and no captures (setting up positions).
