@@ -7,7 +7,7 @@ use bitboards::go::sgf::{self, SgfGame};
 use bitboards::go::{Board, Color, Game, Illegal, Move, Point, Superko, bits};
 use protocol::gtp::{self, Command};
 use protocol::ugi::{OptionKind, StartPosition};
-use search::go::mcts::{Mcts, dead_stones, ownership};
+use search::go::mcts::{Mcts, MctsSettings, dead_stones, ownership};
 use search::{Limits, Outcome, Player, Score, StopFlag};
 
 use crate::error::{EngineError, Result};
@@ -25,12 +25,14 @@ pub(crate) const DEAD_THRESHOLD: f32 = 0.8;
 pub struct GoState {
     game: Game,
     seed: u64,
+    /// Threads and tree size of the searches (from `Threads` and `Hash`).
+    settings: MctsSettings,
 }
 
 impl GoState {
     /// An empty 9×9 board, komi 7.5, positional superko.
     pub fn new() -> GoState {
-        GoState { game: Game::new(Board::new(9), 7.5, Superko::Positional), seed: 1 }
+        GoState { game: Game::new(Board::new(9), 7.5, Superko::Positional), seed: 1, settings: MctsSettings::default() }
     }
 
     fn restart(&mut self, board: Board) {
@@ -73,6 +75,11 @@ impl GoState {
         }
     }
 
+    /// Searches with `options`' threads and a tree of at most `options.hash_mb` MiB.
+    pub fn use_options(&mut self, options: &SearchOptions) {
+        self.settings = MctsSettings::new(options.threads, options.hash_mb);
+    }
+
     /// Chooses a move for `color` with MCTS within `limits`; `None` means resign.
     pub fn think(
         &mut self,
@@ -87,7 +94,7 @@ impl GoState {
             game.play(color.other(), Move::Pass).ok();
         }
         self.seed = self.seed.wrapping_add(1);
-        let mut tree = Mcts::with_pass(&game, self.seed, allow_pass);
+        let mut tree = Mcts::with_pass(&game, self.seed, allow_pass).with_settings(self.settings);
         let r = tree.search(limits, stop, color);
         let resign = r.win_rate < 0.02 && r.playouts >= 5_000;
         (if resign { None } else { Some(r.best) }, r)
@@ -208,7 +215,8 @@ impl GtpGame for GoGtp {
         self.state.game.play(color, mv).map_err(|e: Illegal| EngineError::IllegalMove(format!("{vertex}: {e}")))
     }
 
-    fn genmove(&mut self, black: bool, limits: Limits, _options: &SearchOptions) -> Result<String> {
+    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions) -> Result<String> {
+        self.state.use_options(options);
         let color = if black { Color::BLACK } else { Color::WHITE };
         let (choice, _) = self.state.think(color, &limits, &StopFlag::new(), true);
         match choice {
@@ -335,6 +343,10 @@ impl GameSession for GoSession {
         crate::games::GameKind::Go
     }
 
+    fn uses_threads_and_hash(&self) -> bool {
+        true
+    }
+
     fn options(&self) -> Vec<(&'static str, OptionKind)> {
         vec![
             ("Komi", OptionKind::Text { default: "7.5".into() }),
@@ -449,7 +461,8 @@ impl GameSession for GoSession {
         Ok(Box::new(move |_: &StopFlag| Some(bitboards::go::perft(&game, depth))))
     }
 
-    fn search_job(&mut self, limits: Limits, _options: &SearchOptions) -> SearchJob {
+    fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob {
+        self.state.use_options(options);
         let mut state = self.state.clone();
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
             let color = state.game.board().to_move();
