@@ -1,5 +1,5 @@
-//! Go on 9×9: light playouts from the empty board (one thread), and whole MCTS
-//! searches on one and two threads sharing the tree.
+//! Go on 9×9: light and heavy playouts from the empty board (one thread), and whole
+//! MCTS searches (heavy playouts) on one and two threads sharing the tree.
 //!
 //! Run with `cargo bench -p benches --bench go`. The throughput is playouts per second.
 
@@ -8,7 +8,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 use search::go::mcts::{Mcts, MctsSettings};
-use search::go::playout::{light_playout, move_cap};
+use search::go::playout::{heavy_playout, light_playout, move_cap};
 use search::{Limits, StopFlag};
 use std::hint::black_box;
 
@@ -24,6 +24,16 @@ fn playouts(c: &mut Criterion) {
             for _ in 0..BATCH {
                 let mut board = empty.clone();
                 sum += light_playout(&mut board, &mut rng, move_cap(9), |_, _| {});
+            }
+            black_box(sum)
+        })
+    });
+    group.bench_function("heavy_9x9_empty", |b| {
+        b.iter(|| {
+            let mut sum = 0;
+            for _ in 0..BATCH {
+                let mut board = empty.clone();
+                sum += heavy_playout(&mut board, &mut rng, move_cap(9), |_, _| {});
             }
             black_box(sum)
         })

@@ -1,4 +1,5 @@
-//! Monte-Carlo tree search for Go: UCT with RAVE over light playouts, on one tree that
+//! Monte-Carlo tree search for Go: UCT with RAVE over playouts (heavy by default, see
+//! [`super::playout`]), on one tree that
 //! every search thread shares (tree parallelism).
 //!
 //! Each iteration walks down the tree by the UCT-RAVE value, expands a node once it
@@ -31,7 +32,7 @@ use bitboards::rng::splitmix64;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 
-use super::playout::{area_owners, light_playout, move_cap, settling_playout};
+use super::playout::{Policy, area_owners, move_cap, playout, settling_playout};
 use crate::limits::{Limits, StopFlag, TimeBudget};
 
 /// A node is expanded once it has been visited this many times.
@@ -69,18 +70,24 @@ pub struct MctsSettings {
     /// Most nodes the tree may hold; the arena is allocated for the smaller of this and
     /// what the playout limit can use.
     pub max_nodes: usize,
+    /// The playout policy.
+    pub policy: Policy,
 }
 
 impl Default for MctsSettings {
     fn default() -> Self {
-        MctsSettings { threads: 1, max_nodes: DEFAULT_MAX_NODES }
+        MctsSettings { threads: 1, max_nodes: DEFAULT_MAX_NODES, policy: Policy::default() }
     }
 }
 
 impl MctsSettings {
     /// `threads` threads and a tree of at most `hash_mb` MiB.
     pub fn new(threads: usize, hash_mb: usize) -> MctsSettings {
-        MctsSettings { threads: threads.max(1), max_nodes: ((hash_mb.max(1) << 20) / NODE_BYTES).max(1024) }
+        MctsSettings {
+            threads: threads.max(1),
+            max_nodes: ((hash_mb.max(1) << 20) / NODE_BYTES).max(1024),
+            policy: Policy::default(),
+        }
     }
 }
 
@@ -353,7 +360,7 @@ impl Mcts {
             node = child;
         }
         // Play out.
-        let diff = light_playout(&mut board, &mut w.rng, self.cap, |cell, black| {
+        let diff = playout(self.settings.policy, &mut board, &mut w.rng, self.cap, |cell, black| {
             if amaf[cell as usize] == 0 {
                 amaf[cell as usize] = if black { 1 } else { 2 };
             }
@@ -602,7 +609,7 @@ mod tests {
     #[test]
     fn the_node_budget_is_respected() {
         let game = Game::new(Board::new(9), 7.5, Superko::Positional);
-        let settings = MctsSettings { threads: 2, max_nodes: 3000 };
+        let settings = MctsSettings { threads: 2, max_nodes: 3000, ..MctsSettings::default() };
         let mut m = Mcts::new(&game, 1).with_settings(settings);
         let r = m.search(&Limits { nodes: Some(20_000), ..Limits::default() }, &StopFlag::new(), Color::BLACK);
         assert!(r.nodes <= 3000 && r.nodes > 1000, "{} nodes", r.nodes);
