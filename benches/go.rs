@@ -1,12 +1,15 @@
-//! Go: light playouts on an empty 9×9 board, one thread.
+//! Go on 9×9: light and heavy playouts from the empty board (one thread), and whole
+//! MCTS searches (heavy playouts) on one and two threads sharing the tree.
 //!
 //! Run with `cargo bench -p benches --bench go`. The throughput is playouts per second.
 
-use bitboards::go::FastBoard;
+use bitboards::go::{Board, Color, FastBoard, Game, Superko};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
-use search::go::playout::{light_playout, move_cap};
+use search::go::mcts::{Mcts, MctsSettings};
+use search::go::playout::{heavy_playout, light_playout, move_cap};
+use search::{Limits, StopFlag};
 use std::hint::black_box;
 
 fn playouts(c: &mut Criterion) {
@@ -25,8 +28,39 @@ fn playouts(c: &mut Criterion) {
             black_box(sum)
         })
     });
+    group.bench_function("heavy_9x9_empty", |b| {
+        b.iter(|| {
+            let mut sum = 0;
+            for _ in 0..BATCH {
+                let mut board = empty.clone();
+                sum += heavy_playout(&mut board, &mut rng, move_cap(9), |_, _| {});
+            }
+            black_box(sum)
+        })
+    });
     group.finish();
 }
 
-criterion_group!(benches, playouts);
+fn mcts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("go/mcts");
+    const PLAYOUTS: u64 = 20_000;
+    group.throughput(Throughput::Elements(PLAYOUTS));
+    group.sample_size(10);
+    let game = Game::new(Board::new(9), 7.5, Superko::Positional);
+    let limits = Limits { nodes: Some(PLAYOUTS), ..Limits::default() };
+    for threads in [1, 2] {
+        group.bench_function(format!("9x9_empty_{threads}_threads"), |b| {
+            let mut seed = 0;
+            b.iter(|| {
+                seed += 1;
+                let settings = MctsSettings { threads, ..MctsSettings::default() };
+                let mut tree = Mcts::new(&game, seed).with_settings(settings);
+                black_box(tree.search(&limits, &StopFlag::new(), Color::BLACK).best)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, playouts, mcts);
 criterion_main!(benches);

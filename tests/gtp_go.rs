@@ -147,3 +147,34 @@ fn loadsgf_and_the_first_line_selects_gtp() {
     assert!(!board.contains(" 3 . . . . X"), "move 2 is not loaded: {board}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Plays `moves` genmoves alternately from the empty board and checks each is legal.
+fn genmoves_are_legal(e: &mut Engine, moves: usize) {
+    let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
+    for i in 0..moves {
+        let color = if i % 2 == 0 { Color::BLACK } else { Color::WHITE };
+        let reply = gtp(e, if i % 2 == 0 { "genmove b" } else { "genmove w" });
+        let vertex = reply.strip_prefix("= ").unwrap_or_else(|| panic!("genmove replied '{reply}'"));
+        let mv = if vertex == "pass" { Move::Pass } else { Move::Play(Point::from_gtp(vertex, 9).unwrap()) };
+        game.play(color, mv).unwrap_or_else(|err| panic!("move {i}: {vertex} is illegal: {err}"));
+    }
+}
+
+#[test]
+fn threads_and_hash_come_from_the_command_line() {
+    // Two threads on a tree of at most 8 MiB: legal moves, and the memory stays within
+    // the budget (the default 64 MiB tree alone would pass the bound).
+    let mut e = Engine::start(&["gtp", "--threads", "2", "--hash", "8"]);
+    assert_eq!(gtp(&mut e, "time_settings 0 1 1"), "=");
+    genmoves_are_legal(&mut e, 4);
+    let peak = e.peak_resident_mib();
+    assert!(peak < 8.0 * 1.1 + 50.0, "peak resident memory {peak:.1} MiB with --hash 8");
+    let mut default = Engine::start(&["gtp"]);
+    assert_eq!(gtp(&mut default, "time_settings 0 1 1"), "=");
+    genmoves_are_legal(&mut default, 1);
+    assert!(default.peak_resident_mib() > 64.0, "the default tree is 64 MiB");
+    for bad in [["--threads", "0"], ["--hash", "0"], ["--threads", "many"]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sente")).arg("gtp").args(bad).output().unwrap();
+        assert!(!out.status.success(), "sente gtp {bad:?} was accepted");
+    }
+}

@@ -8,7 +8,7 @@ use bitboards::go::{Board, Color, Game, Illegal, Move, Point, Superko, bits};
 use protocol::gtp::{self, Command};
 use protocol::ugi::{OptionKind, StartPosition};
 use search::go::endgame::Settlement;
-use search::go::mcts::{Mcts, MctsResult, ownership};
+use search::go::mcts::{Mcts, MctsResult, MctsSettings, ownership};
 use search::{Limits, Outcome, Player, Score, StopFlag, TimeBudget};
 
 use crate::error::{EngineError, Result};
@@ -26,12 +26,14 @@ pub(crate) const DEAD_THRESHOLD: f32 = 0.8;
 pub struct GoState {
     game: Game,
     seed: u64,
+    /// Threads and tree size of the searches (from `Threads` and `Hash`).
+    settings: MctsSettings,
 }
 
 impl GoState {
     /// An empty 9×9 board, komi 7.5, positional superko.
     pub fn new() -> GoState {
-        GoState { game: Game::new(Board::new(9), 7.5, Superko::Positional), seed: 1 }
+        GoState { game: Game::new(Board::new(9), 7.5, Superko::Positional), seed: 1, settings: MctsSettings::default() }
     }
 
     fn restart(&mut self, board: Board) {
@@ -74,6 +76,11 @@ impl GoState {
         }
     }
 
+    /// Searches with `options`' threads and a tree of at most `options.hash_mb` MiB.
+    pub fn use_options(&mut self, options: &SearchOptions) {
+        self.settings = MctsSettings::new(options.threads, options.hash_mb);
+    }
+
     /// Chooses a move for `color` with MCTS within `limits`; `None` means resign.
     ///
     /// The game's end is handled before and around the search: when the opponent
@@ -106,7 +113,7 @@ impl GoState {
         let allow_pass = ending == Ending::Normal || opponent_dead == 0;
         let excluded = settlement.settled_territory(game.board(), color);
         self.seed = self.seed.wrapping_add(1);
-        let mut tree = Mcts::with_excluded(&game, self.seed, allow_pass, excluded);
+        let mut tree = Mcts::with_excluded(&game, self.seed, allow_pass, excluded).with_settings(self.settings);
         // The time judging the position took comes off this move's time.
         let limits = &time_left_after(limits, color, started.elapsed());
         let r = match progress {
@@ -185,6 +192,7 @@ fn passing_result() -> MctsResult {
         elapsed: Duration::ZERO,
         pv: vec![Move::Pass],
         root_moves: vec![(Move::Pass, 0, 1.0)],
+        nodes: 0,
     }
 }
 
@@ -369,7 +377,8 @@ impl GtpGame for GoGtp {
         self.state.game.play(color, mv).map_err(|e: Illegal| EngineError::IllegalMove(format!("{vertex}: {e}")))
     }
 
-    fn genmove(&mut self, black: bool, limits: Limits, _options: &SearchOptions, stop: &StopFlag) -> Result<String> {
+    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions, stop: &StopFlag) -> Result<String> {
+        self.state.use_options(options);
         let color = if black { Color::BLACK } else { Color::WHITE };
         let (choice, _) = self.state.think(color, &limits, stop, Ending::Normal, None);
         match choice {
@@ -735,6 +744,10 @@ impl GameSession for GoSession {
         crate::games::GameKind::Go
     }
 
+    fn uses_threads_and_hash(&self) -> bool {
+        true
+    }
+
     fn options(&self) -> Vec<(&'static str, OptionKind)> {
         vec![
             ("Komi", OptionKind::Text { default: "7.5".into() }),
@@ -849,7 +862,8 @@ impl GameSession for GoSession {
         Ok(Box::new(move |_: &StopFlag| Some(bitboards::go::perft(&game, depth))))
     }
 
-    fn search_job(&mut self, limits: Limits, _options: &SearchOptions) -> SearchJob {
+    fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob {
+        self.state.use_options(options);
         let mut state = self.state.clone();
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
             let color = state.game.board().to_move();

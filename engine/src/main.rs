@@ -55,6 +55,12 @@ enum Commands {
         /// The game to start with.
         #[arg(long, default_value = "Go", value_parser = GameKind::parse)]
         game: GameKind,
+        /// Search threads (Go: threads sharing one MCTS tree).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Search memory in MiB (Go: the MCTS tree's node budget).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
     },
     /// Speak the NBoard protocol on stdin/stdout (8×8 Othello).
     Nboard,
@@ -303,12 +309,13 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         None => run_detected(),
-        Some(Commands::Ugi) => run_protocol(Protocol::Ugi, None),
-        Some(Commands::Gtp { game }) => {
+        Some(Commands::Ugi) => run_protocol(Protocol::Ugi, SearchOptions::default()),
+        Some(Commands::Gtp { game, threads, hash }) => {
             registry::make_gtp_game(game).map_err(anyhow::Error::msg)?;
-            run_protocol(Protocol::Gtp(game), None)
+            let options = SearchOptions { threads: threads.into(), hash_mb: hash as usize };
+            run_protocol(Protocol::Gtp(game), options)
         }
-        Some(Commands::Nboard) => run_protocol(Protocol::Nboard, None),
+        Some(Commands::Nboard) => run_protocol(Protocol::Nboard, SearchOptions::default()),
         Some(Commands::Perft { game, depth, threads, size }) => perft(game, depth, threads, size),
         Some(Commands::Selfplay { game, size, depth, movetime, threads }) => {
             let limits = match (depth, movetime) {
@@ -471,24 +478,25 @@ fn run_detected() -> Result<()> {
     } else {
         Protocol::Ugi
     };
-    serve(protocol, Some(first), input, hangup)
+    serve(protocol, Some(first), input, SearchOptions::default(), hangup)
 }
 
-fn run_protocol(protocol: Protocol, first: Option<String>) -> Result<()> {
+fn run_protocol(protocol: Protocol, options: SearchOptions) -> Result<()> {
     let hangup = search::StopFlag::new();
     let input = io::spawn_reader_with_hangup(BufReader::new(std::io::stdin()), hangup.clone());
-    serve(protocol, first, input, hangup)
+    serve(protocol, None, input, options, hangup)
 }
 
-/// Runs `protocol` on `input`; `hangup` is raised when input ends.
+/// Serves `protocol` (GTP and NBoard search with `options`; UGI+ sets its own);
+/// `hangup` is raised when input ends.
 fn serve(
     protocol: Protocol,
     first: Option<String>,
     input: crossbeam_channel::Receiver<io::Input>,
+    options: SearchOptions,
     hangup: search::StopFlag,
 ) -> Result<()> {
     let (out, writer) = io::spawn_writer(std::io::stdout());
-    let options = SearchOptions::default();
     match protocol {
         Protocol::Ugi => {
             let mut engine = ugi::UgiEngine::new(out);

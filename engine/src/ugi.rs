@@ -392,7 +392,11 @@ mod tests {
         let othello = run_lines(&["ugi"]);
         assert!(othello.iter().any(|l| l.starts_with("option name Threads ")), "{othello:?}");
         assert!(othello.iter().any(|l| l.starts_with("option name Hash ")), "{othello:?}");
-        for game in ["go", "chaosclock"] {
+        let go = run_lines(&["setoption name Game value go", "ugi", "setoption name Threads value 2"]);
+        assert!(go.iter().any(|l| l.starts_with("option name Threads ")), "{go:?}");
+        assert!(go.iter().any(|l| l.starts_with("option name Hash ")), "{go:?}");
+        assert_eq!(go.last().unwrap(), "ugiok", "Go's search uses Threads: nothing to say");
+        for game in ["phantomgo", "chaosclock"] {
             let out =
                 run_lines(&[&format!("setoption name Game value {game}"), "ugi", "setoption name Threads value 2"]);
             assert!(!out.iter().any(|l| l.starts_with("option name Threads ")), "{out:?}");

@@ -246,40 +246,152 @@ impl FastBoard {
         self.is_legal_slow(cell as usize)
     }
 
-    /// [`FastBoard::is_legal`] for a point without an empty neighbour.
+    /// [`FastBoard::is_legal`] for a point without an empty neighbour: legal if an own
+    /// neighbouring chain keeps a pseudo-liberty once the pairs with this point are
+    /// gone, or an enemy one loses its last. A chain with more than 4 pseudo-liberties
+    /// settles it at once (the move takes at most 4 pairs); the others count the pairs.
     fn is_legal_slow(&self, cell: usize) -> bool {
         if cell as u8 == self.ko {
             return false;
         }
         let me = self.to_move;
-        // Count, per neighbouring chain, the pseudo-liberties the move takes away.
-        let mut seen = [0u8; 4];
-        let mut taken = [0u16; 4];
-        let mut k = 0;
         for d in DIRS {
             let q = (cell as isize + d) as usize;
-            if self.color[ix(q)] == BLACK || self.color[ix(q)] == WHITE {
-                let ch = self.chain[ix(q)];
-                match seen[..k].iter().position(|&s| s == ch) {
-                    Some(i) => taken[i] += 1,
-                    None => {
-                        seen[k] = ch;
-                        taken[k] = 1;
-                        k += 1;
-                    }
-                }
+            let c = self.color[ix(q)];
+            if c == OFF {
+                continue;
             }
-        }
-        for i in 0..k {
-            let ch = seen[i] as usize;
-            let left = self.libs[ix(ch)] - taken[i];
-            let own = self.color[ix(ch)] == me;
-            // An own chain keeping a liberty, or an enemy chain losing its last.
-            if (own && left > 0) || (!own && left == 0) {
+            if c == EMPTY {
+                return true;
+            }
+            let ch = self.chain[ix(q)];
+            let libs = self.libs[ix(ch as usize)];
+            if libs > 4 {
+                if c == me {
+                    return true;
+                }
+                continue;
+            }
+            let taken = self.pairs_with(cell, ch) as u16;
+            if (c == me && libs > taken) || (c != me && libs == taken) {
                 return true;
             }
         }
         false
+    }
+
+    /// How many neighbours of `cell` belong to the chain `ch`.
+    #[inline(always)]
+    fn pairs_with(&self, cell: usize, ch: u8) -> u32 {
+        let c = self.color[ix(ch as usize)];
+        DIRS.iter()
+            .map(|&d| {
+                let q = (cell as isize + d) as usize;
+                (self.color[ix(q)] == c && self.chain[ix(q)] == ch) as u32
+            })
+            .sum()
+    }
+
+    /// The four neighbours of `cell` (off-board ones included; [`FastBoard::at`] says
+    /// `None` for them as for empty points).
+    #[inline(always)]
+    pub fn neighbours(cell: Cell) -> [Cell; 4] {
+        DIRS.map(|d| (cell as isize + d) as Cell)
+    }
+
+    /// The only liberty of the chain standing on `cell` if it has exactly one (the chain
+    /// is in atari). Exact: more than 4 pseudo-liberties rule atari out at once (a single
+    /// liberty touches at most 4 stones); otherwise the chain's stones are scanned.
+    pub fn atari_liberty(&self, cell: Cell) -> Option<Cell> {
+        let ch = self.chain[ix(cell as usize)];
+        let pseudo = self.libs[ix(ch as usize)];
+        if pseudo == 0 || pseudo > 4 || self.color[ix(cell as usize)] == EMPTY {
+            return None;
+        }
+        let mut liberty = 0u8;
+        let mut s = ch;
+        loop {
+            for d in DIRS {
+                let q = (s as isize + d) as usize;
+                if self.color[ix(q)] == EMPTY {
+                    if liberty == 0 {
+                        liberty = q as u8;
+                    } else if liberty != q as u8 {
+                        return None;
+                    }
+                }
+            }
+            s = self.next[ix(s as usize)];
+            if s == ch {
+                break;
+            }
+        }
+        (liberty != 0).then_some(liberty)
+    }
+
+    /// True if the side to move, playing on the empty `cell`, would leave a chain of more
+    /// than one stone with a single liberty and capture nothing (a self-atari that
+    /// playouts avoid; a lone stone's self-atari, a throw-in, is allowed).
+    pub fn is_big_self_atari(&self, cell: Cell) -> bool {
+        let me = self.to_move;
+        let c = cell as usize;
+        // Distinct liberties of the new chain other than `cell`, up to 2.
+        // (the first one, how many up to 2)
+        let mut found = (0u8, 0u8);
+        fn add(found: &mut (u8, u8), q: u8) {
+            if found.1 == 0 {
+                *found = (q, 1);
+            } else if found.0 != q {
+                found.1 = 2;
+            }
+        }
+        let mut own = [0u8; 4];
+        let mut k = 0;
+        for d in DIRS {
+            let q = (c as isize + d) as usize;
+            match self.color[ix(q)] {
+                EMPTY => add(&mut found, q as u8),
+                OFF => {}
+                x if x == me => {
+                    let ch = self.chain[ix(q)];
+                    if self.libs[ix(ch as usize)] > 8 {
+                        // Liberties besides `cell` and one more: at least 3 in all.
+                        return false;
+                    }
+                    if !own[..k].contains(&ch) {
+                        own[k] = ch;
+                        k += 1;
+                    }
+                }
+                _ => {
+                    if self.atari_liberty(q as u8) == Some(cell) {
+                        return false; // captures
+                    }
+                }
+            }
+        }
+        if k == 0 || found.1 >= 2 {
+            return false;
+        }
+        for &ch in &own[..k] {
+            let mut s = ch;
+            loop {
+                for d in DIRS {
+                    let q = (s as isize + d) as usize;
+                    if self.color[ix(q)] == EMPTY && q != c {
+                        add(&mut found, q as u8);
+                    }
+                }
+                if found.1 >= 2 {
+                    return false;
+                }
+                s = self.next[ix(s as usize)];
+                if s == ch {
+                    break;
+                }
+            }
+        }
+        true
     }
 
     /// Places a stone with no rule check and no captures (setting up positions).
@@ -501,6 +613,48 @@ mod tests {
                     assert_eq!(fast.ko(), slow.ko().map_or(0, FastBoard::cell));
                     assert_eq!(fast.empties().len() as u32, slow.empty().count_ones());
                 }
+            }
+        }
+    }
+
+    /// Atari and self-atari against the slow board: a chain is in atari when it has
+    /// one liberty, and a move is a big self-atari when it leaves a chain of 2 or more
+    /// stones with one liberty, capturing nothing.
+    #[test]
+    fn atari_and_self_atari_agree_with_the_bitboard_rules() {
+        let mut state = 11u64;
+        for _ in 0..40 {
+            let mut slow = Board::new(9);
+            let mut fast = FastBoard::new(9);
+            for _ in 0..150 {
+                let color = slow.to_move();
+                for p in points(9) {
+                    let cell = FastBoard::cell(p);
+                    if slow.at(p).is_some() {
+                        let libs = slow.liberties(slow.group(p));
+                        let expected =
+                            (libs.count_ones() == 1).then(|| FastBoard::cell(Point(libs.trailing_zeros() as u8)));
+                        assert_eq!(fast.atari_liberty(cell), expected, "atari of {p:?}\n{}", slow.draw());
+                    } else if fast.is_legal(cell) {
+                        let (next, captured) = slow.try_play(color, p).unwrap();
+                        let chain = next.group(p);
+                        let expected = captured.count_ones() == 0
+                            && chain.count_ones() > 1
+                            && next.liberties(chain).count_ones() == 1;
+                        assert_eq!(fast.is_big_self_atari(cell), expected, "self-atari at {p:?}\n{}", slow.draw());
+                    }
+                }
+                let legal = slow.legal_points(color);
+                let choices: Vec<Point> = points(9).filter(|p| legal & p.bit() != 0).collect();
+                if choices.is_empty() {
+                    slow = slow.pass(color);
+                    fast.pass();
+                    continue;
+                }
+                state = splitmix64(state);
+                let p = choices[(state % choices.len() as u64) as usize];
+                slow = slow.try_play(color, p).unwrap().0;
+                fast.play(FastBoard::cell(p));
             }
         }
     }

@@ -1,4 +1,6 @@
-//! Monte-Carlo tree search for Go: UCT with RAVE over light playouts.
+//! Monte-Carlo tree search for Go: UCT with RAVE over playouts (heavy by default, see
+//! [`super::playout`]), on one tree that
+//! every search thread shares (tree parallelism).
 //!
 //! Each iteration walks down the tree by the UCT-RAVE value, expands a node once it
 //! has been visited [`EXPAND_AFTER`] times, finishes the game with a light playout,
@@ -6,14 +8,31 @@
 //! also credits each child whose move the same colour played later in the iteration.
 //! The root's moves are filtered by the game's full rules (superko included); inside
 //! the tree the playout board's simple ko applies.
+//!
+//! The tree lives in an arena of nodes allocated once per search, sized by the node
+//! budget ([`MctsSettings::max_nodes`]); every statistic is an atomic counter, so the
+//! threads share it without a lock:
+//!
+//! * **virtual loss**: a thread counts its visit on every node of its path on the
+//!   way down, and the win only on the way back, so until its playout ends the path
+//!   looks one loss worse to the other threads and they spread out;
+//! * **expansion** is claimed with a compare-and-swap on the node's children word
+//!   (unexpanded → being expanded → first child and count); a thread that meets a node
+//!   another one is expanding plays out from it; when the arena is full, nodes stop
+//!   being expanded and the search goes on from the leaves it has.
+//!
+//! With one thread and a fixed seed the search is deterministic.
 
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize};
 use std::time::Instant;
 
 use bitboards::go::{Board, Cell, Color, FastBoard, Game, Move, Point, bits};
+use bitboards::rng::splitmix64;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 
-use super::playout::{area_owners, light_playout, move_cap, settling_playout};
+use super::playout::{Policy, area_owners, move_cap, playout, settling_playout};
 use crate::limits::{Limits, StopFlag, TimeBudget};
 
 /// A node is expanded once it has been visited this many times.
@@ -29,30 +48,124 @@ const EXPLORATION: f32 = 0.25;
 /// Cell 0 stands for a pass in the tree (it is off the board).
 const PASS: Cell = 0;
 
-#[derive(Clone, Copy, Debug, Default)]
+/// Longest path walked down the tree in one iteration.
+const MAX_DEPTH: usize = 400;
+
+/// Children word of a node nobody has expanded yet.
+const UNEXPANDED: u64 = 0;
+/// Children word of a node a thread is expanding (or that found the arena full).
+const EXPANDING: u64 = 1;
+
+/// Bytes of one tree node (for sizing the tree from a memory budget).
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
+/// Node budget of a search with default settings: 64 MiB of nodes.
+pub const DEFAULT_MAX_NODES: usize = (64 << 20) / NODE_BYTES;
+
+/// How a search runs: threads and the size of its tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MctsSettings {
+    /// Search threads sharing the tree (at least 1).
+    pub threads: usize,
+    /// Most nodes the tree may hold; the arena is allocated for the smaller of this and
+    /// what the playout limit can use.
+    pub max_nodes: usize,
+    /// The playout policy.
+    pub policy: Policy,
+}
+
+impl Default for MctsSettings {
+    fn default() -> Self {
+        MctsSettings { threads: 1, max_nodes: DEFAULT_MAX_NODES, policy: Policy::default() }
+    }
+}
+
+impl MctsSettings {
+    /// `threads` threads and a tree of at most `hash_mb` MiB.
+    pub fn new(threads: usize, hash_mb: usize) -> MctsSettings {
+        MctsSettings {
+            threads: threads.max(1),
+            max_nodes: ((hash_mb.max(1) << 20) / NODE_BYTES).max(1024),
+            policy: Policy::default(),
+        }
+    }
+}
+
+/// One tree node: the move that leads to it and its statistics.
+#[derive(Default)]
 struct Node {
-    cell: Cell,
-    visits: u32,
+    cell: AtomicU8,
+    /// Visits, counted on the way down (virtual loss until the result is backed up).
+    visits: AtomicU32,
     /// Wins for the player who made this node's move.
-    wins: f32,
-    rave_visits: u32,
-    rave_wins: f32,
-    first_child: u32,
-    children: u16,
-    expanded: bool,
+    wins: AtomicU32,
+    rave_visits: AtomicU32,
+    rave_wins: AtomicU32,
+    /// [`UNEXPANDED`], [`EXPANDING`], or `first_child << 16 | child_count`.
+    children: AtomicU64,
 }
 
 impl Node {
+    fn cell(&self) -> Cell {
+        self.cell.load(Relaxed)
+    }
+
+    /// The range of the children, once expanded.
+    #[inline]
+    fn children(&self) -> Option<std::ops::Range<usize>> {
+        let word = self.children.load(Acquire);
+        (word > EXPANDING).then(|| {
+            let first = (word >> 16) as usize;
+            first..first + (word & 0xFFFF) as usize
+        })
+    }
+
+    fn win_rate(&self) -> f32 {
+        let visits = self.visits.load(Relaxed);
+        if visits > 0 { self.wins.load(Relaxed) as f32 / visits as f32 } else { 0.0 }
+    }
+
     fn value(&self, parent_log: f32) -> f32 {
-        let rave = if self.rave_visits > 0 { self.rave_wins / self.rave_visits as f32 } else { 0.5 };
-        if self.visits == 0 {
+        let rave_visits = self.rave_visits.load(Relaxed);
+        let rave = if rave_visits > 0 { self.rave_wins.load(Relaxed) as f32 / rave_visits as f32 } else { 0.5 };
+        let visits = self.visits.load(Relaxed);
+        if visits == 0 {
             // First-play urgency: trust RAVE, a little above an even game.
             return rave + 0.1;
         }
-        let n = self.visits as f32;
-        let q = self.wins / n;
+        let n = visits as f32;
+        let q = self.wins.load(Relaxed) as f32 / n;
         let beta = (RAVE_K / (3.0 * n + RAVE_K)).sqrt();
         (1.0 - beta) * q + beta * rave + EXPLORATION * (parent_log / n).sqrt()
+    }
+}
+
+/// The node arena: node 0 is the root, children are handed out in blocks.
+struct Tree {
+    nodes: Box<[Node]>,
+    used: AtomicUsize,
+}
+
+impl Tree {
+    fn new(capacity: usize) -> Tree {
+        Tree { nodes: (0..capacity.max(1)).map(|_| Node::default()).collect(), used: AtomicUsize::new(1) }
+    }
+
+    /// Gives `cells` to `node` as its children; false when the arena is full.
+    fn add_children(&self, node: usize, cells: &[Cell]) -> bool {
+        let first = self.used.fetch_add(cells.len(), Relaxed);
+        if first + cells.len() > self.nodes.len() {
+            return false;
+        }
+        for (i, &cell) in cells.iter().enumerate() {
+            self.nodes[first + i].cell.store(cell, Relaxed);
+        }
+        self.nodes[node].children.store(((first as u64) << 16) | cells.len() as u64, Release);
+        true
+    }
+
+    fn used(&self) -> usize {
+        self.used.load(Relaxed).min(self.nodes.len())
     }
 }
 
@@ -71,19 +184,45 @@ pub struct MctsResult {
     pub pv: Vec<Move>,
     /// Root moves with their visits and win rates, most visited first.
     pub root_moves: Vec<(Move, u32, f32)>,
+    /// Tree nodes in use at the end.
+    pub nodes: usize,
 }
 
 /// A search tree for one position.
 pub struct Mcts {
-    nodes: Vec<Node>,
+    tree: Option<Tree>,
     root: FastBoard,
+    root_cells: Vec<Cell>,
     komi: f32,
-    rng: Xoshiro256PlusPlus,
+    seed: u64,
+    searches: u64,
     cap: usize,
+    settings: MctsSettings,
 }
 
 fn to_move(cell: Cell) -> Move {
     if cell == PASS { Move::Pass } else { Move::Play(FastBoard::point(cell)) }
+}
+
+/// What one thread needs for its iterations.
+struct Worker {
+    rng: Xoshiro256PlusPlus,
+    amaf: [u8; 128],
+    path: [u32; MAX_DEPTH],
+}
+
+/// What every thread of one search shares.
+struct Shared<'a> {
+    tree: &'a Tree,
+    limits: &'a Limits,
+    stop: &'a StopFlag,
+    budget: TimeBudget,
+    /// Iterations begun (a thread claims one before running it).
+    begun: AtomicU64,
+    /// Iterations finished.
+    done: AtomicU64,
+    /// Set by the first thread that sees a limit reached.
+    halt: AtomicBool,
 }
 
 impl Mcts {
@@ -102,50 +241,73 @@ impl Mcts {
     pub fn with_excluded(game: &Game, seed: u64, allow_pass: bool, excluded: u128) -> Mcts {
         let board = game.board();
         let root = FastBoard::from_board(board);
-        let mut m = Mcts {
-            nodes: vec![Node::default()],
-            komi: game.komi() as f32,
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            cap: move_cap(board.size()),
-            root,
-        };
         // The root's children: every move the full rules allow, and a pass.
         let color = board.to_move();
         let legal = game.legal_points(color) & !excluded;
-        let mut cells: Vec<Cell> =
-            bits(legal).map(FastBoard::cell).filter(|&c| !m.root.is_eye(c, color) || legal.count_ones() <= 1).collect();
-        if allow_pass || cells.is_empty() {
-            cells.push(PASS);
+        let mut root_cells: Vec<Cell> =
+            bits(legal).map(FastBoard::cell).filter(|&c| !root.is_eye(c, color) || legal.count_ones() <= 1).collect();
+        if allow_pass || root_cells.is_empty() {
+            root_cells.push(PASS);
         }
-        m.add_children(0, &cells);
-        m
+        Mcts {
+            tree: None,
+            komi: game.komi() as f32,
+            seed,
+            searches: 0,
+            cap: move_cap(board.size()),
+            root,
+            root_cells,
+            settings: MctsSettings::default(),
+        }
     }
 
-    fn add_children(&mut self, node: usize, cells: &[Cell]) {
-        let first = self.nodes.len() as u32;
-        self.nodes.extend(cells.iter().map(|&cell| Node { cell, ..Node::default() }));
-        let n = &mut self.nodes[node];
-        n.first_child = first;
-        n.children = cells.len() as u16;
-        n.expanded = true;
+    /// The same tree searched with `settings` (threads, node budget); set it before the
+    /// first search.
+    pub fn with_settings(mut self, settings: MctsSettings) -> Mcts {
+        self.settings = MctsSettings { threads: settings.threads.max(1), ..settings };
+        self
+    }
+
+    /// The settings searches run with.
+    pub fn settings(&self) -> MctsSettings {
+        self.settings
+    }
+
+    /// The arena for a search limited to `playouts`: each iteration expands at most
+    /// one node (once it has been visited [`EXPAND_AFTER`] times) into at most one
+    /// child per point and a pass.
+    fn capacity(&self, playouts: Option<u64>) -> usize {
+        let per_expansion = self.root.size() * self.root.size() + 1;
+        let needed = playouts.map_or(usize::MAX, |n| {
+            let expansions = (n as usize / EXPAND_AFTER as usize).saturating_add(1);
+            expansions.saturating_mul(per_expansion).saturating_add(self.root_cells.len() + 1)
+        });
+        needed.min(self.settings.max_nodes).max(self.root_cells.len() + 1)
     }
 
     /// Children for a node inside the tree: playable points of the playout board, and
     /// a pass.
-    fn expand(&mut self, node: usize, board: &FastBoard) {
-        let mut cells: Vec<Cell> = board.empties().iter().copied().filter(|&c| board.is_playable(c)).collect();
-        cells.push(PASS);
-        self.add_children(node, &cells);
+    fn expand(tree: &Tree, node: usize, board: &FastBoard) -> bool {
+        let mut cells = [0 as Cell; 128];
+        let mut n = 0;
+        for &c in board.empties() {
+            if board.is_playable(c) {
+                cells[n] = c;
+                n += 1;
+            }
+        }
+        cells[n] = PASS;
+        tree.add_children(node, &cells[..=n])
     }
 
-    fn select(&self, node: usize) -> usize {
-        let n = &self.nodes[node];
-        let log = (n.visits.max(1) as f32).ln();
-        let mut best = n.first_child as usize;
+    fn select(tree: &Tree, node: usize, children: std::ops::Range<usize>) -> usize {
+        let log = (tree.nodes[node].visits.load(Relaxed).max(1) as f32).ln();
+        let mut best = children.start;
         let mut best_value = f32::MIN;
-        for i in n.first_child as usize..n.first_child as usize + n.children as usize {
-            let mut v = self.nodes[i].value(log);
-            if self.nodes[i].cell == PASS {
+        for i in children {
+            let child = &tree.nodes[i];
+            let mut v = child.value(log);
+            if child.cell() == PASS {
                 // Passing is a last resort while the board still has moves.
                 v -= 0.3;
             }
@@ -157,30 +319,41 @@ impl Mcts {
         best
     }
 
-    /// One iteration: descend, expand, play out, back up.
-    fn iterate(&mut self, amaf: &mut [u8; 128]) {
+    /// One iteration: descend (counting visits), expand, play out, back up.
+    fn iterate(&self, tree: &Tree, w: &mut Worker) {
         let mut board = self.root.clone();
-        let mut path = [0u32; 400];
         let mut depth = 0;
         let mut node = 0usize;
         let root_black = board.to_move() == Color::BLACK;
+        let amaf = &mut w.amaf;
         amaf.fill(0);
+        let mut visits_before = tree.nodes[0].visits.fetch_add(1, Relaxed);
         // Descend.
         loop {
-            path[depth] = node as u32;
+            w.path[depth] = node as u32;
             depth += 1;
-            if board.passes() >= 2 || depth >= path.len() {
+            if board.passes() >= 2 || depth >= MAX_DEPTH {
                 break;
             }
-            if !self.nodes[node].expanded {
-                if self.nodes[node].visits >= EXPAND_AFTER {
-                    self.expand(node, &board);
-                } else {
-                    break;
+            let children = match tree.nodes[node].children() {
+                Some(children) => children,
+                None => {
+                    let claimed = visits_before >= EXPAND_AFTER
+                        && tree.nodes[node].children.compare_exchange(UNEXPANDED, EXPANDING, Relaxed, Relaxed).is_ok();
+                    // Not visited enough, being expanded by another thread, or no room
+                    // left: play out from here.
+                    if !claimed || !Self::expand(tree, node, &board) {
+                        break;
+                    }
+                    match tree.nodes[node].children() {
+                        Some(children) => children,
+                        None => break,
+                    }
                 }
-            }
-            let child = self.select(node);
-            let cell = self.nodes[child].cell;
+            };
+            let child = Self::select(tree, node, children);
+            visits_before = tree.nodes[child].visits.fetch_add(1, Relaxed);
+            let cell = tree.nodes[child].cell();
             let black = board.to_move() == Color::BLACK;
             if cell == PASS {
                 board.pass();
@@ -193,37 +366,33 @@ impl Mcts {
             node = child;
         }
         // Play out.
-        let diff = light_playout(&mut board, &mut self.rng, self.cap, |cell, black| {
+        let diff = playout(self.settings.policy, &mut board, &mut w.rng, self.cap, |cell, black| {
             if amaf[cell as usize] == 0 {
                 amaf[cell as usize] = if black { 1 } else { 2 };
             }
         });
         let black_wins = diff as f32 - self.komi > 0.0;
         // Back up. The node at depth d holds a move by the player who moved at d-1.
-        for (d, &id) in path[..depth].iter().enumerate() {
-            let id = id as usize;
+        for (d, &id) in w.path[..depth].iter().enumerate() {
+            let n = &tree.nodes[id as usize];
             // Mover of this node's move: the root's side for d = 1, alternating (passes
             // alternate too).
             let mover_black = if d % 2 == 1 { root_black } else { !root_black };
-            let n = &mut self.nodes[id];
-            n.visits += 1;
             if d > 0 && mover_black == black_wins {
-                n.wins += 1.0;
+                n.wins.fetch_add(1, Relaxed);
             }
             // RAVE: credit the children of this node whose move was later played by the
             // player to move here.
-            if n.expanded {
+            if let Some(children) = n.children() {
                 let to_move_black = if d % 2 == 0 { root_black } else { !root_black };
-                let (first, count) = (n.first_child as usize, n.children as usize);
                 let mark = if to_move_black { 1 } else { 2 };
                 let won = to_move_black == black_wins;
-                for c in first..first + count {
-                    let cell = self.nodes[c].cell;
+                for child in &tree.nodes[children] {
+                    let cell = child.cell();
                     if cell != PASS && amaf[cell as usize] == mark {
-                        let child = &mut self.nodes[c];
-                        child.rave_visits += 1;
+                        child.rave_visits.fetch_add(1, Relaxed);
                         if won {
-                            child.rave_wins += 1.0;
+                            child.rave_wins.fetch_add(1, Relaxed);
                         }
                     }
                 }
@@ -231,83 +400,122 @@ impl Mcts {
         }
     }
 
-    /// Runs playouts within `limits` (`nodes` counts playouts) or until `stop`.
+    /// One thread's share of a search: iterations until a limit is reached.
+    fn work(&self, shared: &Shared, mut w: Worker) {
+        let limits = shared.limits;
+        let max_playouts = limits.nodes.unwrap_or(u64::MAX);
+        let no_limit = limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && !limits.infinite
+            && limits.clock.time.iter().all(Option::is_none);
+        let mut mine = 0u64;
+        while !shared.halt.load(Relaxed) {
+            if shared.begun.fetch_add(1, Relaxed) >= max_playouts {
+                break;
+            }
+            self.iterate(shared.tree, &mut w);
+            let done = shared.done.fetch_add(1, Relaxed) + 1;
+            mine += 1;
+            if mine.is_multiple_of(64)
+                && (shared.stop.is_stopped()
+                    || shared.budget.hard_expired()
+                    || (shared.budget.soft_expired() && !limits.infinite))
+            {
+                shared.halt.store(true, Relaxed);
+            }
+            // No limit given at all: a sensible default.
+            if no_limit && done >= 10_000 {
+                shared.halt.store(true, Relaxed);
+            }
+        }
+    }
+
+    /// Runs playouts within `limits` (`nodes` counts playouts) or until `stop`, on the
+    /// settings' threads.
     pub fn search(&mut self, limits: &Limits, stop: &StopFlag, to_move: Color) -> MctsResult {
         let player = if to_move == Color::BLACK { crate::Player::One } else { crate::Player::Two };
         let budget = TimeBudget::new(limits, player, 40);
         let start = Instant::now();
-        let max_playouts = limits.nodes.unwrap_or(u64::MAX);
-        let mut amaf = [0u8; 128];
-        let mut playouts = 0u64;
-        while playouts < max_playouts {
-            self.iterate(&mut amaf);
-            playouts += 1;
-            if playouts.is_multiple_of(64)
-                && (stop.is_stopped() || budget.hard_expired() || (budget.soft_expired() && !limits.infinite))
-            {
-                break;
-            }
-            if limits.nodes.is_none()
-                && limits.movetime.is_none()
-                && !limits.infinite
-                && limits.clock.time.iter().all(Option::is_none)
-                && playouts >= 10_000
-            {
-                // No limit given at all: a sensible default.
-                break;
-            }
+        if self.tree.is_none() {
+            let tree = Tree::new(self.capacity(limits.nodes));
+            // The root's children always fit: the capacity counts them.
+            tree.add_children(0, &self.root_cells);
+            self.tree = Some(tree);
         }
-        self.result(playouts, start.elapsed())
+        let Some(tree) = self.tree.as_ref() else { unreachable!("the tree was just made") };
+        let shared = Shared {
+            tree,
+            limits,
+            stop,
+            budget,
+            begun: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            halt: AtomicBool::new(false),
+        };
+        self.searches += 1;
+        let worker = |index: u64| Worker {
+            rng: Xoshiro256PlusPlus::seed_from_u64(
+                self.seed ^ splitmix64(index.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ self.searches),
+            ),
+            amaf: [0; 128],
+            path: [0; MAX_DEPTH],
+        };
+        let this = &*self;
+        std::thread::scope(|scope| {
+            for index in 1..this.settings.threads {
+                let (shared, w) = (&shared, worker(index as u64));
+                scope.spawn(move || this.work(shared, w));
+            }
+            this.work(&shared, worker(0));
+        });
+        self.result(shared.done.load(Relaxed), start.elapsed())
     }
 
     fn result(&self, playouts: u64, elapsed: std::time::Duration) -> MctsResult {
-        let root = &self.nodes[0];
-        let children = root.first_child as usize..root.first_child as usize + root.children as usize;
-        let mut moves: Vec<(Move, u32, f32)> = children
-            .map(|i| {
-                let n = &self.nodes[i];
-                (to_move(n.cell), n.visits, if n.visits > 0 { n.wins / n.visits as f32 } else { 0.0 })
-            })
-            .collect();
+        let Some(tree) = self.tree.as_ref() else { unreachable!("results come after a search") };
+        let children = tree.nodes[0].children().unwrap_or(0..0);
+        let mut moves: Vec<(Move, u32, f32)> =
+            tree.nodes[children].iter().map(|n| (to_move(n.cell()), n.visits.load(Relaxed), n.win_rate())).collect();
         moves.sort_by_key(|m| std::cmp::Reverse(m.1));
         let (best, _, win_rate) = moves[0];
         // The principal variation: most visited children.
         let mut pv = Vec::new();
         let mut node = 0;
-        while self.nodes[node].expanded && pv.len() < 20 {
-            let n = &self.nodes[node];
-            let Some(child) = (n.first_child as usize..n.first_child as usize + n.children as usize)
-                .max_by_key(|&i| self.nodes[i].visits)
-            else {
-                break;
-            };
-            if self.nodes[child].visits == 0 {
+        while let Some(children) = tree.nodes[node].children() {
+            if pv.len() >= 20 {
                 break;
             }
-            pv.push(to_move(self.nodes[child].cell));
+            let Some(child) = children.max_by_key(|&i| tree.nodes[i].visits.load(Relaxed)) else { break };
+            if tree.nodes[child].visits.load(Relaxed) == 0 {
+                break;
+            }
+            pv.push(to_move(tree.nodes[child].cell()));
             node = child;
         }
-        MctsResult { best, win_rate, playouts, elapsed, pv, root_moves: moves }
+        MctsResult { best, win_rate, playouts, elapsed, pv, root_moves: moves, nodes: tree.used() }
     }
 
     /// The line the tree expects after the root move `first`: `first`, then the most
     /// visited child at each step, at most `max_len` moves (empty if `first` is not a
-    /// root move). For analysis output, one line per root move.
+    /// root move or nothing was searched yet). For analysis output, one line per root
+    /// move.
     pub fn line_after(&self, first: Move, max_len: usize) -> Vec<Move> {
-        let children = |node: usize| {
-            let n = &self.nodes[node];
-            n.first_child as usize..n.first_child as usize + n.children as usize
-        };
-        let Some(mut node) = children(0).find(|&i| to_move(self.nodes[i].cell) == first) else {
+        let Some(tree) = self.tree.as_ref() else { return Vec::new() };
+        let Some(mut node) =
+            tree.nodes[0].children().and_then(|mut c| c.find(|&i| to_move(tree.nodes[i].cell()) == first))
+        else {
             return Vec::new();
         };
         let mut line = vec![first];
-        while self.nodes[node].expanded && line.len() < max_len {
-            let Some(child) = children(node).max_by_key(|&i| self.nodes[i].visits) else { break };
-            if self.nodes[child].visits == 0 {
+        while let Some(children) = tree.nodes[node].children() {
+            if line.len() >= max_len {
                 break;
             }
-            line.push(to_move(self.nodes[child].cell));
+            let Some(child) = children.max_by_key(|&i| tree.nodes[i].visits.load(Relaxed)) else { break };
+            if tree.nodes[child].visits.load(Relaxed) == 0 {
+                break;
+            }
+            line.push(to_move(tree.nodes[child].cell()));
             node = child;
         }
         line
@@ -375,6 +583,70 @@ mod tests {
         let r = m.search(&Limits { nodes: Some(3000), ..Limits::default() }, &StopFlag::new(), Color::BLACK);
         assert_eq!(r.best, Move::Play(Point::new(1, 2)), "{:?}", &r.root_moves[..3]);
         assert!(r.win_rate > 0.6);
+    }
+
+    /// A 5-stone white chain in atari in the middle of black's wall on 9×9: black's only
+    /// good move is to capture it at row 4, column 7.
+    fn big_atari() -> Game {
+        let mut b = Board::new(9);
+        for c in 2..=6 {
+            b.set(Point::new(4, c), Some(Color::WHITE));
+            b.set(Point::new(3, c), Some(Color::BLACK));
+            b.set(Point::new(5, c), Some(Color::BLACK));
+        }
+        b.set(Point::new(4, 1), Some(Color::BLACK));
+        Game::new(b, 7.5, Superko::Positional)
+    }
+
+    fn search_with(game: &Game, seed: u64, threads: usize, playouts: u64) -> MctsResult {
+        let mut m = Mcts::new(game, seed).with_settings(MctsSettings { threads, ..MctsSettings::default() });
+        m.search(&Limits { nodes: Some(playouts), ..Limits::default() }, &StopFlag::new(), game.board().to_move())
+    }
+
+    #[test]
+    fn one_thread_with_a_fixed_seed_is_deterministic() {
+        let game = Game::new(Board::new(9), 7.5, Superko::Positional);
+        let a = search_with(&game, 5, 1, 3000);
+        let b = search_with(&game, 5, 1, 3000);
+        assert_eq!(a.root_moves, b.root_moves);
+        assert_eq!(a.pv, b.pv);
+        let c = search_with(&game, 6, 1, 3000);
+        assert_ne!(a.root_moves, c.root_moves, "another seed, another search");
+    }
+
+    #[test]
+    fn two_threads_find_the_forced_moves_one_thread_finds() {
+        let mut small = Board::new(5);
+        for (r, c, col) in [(2, 2, Color::WHITE), (3, 2, Color::BLACK), (2, 1, Color::BLACK), (2, 3, Color::BLACK)] {
+            small.set(Point::new(r, c), Some(col));
+        }
+        let cases = [(Game::new(small, 0.5, Superko::Positional), Point::new(1, 2)), (big_atari(), Point::new(4, 7))];
+        for (game, answer) in cases {
+            let color = game.board().to_move();
+            let legal = game.legal_points(color);
+            for threads in [1, 2] {
+                let r = search_with(&game, 3, threads, 6000);
+                assert_eq!(r.best, Move::Play(answer), "{threads} threads: {:?}", &r.root_moves[..3]);
+                assert_eq!(r.playouts, 6000, "the playout limit is exact");
+                assert!(r.win_rate > 0.6);
+                for (m, _, _) in &r.root_moves {
+                    assert!(point_of(*m).is_none_or(|p| legal & p.bit() != 0), "{m:?} is illegal");
+                }
+                let visits: u64 = r.root_moves.iter().map(|m| u64::from(m.1)).sum();
+                assert_eq!(visits, 6000, "every playout went through one root move");
+            }
+        }
+    }
+
+    #[test]
+    fn the_node_budget_is_respected() {
+        let game = Game::new(Board::new(9), 7.5, Superko::Positional);
+        let settings = MctsSettings { threads: 2, max_nodes: 3000, ..MctsSettings::default() };
+        let mut m = Mcts::new(&game, 1).with_settings(settings);
+        let r = m.search(&Limits { nodes: Some(20_000), ..Limits::default() }, &StopFlag::new(), Color::BLACK);
+        assert!(r.nodes <= 3000 && r.nodes > 1000, "{} nodes", r.nodes);
+        assert_eq!(r.playouts, 20_000);
+        assert!(matches!(r.best, Move::Play(_)));
     }
 
     #[test]

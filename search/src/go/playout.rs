@@ -1,6 +1,13 @@
-//! Light playouts: uniformly random legal moves that do not fill one's own eyes, until
-//! both sides pass. The cheapest policy there is, and the standard speed reference
-//! (libego, Pachi's light policy).
+//! Playouts: games finished by a fast policy to judge a position.
+//!
+//! * **light**: uniformly random legal moves that do not fill one's own eyes, until
+//!   both sides pass. The cheapest policy there is, and the standard speed reference
+//!   (libego, Pachi's light policy);
+//! * **heavy** (the Mogo/Pachi family): around the last move, first capture a chain in
+//!   atari (the stone just played, or an enemy chain touching it) or save an own chain
+//!   the last move put in atari by extending on its liberty when that leaves it at least
+//!   two liberties (or captures); otherwise a random move as in light playouts but never
+//!   a self-atari of more than one stone (unless no other move is left).
 
 use bitboards::go::{Cell, FastBoard};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -57,6 +64,95 @@ pub fn light_playout(
         played += 1;
     }
     board.area_difference()
+}
+
+/// Which playout policy finishes the games of a search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Policy {
+    /// Random moves that do not fill own eyes.
+    Light,
+    /// Captures and atari escapes near the last move, no big self-atari.
+    #[default]
+    Heavy,
+}
+
+/// The tactical replies to the last move (`last`, 0 if it was a pass or none): capture
+/// a chain in atari that it played or touches, or save an own chain it put in atari.
+/// One of them at random, or `None`.
+#[inline]
+pub fn tactical_reply(board: &FastBoard, last: Cell, rng: &mut Xoshiro256PlusPlus) -> Option<Cell> {
+    if last == 0 || board.at(last).is_none() {
+        return None;
+    }
+    let mut replies = [0 as Cell; 5];
+    let mut n = 0;
+    let mover = board.to_move();
+    if let Some(liberty) = board.atari_liberty(last)
+        && board.is_playable(liberty)
+    {
+        replies[n] = liberty;
+        n += 1;
+    }
+    for q in FastBoard::neighbours(last) {
+        let Some(color) = board.at(q) else { continue };
+        let Some(liberty) = board.atari_liberty(q) else { continue };
+        if replies[..n].contains(&liberty) || !board.is_playable(liberty) {
+            continue;
+        }
+        // An enemy chain in atari is captured; an own one escapes when the extension
+        // leaves it two liberties or captures.
+        if color != mover || !board.is_big_self_atari(liberty) {
+            replies[n] = liberty;
+            n += 1;
+        }
+    }
+    (n > 0).then(|| replies[below(rng, n)])
+}
+
+/// Like [`light_playout`] with the heavy policy (see the module documentation).
+#[inline]
+pub fn heavy_playout(
+    board: &mut FastBoard,
+    rng: &mut Xoshiro256PlusPlus,
+    max_moves: usize,
+    mut on_move: impl FnMut(Cell, bool),
+) -> i32 {
+    let mut played = 0;
+    let mut last: Cell = 0;
+    while board.passes() < 2 && played < max_moves {
+        let black = board.to_move() == bitboards::go::Color::BLACK;
+        let choice = tactical_reply(board, last, rng)
+            .or_else(|| random_point(board, rng, |b, cell| b.is_playable(cell) && !b.is_big_self_atari(cell)))
+            .or_else(|| random_point(board, rng, |b, cell| b.is_playable(cell)));
+        match choice {
+            Some(cell) => {
+                on_move(cell, black);
+                board.play(cell);
+                last = cell;
+            }
+            None => {
+                board.pass();
+                last = 0;
+            }
+        }
+        played += 1;
+    }
+    board.area_difference()
+}
+
+/// A playout with `policy`.
+#[inline]
+pub fn playout(
+    policy: Policy,
+    board: &mut FastBoard,
+    rng: &mut Xoshiro256PlusPlus,
+    max_moves: usize,
+    on_move: impl FnMut(Cell, bool),
+) -> i32 {
+    match policy {
+        Policy::Light => light_playout(board, rng, max_moves, on_move),
+        Policy::Heavy => heavy_playout(board, rng, max_moves, on_move),
+    }
 }
 
 /// Random play for judging a finished game: like [`light_playout`], but nobody plays
@@ -117,6 +213,33 @@ mod tests {
                 assert!(b.empties().len() <= size * size / 2, "{} empty points left", b.empties().len());
             }
         }
+    }
+
+    #[test]
+    fn heavy_playouts_end_and_answer_ataris() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+        for _ in 0..200 {
+            let mut b = FastBoard::new(9);
+            let diff = heavy_playout(&mut b, &mut rng, move_cap(9), |_, _| {});
+            assert!(diff.abs() <= 81);
+            assert!(b.empties().len() <= 40, "{} empty points left", b.empties().len());
+        }
+        // A white stone at (2, 2) with one liberty left, (1, 2); white's last move was
+        // that stone: black captures.
+        let mut board = Board::new(5);
+        for (r, c, col) in [(2, 2, Color::WHITE), (3, 2, Color::BLACK), (2, 1, Color::BLACK), (2, 3, Color::BLACK)] {
+            board.set(Point::new(r, c), Some(col));
+        }
+        let b = FastBoard::from_board(&board);
+        let capture = FastBoard::cell(Point::new(1, 2));
+        for _ in 0..10 {
+            assert_eq!(tactical_reply(&b, FastBoard::cell(Point::new(2, 2)), &mut rng), Some(capture));
+        }
+        // White to move: its stone escapes by extending on (1, 2) (three liberties).
+        board.set_to_move(Color::WHITE);
+        let b = FastBoard::from_board(&board);
+        assert_eq!(tactical_reply(&b, FastBoard::cell(Point::new(2, 1)), &mut rng), Some(capture));
+        assert_eq!(tactical_reply(&b, 0, &mut rng), None, "after a pass: no reply");
     }
 
     #[test]

@@ -25,7 +25,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 use super::belief::{Belief, deduced_opponent};
-use crate::go::mcts::Mcts;
+use crate::go::mcts::{Mcts, MctsSettings};
+use crate::go::playout::Policy;
 use crate::limits::{Limits, StopFlag, TimeBudget};
 
 /// Playouts of the MCTS on each sampled board: this many per candidate, within
@@ -201,7 +202,9 @@ fn belief_search(view: &View, settings: &PlayerSettings, candidates: u128, budge
         samples += 1;
         let board: Board = sample.board;
         let game = Game::new(board, settings.komi, Superko::Off);
-        let mut tree = Mcts::with_pass(&game, rng.next_u64(), true);
+        // Light playouts: the player was tuned and measured with them.
+        let settings = MctsSettings { policy: Policy::Light, ..MctsSettings::default() };
+        let mut tree = Mcts::with_pass(&game, rng.next_u64(), true).with_settings(settings);
         let per_sample =
             (PLAYOUTS_PER_CANDIDATE * u64::from(candidates.count_ones())).clamp(MIN_PER_SAMPLE, MAX_PER_SAMPLE);
         let n = per_sample.min(budget.nodes.saturating_sub(playouts)).max(1);
