@@ -9,6 +9,7 @@ use protocol::gtp::{self, Command};
 use protocol::ugi::{OptionKind, StartPosition};
 use search::go::endgame::Settlement;
 use search::go::mcts::{Mcts, MctsResult, MctsSettings, ownership};
+use search::go::playout::Policy;
 use search::{Limits, Outcome, Player, Score, StopFlag, TimeBudget};
 
 use crate::error::{EngineError, Result};
@@ -78,7 +79,8 @@ impl GoState {
 
     /// Searches with `options`' threads and a tree of at most `options.hash_mb` MiB.
     pub fn use_options(&mut self, options: &SearchOptions) {
-        self.settings = MctsSettings::new(options.threads, options.hash_mb);
+        let policy = self.settings.policy;
+        self.settings = MctsSettings { policy, ..MctsSettings::new(options.threads, options.hash_mb) };
     }
 
     /// Chooses a move for `color` with MCTS within `limits`; `None` means resign.
@@ -758,6 +760,7 @@ impl GameSession for GoSession {
                     values: vec!["off".into(), "positional".into(), "situational".into()],
                 },
             ),
+            ("Playouts", OptionKind::Combo { default: "heavy".into(), values: vec!["heavy".into(), "light".into()] }),
         ]
     }
 
@@ -774,6 +777,14 @@ impl GameSession for GoSession {
                 let rule =
                     Superko::parse(v).ok_or_else(|| format!("bad superko rule '{v}': off, positional, situational"))?;
                 self.state.set_superko(rule)?;
+                Ok(true)
+            }
+            "playouts" => {
+                self.state.settings.policy = match value.map(str::to_ascii_lowercase).as_deref() {
+                    Some("heavy") => Policy::Heavy,
+                    Some("light") => Policy::Light,
+                    _ => return Err("option 'Playouts' is heavy or light".into()),
+                };
                 Ok(true)
             }
             _ => Ok(false),
