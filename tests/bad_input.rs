@@ -253,3 +253,20 @@ fn chaos_clock_positions_carry_the_end_of_the_game_and_refuse_contradictions() {
         assert!(!solved.status.success(), "solve accepted '{bad}'");
     }
 }
+
+#[test]
+fn a_gtp_line_too_long_to_read_gets_its_id_in_the_reply() {
+    // Found by the conversation fuzzer (seed 31): the reply was `? line of …`, without
+    // the id a GUI waits for.
+    let mut e = Engine::start(&["gtp"]);
+    let long = format!("847 play b {}", "A".repeat(2_000_000));
+    assert_eq!(gtp(&mut e, &long), "?847 line of 2000011 bytes is longer than 1048576");
+    // During a streaming analysis, the long line ends it first, as any line does.
+    e.send("5 lz-analyze 10");
+    assert_eq!(e.recv(common::REPLY), "=5");
+    e.send(&format!("6 {}", "x".repeat(2_000_000)));
+    let analysis = e.until(str::is_empty);
+    assert!(analysis.iter().all(|l| !l.starts_with('?')), "{analysis:?}");
+    assert_eq!(e.until(str::is_empty)[0], "?6 line of 2000002 bytes is longer than 1048576");
+    assert_eq!(gtp(&mut e, "7 name"), "=7 sente");
+}

@@ -68,7 +68,7 @@ impl UgiEngine {
             };
             let line = match item {
                 Input::Line(line) => line,
-                Input::TooLong(n) => {
+                Input::TooLong { length: n, .. } => {
                     self.error(&format!("line of {n} bytes ignored: longer than {MAX_LINE}"));
                     continue;
                 }
