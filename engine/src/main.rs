@@ -28,6 +28,11 @@ mod session;
 mod train;
 mod ugi;
 
+/// Mutations of valid inputs, shared with the other crates' fuzz tests.
+#[cfg(test)]
+#[path = "../../tests/common/mutate.rs"]
+mod mutate;
+
 use std::io::{BufReader, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
