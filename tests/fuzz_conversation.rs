@@ -96,8 +96,25 @@ fn fuzz(what: &str, args: &[&str], default: u64, sequence: impl Fn(&mut Talk, &m
         let mut talk = Talk::start(args);
         let result = catch_unwind(AssertUnwindSafe(|| {
             sequence(&mut talk, &mut rng);
-            talk.send("quit");
-            assert!(talk.engine.exited_cleanly(Duration::from_secs(10)), "a failing exit after quit");
+            if rng.chance(25) {
+                // The GUI goes away: end of input, sometimes after a cut line.
+                if rng.chance(50) {
+                    talk.sent.push("(a cut line, then the end of input)".into());
+                    talk.engine.send_bytes(b"10 pos");
+                } else {
+                    talk.sent.push("(the end of input)".into());
+                }
+                let closed = Instant::now();
+                assert!(talk.engine.exited_cleanly(Duration::from_secs(10)), "a failing exit at the end of input");
+                assert!(
+                    closed.elapsed() < Duration::from_secs(5),
+                    "{:?} to exit at the end of input",
+                    closed.elapsed()
+                );
+            } else {
+                talk.send("quit");
+                assert!(talk.engine.exited_cleanly(Duration::from_secs(10)), "a failing exit after quit");
+            }
         }));
         if let Err(e) = result {
             let message = e
@@ -213,12 +230,19 @@ fn ugi_sequence(talk: &mut Talk, rng: &mut Rng, game: &str) {
             0..35 => {
                 let legal = ugi_ask(talk, "query legalmoves");
                 let legal: Vec<&str> = legal.strip_prefix("response").unwrap_or("").split_whitespace().collect();
-                if legal.is_empty() || moves.len() > 60 {
-                    moves.clear();
+                if legal.is_empty() && rng.chance(50) {
+                    // The game is over: `go` still gets its one `bestmove`.
+                    talk.send("go movetime 10");
+                    expected_bestmoves = 1;
+                    lines.extend(talk.until(common::REPLY, is_bestmove));
                 } else {
-                    moves.push(rng.pick(&legal).to_string());
+                    if legal.is_empty() || moves.len() > 60 {
+                        moves.clear();
+                    } else {
+                        moves.push(rng.pick(&legal).to_string());
+                    }
+                    talk.send(&format!("position startpos moves {}", moves.join(" ")));
                 }
-                talk.send(&format!("position startpos moves {}", moves.join(" ")));
             }
             35..50 => {
                 let go = *rng.pick(&["go movetime 10", "go nodes 300", "go depth 1", "go p1time 200 p2time 200"]);
