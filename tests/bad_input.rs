@@ -270,3 +270,19 @@ fn a_gtp_line_too_long_to_read_gets_its_id_in_the_reply() {
     assert_eq!(e.until(str::is_empty)[0], "?6 line of 2000002 bytes is longer than 1048576");
     assert_eq!(gtp(&mut e, "7 name"), "=7 sente");
 }
+
+#[test]
+fn a_long_bench_can_be_stopped_and_isready_is_answered_meanwhile() {
+    // Found while writing the conversation fuzzer: `bench 30` ran on the main loop, so
+    // `isready`, `stop` and `quit` waited for it (hours).
+    let mut e = Engine::start(&[]);
+    e.send("bench 30");
+    let asked = std::time::Instant::now();
+    assert_eq!(e.ask("isready"), "readyok");
+    e.send("stop");
+    assert_eq!(e.recv(common::REPLY), "info string bench stopped");
+    assert!(asked.elapsed() < std::time::Duration::from_secs(5), "took {:?}", asked.elapsed());
+    e.send("bench 1");
+    let lines = e.until(|l| l.ends_with(" nps"));
+    assert_eq!(lines[0], "info string bench depth 1 positions 7", "{lines:?}");
+}

@@ -425,7 +425,8 @@ fn run(cli: Cli) -> Result<()> {
         }
         Some(Commands::Bench { depth }) => {
             let mut stdout = std::io::stdout().lock();
-            for line in bench::run(depth) {
+            // Nothing stops a benchmark on the command line but Ctrl-C.
+            for line in bench::run(depth, &search::StopFlag::new()).into_iter().flatten() {
                 writeln!(stdout, "{line}")?;
             }
             Ok(())
