@@ -164,12 +164,11 @@ const UGI_LINES: &[&str] = &[
 
 /// Whether a damaged line may be sent: not `quit` (it would end the conversation),
 /// nothing that would take the machine's memory or cores (`Hash` over 1 GiB, more
-/// than 8 threads), no `bench` beyond depth 2 (a benchmark, not a protocol matter).
+/// than 8 threads).
 fn ugi_line_allowed(line: &str) -> bool {
     use protocol::ugi::{Command, parse};
     match parse(line) {
         Ok(Command::Quit) => false,
-        Ok(Command::Bench(d)) => d.is_none_or(|d| d <= 2),
         Ok(Command::SetOption { name, value }) => {
             let number = value.as_deref().and_then(|v| v.parse::<u64>().ok());
             match name.to_ascii_lowercase().as_str() {
@@ -258,12 +257,13 @@ fn ugi_sequence(talk: &mut Talk, rng: &mut Rng, game: &str) {
                         // Queued behind the search, or refused during it.
                         talk.send(&line);
                         earlier_readies += readies(&line);
-                        let queued_go = matches!(protocol::ugi::parse(&line), Ok(protocol::ugi::Command::Go(_)));
-                        expected_bestmoves += usize::from(queued_go);
+                        use protocol::ugi::Command;
+                        let parsed = protocol::ugi::parse(&line);
+                        expected_bestmoves += usize::from(matches!(parsed, Ok(Command::Go(_))));
                         talk.send("stop");
-                        if queued_go {
+                        if matches!(parsed, Ok(Command::Go(_) | Command::Perft(_) | Command::Bench(_))) {
                             // The first stop ends the running search and starts the
-                            // queued one; this one ends that.
+                            // queued job; this one ends that.
                             talk.send("stop");
                         }
                     }
