@@ -64,9 +64,9 @@ fn read_line<R: BufRead>(reader: &mut R) -> Input {
             Some(i) => (i, true),
             None => (chunk.len(), false),
         };
-        if length + take <= MAX_LINE {
-            line.extend_from_slice(&chunk[..take]);
-        }
+        // A line that grows too long keeps only its start, for the reply.
+        let keep = if length + take <= MAX_LINE { take } else { KEPT_START.saturating_sub(line.len()).min(take) };
+        line.extend_from_slice(&chunk[..keep]);
         length += take;
         reader.consume(if done { take + 1 } else { take });
         if done {
