@@ -263,3 +263,36 @@ fn chaos_clock_positions_carry_the_end_of_the_game_and_refuse_contradictions() {
         assert!(!solved.status.success(), "solve accepted '{bad}'");
     }
 }
+
+#[test]
+fn a_gtp_line_too_long_to_read_gets_its_id_in_the_reply() {
+    // Found by the conversation fuzzer (seed 31): the reply was `? line of …`, without
+    // the id a GUI waits for.
+    let mut e = Engine::start(&["gtp"]);
+    let long = format!("847 play b {}", "A".repeat(2_000_000));
+    assert_eq!(gtp(&mut e, &long), "?847 line of 2000011 bytes is longer than 1048576");
+    // During a streaming analysis, the long line ends it first, as any line does.
+    e.send("5 lz-analyze 10");
+    assert_eq!(e.recv(common::REPLY), "=5");
+    e.send(&format!("6 {}", "x".repeat(2_000_000)));
+    let analysis = e.until(str::is_empty);
+    assert!(analysis.iter().all(|l| !l.starts_with('?')), "{analysis:?}");
+    assert_eq!(e.until(str::is_empty)[0], "?6 line of 2000002 bytes is longer than 1048576");
+    assert_eq!(gtp(&mut e, "7 name"), "=7 sente");
+}
+
+#[test]
+fn a_long_bench_can_be_stopped_and_isready_is_answered_meanwhile() {
+    // Found while writing the conversation fuzzer: `bench 30` ran on the main loop, so
+    // `isready`, `stop` and `quit` waited for it (hours).
+    let mut e = Engine::start(&[]);
+    e.send("bench 30");
+    let asked = std::time::Instant::now();
+    assert_eq!(e.ask("isready"), "readyok");
+    e.send("stop");
+    assert_eq!(e.recv(common::REPLY), "info string bench stopped");
+    assert!(asked.elapsed() < std::time::Duration::from_secs(5), "took {:?}", asked.elapsed());
+    e.send("bench 1");
+    let lines = e.until(|l| l.ends_with(" nps"));
+    assert_eq!(lines[0], "info string bench depth 1 positions 7", "{lines:?}");
+}

@@ -43,8 +43,9 @@ pub fn positions() -> Vec<Position<Board>> {
 /// The table's size in MiB: the UGI+ default.
 const BENCH_HASH_MB: usize = 64;
 
-/// Runs the benchmark to `depth` (default 10) and returns the lines to print.
-pub fn run(depth: Option<u32>) -> Vec<String> {
+/// Runs the benchmark to `depth` (default 10) and returns the lines to print, or
+/// `None` when `stop` was set before it ended.
+pub fn run(depth: Option<u32>, stop: &StopFlag) -> Option<Vec<String>> {
     let depth = depth.unwrap_or(10);
     let mut nodes = 0;
     let mut lines = Vec::new();
@@ -54,13 +55,16 @@ pub fn run(depth: Option<u32>) -> Vec<String> {
     for pos in &positions {
         solver.clear();
         let start = Instant::now();
-        nodes += search::othello::think(&solver, pos, &Limits::depth(depth), &StopFlag::new(), |_| {}).nodes;
+        nodes += search::othello::think(&solver, pos, &Limits::depth(depth), stop, |_| {}).nodes;
         searching += start.elapsed();
+        if stop.is_stopped() {
+            return None;
+        }
     }
     let ms = searching.as_millis().max(1) as u64;
     lines.push(format!("info string bench depth {depth} positions {}", positions.len()));
     lines.push(format!("{nodes} nodes {} nps", nodes * 1000 / ms));
-    lines
+    Some(lines)
 }
 
 #[cfg(test)]

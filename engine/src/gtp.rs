@@ -102,8 +102,12 @@ impl GtpEngine {
                         break;
                     }
                 }
-                Input::TooLong(n) => {
-                    self.out.line(gtp::failure(None, &format!("line of {n} bytes is longer than {MAX_LINE}")))
+                Input::TooLong { length, start } => {
+                    // Like any line, it ends a streaming analysis first; the reply
+                    // echoes the command's id, read from the line's start.
+                    self.end_analysis();
+                    let id = gtp::parse(&start).and_then(|c| c.id);
+                    self.out.line(gtp::failure(id, &format!("line of {length} bytes is longer than {MAX_LINE}")))
                 }
                 Input::Eof => break,
             }

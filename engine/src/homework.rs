@@ -308,4 +308,41 @@ mod tests {
         assert!(e("0 0 2").contains("line 1: colour 2"));
         assert!(e("a 0 1").contains("line 1: row 'a' is not a number"));
     }
+
+    mod fuzz {
+        //! Homework boards from damaged files (issue 31): never a panic, always the
+        //! file and line in the error; a board written as `row col colour` lines
+        //! reads back stone for stone.
+        use super::*;
+        use crate::mutate::{Rng, cases, input};
+        use proptest::prelude::*;
+
+        const FILES: &[&str] = &["0 0 -1\n4 4 1\n8 8 -1", "3 3 1", "", "2 5 -1\n\n2 6 1\n"];
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(cases(64)))]
+
+            #[test]
+            fn damaged_boards_never_panic(seed in any::<u64>()) {
+                let mut rng = Rng::new(seed);
+                for _ in 0..40 {
+                    let text = input(&mut rng, FILES);
+                    if let Err(e) = parse_board(&text, "b.txt") {
+                        prop_assert!(e.to_string().starts_with("b.txt, line "), "{text:?}: {e}");
+                    }
+                }
+            }
+
+            #[test]
+            fn boards_round_trip(stones in proptest::collection::btree_map((0i64..9, 0i64..9), any::<bool>(), 0..40)) {
+                let text: String = stones.iter().map(|(&(r, c), &b)| format!("{r} {c} {}\n", if b { -1 } else { 1 })).collect();
+                let board = parse_board(&text, "b.txt").map_err(|e| TestCaseError::fail(e.to_string()))?;
+                for p in board.points() {
+                    let read = board.at(p);
+                    let written = stones.iter().find(|&(&(r, c), _)| Point::from_row_col(r, c, 9) == Ok(p));
+                    prop_assert_eq!(read, written.map(|(_, &b)| if b { Color::BLACK } else { Color::WHITE }));
+                }
+            }
+        }
+    }
 }

@@ -10,13 +10,22 @@ use search::StopFlag;
 /// Longest input line accepted; longer lines are dropped with an error reply.
 pub const MAX_LINE: usize = 1 << 20;
 
+/// How much of a dropped long line is kept, for its reply.
+pub const KEPT_START: usize = 64;
+
 /// What the reader thread hands to a protocol loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
     /// One line, without its line ending (invalid UTF-8 replaced).
     Line(String),
     /// A line longer than [`MAX_LINE`] bytes, dropped.
-    TooLong(usize),
+    TooLong {
+        /// Its length in bytes.
+        length: usize,
+        /// Its first [`KEPT_START`] bytes (invalid UTF-8 replaced), e.g. for a GTP
+        /// command's id, which the reply must echo.
+        start: String,
+    },
     /// End of input.
     Eof,
 }
@@ -66,9 +75,9 @@ fn read_line<R: BufRead>(reader: &mut R) -> Input {
             Some(i) => (i, true),
             None => (chunk.len(), false),
         };
-        if length + take <= MAX_LINE {
-            line.extend_from_slice(&chunk[..take]);
-        }
+        // A line that grows too long keeps only its start, for the reply.
+        let keep = if length + take <= MAX_LINE { take } else { KEPT_START.saturating_sub(line.len()).min(take) };
+        line.extend_from_slice(&chunk[..keep]);
         length += take;
         reader.consume(if done { take + 1 } else { take });
         if done {
@@ -79,7 +88,8 @@ fn read_line<R: BufRead>(reader: &mut R) -> Input {
 
 fn finish(mut line: Vec<u8>, length: usize) -> Input {
     if length > MAX_LINE {
-        return Input::TooLong(length);
+        line.truncate(KEPT_START);
+        return Input::TooLong { length, start: String::from_utf8_lossy(&line).into_owned() };
     }
     if line.last() == Some(&b'\r') {
         line.pop();
@@ -159,9 +169,11 @@ mod tests {
     #[test]
     fn long_lines_are_dropped_and_reading_goes_on() {
         let mut bytes = vec![b'x'; MAX_LINE + 10];
+        bytes[..6].copy_from_slice(b"7 play");
         bytes.extend_from_slice(b"\nisready\n");
         let got = lines_of(&bytes);
-        assert_eq!(got[0], Input::TooLong(MAX_LINE + 10));
+        let start = format!("7 play{}", "x".repeat(KEPT_START - 6));
+        assert_eq!(got[0], Input::TooLong { length: MAX_LINE + 10, start });
         assert_eq!(got[1], Input::Line("isready".into()));
     }
 

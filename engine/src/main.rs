@@ -28,6 +28,11 @@ mod session;
 mod train;
 mod ugi;
 
+/// Mutations of valid inputs, shared with the other crates' fuzz tests.
+#[cfg(test)]
+#[path = "../../tests/common/mutate.rs"]
+mod mutate;
+
 use std::io::{BufReader, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -427,7 +432,8 @@ fn run(cli: Cli) -> Result<()> {
         }
         Some(Commands::Bench { depth }) => {
             let mut stdout = std::io::stdout().lock();
-            for line in bench::run(depth) {
+            // Nothing stops a benchmark on the command line but Ctrl-C.
+            for line in bench::run(depth, &search::StopFlag::new()).into_iter().flatten() {
                 writeln!(stdout, "{line}")?;
             }
             Ok(())

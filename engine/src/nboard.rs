@@ -88,7 +88,9 @@ impl NboardEngine {
                         break;
                     }
                 }
-                Input::TooLong(n) => self.status(&format!("error: line of {n} bytes ignored (longer than {MAX_LINE})")),
+                Input::TooLong { length: n, .. } => {
+                    self.status(&format!("error: line of {n} bytes ignored (longer than {MAX_LINE})"))
+                }
                 Input::Eof => break,
             }
         }

@@ -244,7 +244,7 @@ pub fn run(order: LetterOrder, settings: PlayerSettings, movetime: Duration) -> 
     for item in input.iter() {
         let line = match item {
             Input::Line(line) => line,
-            Input::TooLong(n) => {
+            Input::TooLong { length: n, .. } => {
                 let _ = writeln!(stderr, "sente: a line of {n} bytes ignored (at most {MAX_LINE})");
                 continue;
             }

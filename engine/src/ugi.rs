@@ -68,7 +68,7 @@ impl UgiEngine {
             };
             let line = match item {
                 Input::Line(line) => line,
-                Input::TooLong(n) => {
+                Input::TooLong { length: n, .. } => {
                     self.error(&format!("line of {n} bytes ignored: longer than {MAX_LINE}"));
                     continue;
                 }
@@ -184,11 +184,7 @@ impl UgiEngine {
             Command::Quit => return false,
             Command::Query(q) => self.query(&q),
             Command::Perft(depth) => self.perft(depth),
-            Command::Bench(depth) => {
-                for l in crate::bench::run(depth) {
-                    self.out.line(l);
-                }
-            }
+            Command::Bench(depth) => self.bench(depth),
             Command::Display => self.out.lines(&self.session.draw()),
         }
         true
@@ -301,6 +297,24 @@ impl UgiEngine {
         match spawned {
             Ok(handle) => self.running = Some(Running { stop, handle, infinite: false }),
             Err(e) => self.error(&format!("cannot start perft: {e}")),
+        }
+    }
+
+    /// Runs `bench` on its own thread, as a search: `stop` ends it, `isready` is
+    /// answered meanwhile, later commands wait for it.
+    fn bench(&mut self, depth: Option<u32>) {
+        let stop = StopFlag::new();
+        let thread_stop = stop.clone();
+        let out = self.out.clone();
+        let spawned = std::thread::Builder::new().name("bench".into()).spawn(move || {
+            match crate::bench::run(depth, &thread_stop) {
+                Some(lines) => lines.into_iter().for_each(|l| out.line(l)),
+                None => out.line("info string bench stopped"),
+            }
+        });
+        match spawned {
+            Ok(handle) => self.running = Some(Running { stop, handle, infinite: false }),
+            Err(e) => self.error(&format!("cannot start bench: {e}")),
         }
     }
 

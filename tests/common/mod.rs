@@ -142,6 +142,12 @@ impl Engine {
 
     /// Waits for the process to exit and returns its exit status success.
     pub fn wait_exit(mut self, timeout: Duration) -> bool {
+        self.exited_cleanly(timeout)
+    }
+
+    /// Closes the input, waits for the process to exit and returns its exit status
+    /// success (the engine stays borrowed, for its transcript).
+    pub fn exited_cleanly(&mut self, timeout: Duration) -> bool {
         self.stdin = None;
         let deadline = Instant::now() + timeout;
         loop {
