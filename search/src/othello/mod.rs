@@ -1,6 +1,7 @@
 //! Othello in the search crate: the [`Game`]/[`Evaluate`] binding for every board
 //! size, its evaluation, and perft split over threads.
 
+pub mod accuracy;
 mod context;
 mod endgame;
 mod eval;
