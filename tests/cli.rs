@@ -53,3 +53,33 @@ fn bench_prints_a_node_signature() {
     assert_eq!(nodes(&a), nodes(&b), "the signature is deterministic");
     assert!(a.lines().last().unwrap().ends_with(" nps"), "{a}");
 }
+
+#[test]
+fn othello_accuracy_runs_the_built_in_file_and_a_given_one() {
+    // The first three built-in positions, 10 ms a move.
+    let out = run(&["othello-accuracy", "--movetime", "10", "--count", "3"]);
+    assert!(out.contains("engine/data/othello_accuracy.txt: 3 positions, 10 ms per move"), "{out}");
+    assert!(out.lines().last().unwrap().starts_with("mean disc loss "), "{out}");
+    // A file by hand: the start position twice, with invented scores.
+    let dir = std::env::temp_dir().join(format!("sente-accuracy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("two.txt");
+    let start = "---------------------------OX------XO--------------------------- X d3:+0 c4:+0 f5:+0 e6:+0";
+    std::fs::write(&file, format!("# by hand\n{start}\n{start}\n")).unwrap();
+    let path = file.to_str().unwrap();
+    let out = run(&["othello-accuracy", path, "--movetime", "5"]);
+    assert!(out.contains("60 empties:    2 positions, mean disc loss 0.00, best move 100.0%"), "{out}");
+    assert!(out.ends_with("mean disc loss 0.00, best move 100.0%\n"), "{out}");
+    // --make keeps what the file holds: two positions asked, two there, nothing solved.
+    let out = run(&["othello-accuracy", "--make", path, "--count", "2"]);
+    assert!(out.contains("already holds 2 positions"), "{out}");
+    // A bad line is refused with its number.
+    std::fs::write(&file, format!("{start}\n{start} a1:+0\n")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sente"))
+        .args(["othello-accuracy", path, "--movetime", "5"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -8,6 +8,7 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod accuracy;
 mod arena;
 mod bench;
 mod chaosclock;
@@ -117,6 +118,31 @@ enum Commands {
         /// Evaluation weights to use instead of the built-in ones.
         #[arg(long)]
         eval: Option<String>,
+    },
+    /// The move-quality benchmark: the 8×8 player at a fixed time per move on
+    /// positions with every move solved exactly; prints the discs its choices lose.
+    /// With `--make FILE`, makes (or completes) such a file instead.
+    OthelloAccuracy {
+        /// The positions (default: the built-in engine/data/othello_accuracy.txt).
+        file: Option<String>,
+        /// Milliseconds per move.
+        #[arg(long, default_value_t = 100)]
+        movetime: u64,
+        /// Only the first N positions (with --make: the number the file should hold).
+        #[arg(long)]
+        count: Option<usize>,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Make positions into this file (appending; the ones there are kept).
+        #[arg(long, conflicts_with = "file")]
+        make: Option<String>,
+        /// The seed of the made positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// The 9×9 Go homework of seed 001: rule check, capturing moves with pictures,
     /// legal moves, for a problem file or every problem of a folder.
@@ -380,6 +406,25 @@ fn run(cli: Cli) -> Result<()> {
                 ..Default::default()
             };
             train::fit(&data, settings, &out)
+        }
+        Some(Commands::OthelloAccuracy { file, movetime, count, threads, hash, make, seed }) => {
+            let mut stdout = std::io::stdout().lock();
+            if let Some(path) = make {
+                return accuracy::make(&path, count.unwrap_or(500), seed, hash, &mut stdout);
+            }
+            if movetime == 0 {
+                bail!("--movetime must be at least 1 ms");
+            }
+            let options =
+                accuracy::RunOptions { movetime: Duration::from_millis(movetime), count, threads, hash_mb: hash };
+            let (name, text) = match file {
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
+                    (path, text)
+                }
+                None => (accuracy::DEFAULT_PATH.to_string(), accuracy::DEFAULT_POSITIONS.to_string()),
+            };
+            accuracy::run(&name, &text, &options, &mut stdout).map(|_| ())
         }
         Some(Commands::GoHomework { input, out, task }) => {
             let (_, errors) = homework::run(

@@ -1,6 +1,7 @@
 //! Othello in the search crate: the [`Game`]/[`Evaluate`] binding for every board
 //! size, its evaluation, and perft split over threads.
 
+pub mod accuracy;
 mod context;
 mod endgame;
 mod eval;
@@ -23,7 +24,7 @@ pub use eval::{evaluate, install_weights, is_trained};
 pub use moves::final_score;
 pub use parallel::{NULL_WINDOW_SPLIT_MIN_EMPTIES, SPLIT_MIN_EMPTIES};
 pub use perft::{parallel_perft, parallel_perft_until};
-pub use play::{exact_reach, level_limits, think, think_limits};
+pub use play::{ClockPlan, exact_reach, level_limits, plan_clock, think, think_limits};
 pub use probcut::endcut_depth;
 pub use solver::{Solution, SolveLimits, SolveMode, Solver, ThinkLimits, Thought};
 pub use stability::stable_discs;

@@ -23,15 +23,104 @@ pub fn exact_reach(time: Option<Duration>) -> u32 {
     }
 }
 
+/// The time [`exact_reach`] takes to reach `empties` (the inverse of its table): a
+/// rough model of an exact solve's time on one core.
+fn solve_time(empties: u32) -> Duration {
+    Duration::from_secs_f64(match empties {
+        0..=16 => 0.05,
+        17..=20 => 0.2,
+        21..=22 => 1.0,
+        23..=24 => 5.0,
+        _ => 30.0,
+    })
+}
+
+/// Share of the clock kept back, never planned for: slack for the searches that
+/// overrun and the protocol's round trips.
+const RESERVE: f64 = 0.1;
+
+/// At most this share of the time left goes to the exact solve.
+const SOLVE_SHARE: f64 = 0.4;
+
+/// Time kept back on each move for the protocol round trip.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(20);
+
+/// How one move spends the clock: aim at `target` (no new iteration after half of
+/// it), abort at `hard`, solve exactly from `exact_empties`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockPlan {
+    /// The time the move should take on average.
+    pub target: Duration,
+    /// The time it may never pass.
+    pub hard: Duration,
+    /// Solve exactly when at most this many empties remain.
+    pub exact_empties: u32,
+}
+
+/// Plans a move from the clock: `left` on the mover's clock, `increment` after each
+/// move, `moves_to_go` moves before the clock is refilled (byo-yomi stones, UGI+
+/// `movestogo`), `empties` on the board.
+///
+/// The rest of the game is planned whole: the mover has about `empties / 2` moves
+/// left; a tenth of the time is a reserve never planned for; the exact solve gets the
+/// deepest reach ([`exact_reach`]) that fits in 40% of the rest, and the moves before
+/// it share evenly what is left after keeping 2.5 times the solve's time (so that
+/// the solve still gets it as 40% of the rest when it comes). A move may take up to twice its share, never more than half the clock
+/// (90% on the period's last move). With `moves_to_go` shorter than the game, the
+/// period's time is shared evenly over its moves.
+pub fn plan_clock(left: Duration, increment: Duration, moves_to_go: Option<u32>, empties: u32) -> ClockPlan {
+    let available = left.saturating_sub(MOVE_OVERHEAD).max(Duration::from_millis(1));
+    let own_moves = empties.div_ceil(2).max(1);
+    let period = moves_to_go.filter(|&n| n > 0 && n < own_moves);
+    let moves = period.unwrap_or(own_moves);
+    let total = available.mul_f64(1.0 - RESERVE) + increment.mul_f64(0.9) * (moves - 1);
+    let cap = if moves == 1 { available.mul_f64(0.9) } else { available.mul_f64(0.5) };
+    let plan = |target: Duration, hard: Duration| {
+        let hard = hard.min(cap).max(Duration::from_millis(1));
+        ClockPlan { target: target.min(hard), hard, exact_empties: exact_reach(Some(hard)) }
+    };
+    if period.is_some() {
+        let target = total / moves;
+        return plan(target, target * 2);
+    }
+    let solve_at = exact_reach(Some(total.mul_f64(SOLVE_SHARE))).min(empties);
+    if empties <= solve_at || own_moves == 1 {
+        // The solve: most of what is left, as every later move is cheap.
+        return plan(total.mul_f64(0.5), total.mul_f64(0.8));
+    }
+    let midgame_moves = (empties - solve_at).div_ceil(2).max(1);
+    // The solve's share stays 40% of what will be left when it comes, so the solve
+    // does not slip to fewer empties as the midgame spends.
+    let pool = total.saturating_sub(solve_time(solve_at).div_f64(SOLVE_SHARE));
+    let target = (pool / midgame_moves).max(total / own_moves / 4);
+    plan(target, target * 2)
+}
+
 /// The limits of a search of `root` under a protocol's `limits`, and the budget they
-/// were taken from: no new iteration after half the move's time, the iteration cut at
-/// the whole of it, exact from [`exact_reach`] of that time (a fixed-depth search is
-/// never widened to an exact one).
+/// were taken from. With a clock (and no move time or depth), the move is planned by
+/// [`plan_clock`]: no new iteration after half its target, the iteration cut at its
+/// hard limit. Otherwise: no new iteration after half the move's time, the iteration
+/// cut at the whole of it, exact from [`exact_reach`] of that time (a fixed-depth
+/// search is never widened to an exact one).
 pub fn think_limits(root: &Position<Board>, limits: &Limits) -> (TimeBudget, ThinkLimits) {
     let budget = TimeBudget::new(limits, root.to_move(), root.moves_left_estimate());
     let start = budget.start();
-    let hard = budget.hard_limit();
     let at = |d: Option<Duration>| d.map(|d| start + d);
+    let me = root.to_move().index();
+    let clock_left = limits.clock.time[me].filter(|_| !limits.infinite && limits.movetime.is_none());
+    if let (Some(left), None) = (clock_left, limits.depth) {
+        let plan = plan_clock(left, limits.clock.increment[me], limits.clock.moves_to_go, root.board().empty_count());
+        let think = ThinkLimits {
+            depth: None,
+            soft_deadline: at(Some(plan.target.mul_f64(0.5))),
+            hard_deadline: at(Some(plan.hard)),
+            node_limit: limits.nodes,
+            exact_empties: plan.exact_empties,
+            exclude: 0,
+        };
+        return (budget, think);
+    }
+    let hard = budget.hard_limit();
     let think = ThinkLimits {
         depth: limits.depth,
         soft_deadline: at(hard.map(|h| h.mul_f64(0.5))),
@@ -85,5 +174,93 @@ mod tests {
         let (_, think) = think_limits(&Position::start(), &Limits::depth(5));
         assert_eq!((think.depth, think.exact_empties), (Some(5), 0));
         assert_eq!(level_limits(20, 0).exact_empties, 26);
+    }
+
+    /// Plays the mover's side of a game on a simulated clock: each move spends
+    /// `spend(plan)` until the first move planned as an exact solve, and 1 ms after it
+    /// (the solve leaves the rest of the game in the table); returns the time left
+    /// after each move.
+    fn simulate(main: f64, inc: f64, stones: Option<u32>, spend: impl Fn(&ClockPlan) -> Duration) -> Vec<f64> {
+        let mut left = Duration::from_secs_f64(main);
+        let inc = Duration::from_secs_f64(inc);
+        let mut trace = Vec::new();
+        let mut solved = false;
+        for (i, empties) in (1..=60).rev().step_by(2).enumerate() {
+            let to_go = stones.map(|n| n - (i as u32 % n));
+            let plan = plan_clock(left, inc, to_go, empties);
+            let used = if solved { Duration::from_millis(1) } else { spend(&plan) } + MOVE_OVERHEAD;
+            solved |= plan.exact_empties >= empties;
+            assert!(used <= left, "flagged at {empties} empties: {plan:?} with {left:?} left");
+            assert!(plan.target <= plan.hard);
+            left = left - used + inc;
+            if to_go == Some(1) {
+                // A new byo-yomi period: the clock is refilled.
+                left = Duration::from_secs_f64(main);
+            }
+            trace.push(left.as_secs_f64());
+        }
+        trace
+    }
+
+    #[test]
+    fn a_sudden_death_game_lasts_with_a_reserve() {
+        for main in [10.0, 60.0, 300.0] {
+            // Spending the target on every move: the game ends with the reserve left.
+            let trace = simulate(main, 0.0, None, |p| p.target);
+            let last = trace[trace.len() - 1];
+            assert!(last >= 0.05 * main, "{main}: {trace:?}");
+            // After 20 of the 30 moves (the finding: 4 s of 60 left there, the
+            // endgame still to play) a tenth of the clock is left.
+            assert!(trace[19] >= 0.1 * main, "{main}: {trace:?}");
+            // The first move may take at most a tenth of the clock (the old policy's
+            // cut was 3 times an even share, up to 40% of the clock).
+            let first = plan_clock(Duration::from_secs_f64(main), Duration::ZERO, None, 60);
+            assert!(first.hard.as_secs_f64() <= 0.1 * main, "{main}: {first:?}");
+            // Spending the hard limit on every move never flags either.
+            let trace = simulate(main, 0.0, None, |p| p.hard);
+            assert!(trace.iter().all(|&t| t > 0.0));
+        }
+    }
+
+    #[test]
+    fn the_exact_solve_gets_more_time_than_a_midgame_move() {
+        let left = Duration::from_secs(30);
+        let midgame = plan_clock(left, Duration::ZERO, None, 40);
+        let solve = plan_clock(left, Duration::ZERO, None, 22);
+        assert!(solve.target > midgame.target * 3, "{midgame:?} {solve:?}");
+        assert!(solve.exact_empties >= 22, "{solve:?}");
+        assert!(midgame.exact_empties < 40);
+        // With little time left the solve comes later.
+        let short = plan_clock(Duration::from_secs(2), Duration::ZERO, None, 24);
+        assert!(short.exact_empties < 24, "{short:?}");
+    }
+
+    #[test]
+    fn increments_and_byo_yomi_are_spent_within_the_period() {
+        // 5 s + 1 s a move: the increments are used, the clock never runs out.
+        let trace = simulate(5.0, 1.0, None, |p| p.hard);
+        assert!(trace.iter().all(|&t| t > 0.0));
+        let plan = plan_clock(Duration::from_secs(5), Duration::from_secs(1), None, 40);
+        assert!(plan.target > Duration::from_millis(5000 / 20), "{plan:?}");
+        // Byo-yomi, 10 s for 5 stones: each period's moves fit in its time, even
+        // when every move runs to its hard limit.
+        let trace = simulate(10.0, 0.0, Some(5), |p| p.hard);
+        assert!(trace.iter().all(|&t| t > 0.0));
+        for stones in 1..=5 {
+            let plan = plan_clock(Duration::from_secs(10), Duration::ZERO, Some(stones), 40);
+            assert!(plan.hard <= Duration::from_secs(10).mul_f64(0.9), "{plan:?}");
+            assert!(plan.target <= Duration::from_secs(10) / stones, "{plan:?}");
+        }
+    }
+
+    #[test]
+    fn a_clock_is_planned_and_a_move_time_is_not() {
+        let mut limits = Limits::default();
+        limits.clock.time = [Some(Duration::from_secs(60)), Some(Duration::from_secs(60))];
+        let (_, think) = think_limits(&Position::start(), &limits);
+        let hard = think.hard_deadline.expect("a deadline") - std::time::Instant::now();
+        assert!(hard <= Duration::from_secs(6), "{hard:?}");
+        let (_, think) = think_limits(&Position::start(), &Limits::movetime(Duration::from_millis(500)));
+        assert_eq!(think.exact_empties, exact_reach(Some(Duration::from_millis(485))));
     }
 }
