@@ -182,6 +182,14 @@ fn ugi_endings_pass_score_and_result() {
     e.send(&format!("position fen {WALLS_FEN} moves H5 pass"));
     let mv = bestmove(&mut e, "go nodes 3000");
     assert_ne!(mv, "pass", "black is behind: passing loses");
+    // A hopeless position (below GTP's resignation threshold after enough playouts)
+    // answers the opponent's pass with a pass: the game ends at its true count instead
+    // of black filling its own area.
+    // White owns seven columns with eyes; black's one column has the J file as its
+    // eye; black could still play in white's three-point eye or in its own area.
+    let hopeless = "OOOOOOOX./O.OOO.OX./OOOOOOOX./OOOOOOOX./O...O.OX./OOOOOOOX./OOOOOOOX./O.OOO.OX./OOOOOOOX. w";
+    e.send(&format!("position fen {hopeless} moves pass"));
+    assert_eq!(bestmove(&mut e, "go nodes 20000"), "pass", "black is hopeless and white passed");
     assert_eq!(e.ask("isready"), "readyok");
     e.send("quit");
     assert!(e.wait_exit(REPLY));

@@ -887,9 +887,16 @@ impl GameSession for GoSession {
                 pv: r.pv.iter().map(|&m| state.move_text(m)).collect(),
             };
             report(&final_report);
-            // UGI+ has no resignation: a lost position still gets the search's best
-            // move (never one inside settled own territory or an own eye).
-            let best = choice.unwrap_or(r.best);
+            // UGI+ has no resignation. A hopeless position answers the opponent's
+            // pass with a pass, which ends the game at its true count (playing on
+            // would only fill its own area); otherwise it gets the search's best move
+            // (never one inside settled own territory or an own eye).
+            let opponent_passed = matches!(state.game.moves().last(), Some((_, Move::Pass)));
+            let best = match choice {
+                Some(m) => m,
+                None if opponent_passed => Move::Pass,
+                None => r.best,
+            };
             SearchOutcome { best_move: Some(state.move_text(best)), report: final_report }
         })
     }
