@@ -242,13 +242,13 @@ fn go_over_ugi() {
     e.send("setoption name Playouts value medium");
     assert!(e.recv(REPLY).starts_with("info string error: option 'Playouts' is heavy or light"));
     assert_eq!(e.ask("query fen"), "response ......./......./......./...X.../..O..../......./....... b");
-    // Light playouts search too, and answer a legal move.
-    e.send("setoption name Playouts value light");
+    // Heavy playouts search too, and answer a legal move.
+    e.send("setoption name Playouts value heavy");
     e.send("go nodes 2000");
     let reply = e.until(is_bestmove);
     let text = reply.last().unwrap().strip_prefix("bestmove ").unwrap().to_string();
     let mv = if text == "pass" { GoMove::Pass } else { GoMove::Play(Point::from_gtp(&text, 7).unwrap()) };
-    assert!(game.check(Color::BLACK, mv).is_ok(), "light playouts: bestmove {text}");
+    assert!(game.check(Color::BLACK, mv).is_ok(), "heavy playouts: bestmove {text}");
     // Two passes end the game; the result follows the area count.
     e.send("position startpos moves D4 pass pass");
     assert_eq!(e.ask("query gameover"), "response true");

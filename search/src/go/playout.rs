@@ -69,10 +69,11 @@ pub fn light_playout(
 /// Which playout policy finishes the games of a search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Policy {
-    /// Random moves that do not fill own eyes.
+    /// Random moves that do not fill own eyes (the default: in the arena the heavy
+    /// policy won 40% of its games against it at equal time, docs/arena.md).
+    #[default]
     Light,
     /// Captures and atari escapes near the last move, no big self-atari.
-    #[default]
     Heavy,
 }
 
