@@ -65,10 +65,11 @@ pub fn run(name: &str, text: &str, options: &RunOptions, out: &mut impl Write) -
     bar.finish_and_clear();
     writeln!(
         out,
-        "{name}: {} positions, {} ms per move, {} threads",
+        "{name}: {} positions, {} ms per move, {} thread{}",
         positions.len(),
         options.movetime.as_millis(),
-        options.threads.max(1)
+        options.threads.max(1),
+        if options.threads.max(1) == 1 { "" } else { "s" }
     )?;
     write!(out, "{}", tally.report())?;
     Ok(tally)
