@@ -21,6 +21,8 @@ pub const DEFAULT_PATH: &str = "engine/data/othello_accuracy.txt";
 pub struct RunOptions {
     /// Time per move.
     pub movetime: Duration,
+    /// Nodes per move instead of a time (reproducible on any machine and load).
+    pub nodes: Option<u64>,
     /// Only the first this many positions.
     pub count: Option<usize>,
     /// Search threads.
@@ -49,7 +51,10 @@ pub fn run(name: &str, text: &str, options: &RunOptions, out: &mut impl Write) -
         bail!("{name}: no positions");
     }
     let solver = Solver::new(options.hash_mb, options.threads.max(1));
-    let limits = Limits::movetime(options.movetime);
+    let limits = match options.nodes {
+        Some(nodes) => Limits { nodes: Some(nodes), ..Limits::default() },
+        None => Limits::movetime(options.movetime),
+    };
     let bar = progress(positions.len() as u64);
     let mut tally = Tally::default();
     for p in &positions {
@@ -63,11 +68,14 @@ pub fn run(name: &str, text: &str, options: &RunOptions, out: &mut impl Write) -
         bar.inc(1);
     }
     bar.finish_and_clear();
+    let per_move = match options.nodes {
+        Some(nodes) => format!("{nodes} nodes"),
+        None => format!("{} ms", options.movetime.as_millis()),
+    };
     writeln!(
         out,
-        "{name}: {} positions, {} ms per move, {} thread{}",
+        "{name}: {} positions, {per_move} per move, {} thread{}",
         positions.len(),
-        options.movetime.as_millis(),
         options.threads.max(1),
         if options.threads.max(1) == 1 { "" } else { "s" }
     )?;

@@ -128,6 +128,9 @@ enum Commands {
         /// Milliseconds per move.
         #[arg(long, default_value_t = 100)]
         movetime: u64,
+        /// Nodes per move instead of a time: reproducible whatever the machine and its load.
+        #[arg(long, conflicts_with = "movetime")]
+        nodes: Option<u64>,
         /// Only the first N positions (with --make: the number the file should hold).
         #[arg(long)]
         count: Option<usize>,
@@ -407,7 +410,7 @@ fn run(cli: Cli) -> Result<()> {
             };
             train::fit(&data, settings, &out)
         }
-        Some(Commands::OthelloAccuracy { file, movetime, count, threads, hash, make, seed }) => {
+        Some(Commands::OthelloAccuracy { file, movetime, nodes, count, threads, hash, make, seed }) => {
             let mut stdout = std::io::stdout().lock();
             if let Some(path) = make {
                 return accuracy::make(&path, count.unwrap_or(500), seed, hash, &mut stdout);
@@ -415,8 +418,16 @@ fn run(cli: Cli) -> Result<()> {
             if movetime == 0 {
                 bail!("--movetime must be at least 1 ms");
             }
-            let options =
-                accuracy::RunOptions { movetime: Duration::from_millis(movetime), count, threads, hash_mb: hash };
+            if nodes == Some(0) {
+                bail!("--nodes must be at least 1");
+            }
+            let options = accuracy::RunOptions {
+                movetime: Duration::from_millis(movetime),
+                nodes,
+                count,
+                threads,
+                hash_mb: hash,
+            };
             let (name, text) = match file {
                 Some(path) => {
                     let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
