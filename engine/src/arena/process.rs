@@ -190,6 +190,21 @@ impl Process {
         }
     }
 
+    /// Waits up to `limit` for the process to exit by itself (its input left open);
+    /// its exit status, or `None` while it still runs.
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// Asks the engine to quit, then ends it.
     pub fn quit(&mut self, command: &str) {
         let _ = self.send(command);
