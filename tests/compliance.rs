@@ -68,7 +68,7 @@ fn sente_passes_every_check_in_every_game_and_protocol() {
     }
     let gtp = format!("name=sente cmd='{SENTE} gtp' proto=gtp");
     for game in ["go", "othello"] {
-        let stdout = assert_compliant(game, &gtp, 17);
+        let stdout = assert_compliant(game, &gtp, 20);
         assert!(stdout.contains("ok    play: an illegal move refused with '?'"), "{stdout}");
     }
     let stdout = assert_compliant("othello", &format!("name=sente cmd='{SENTE} nboard' proto=nboard"), 8);
@@ -80,7 +80,7 @@ fn gnu_go_passes_every_gtp_check() {
     // GNU Go 3.8 passes all of them; its final_score on a nearly empty board reads the
     // whole game out and takes seconds (about 14 s on a loaded 2-core machine), which
     // the check allows for.
-    let stdout = assert_compliant("go", "name=gnugo cmd='/usr/games/gnugo --mode gtp' proto=gtp", 17);
+    let stdout = assert_compliant("go", "name=gnugo cmd='/usr/games/gnugo --mode gtp' proto=gtp", 20);
     assert!(stdout.contains("ok    final_score is well formed"), "{stdout}");
     assert!(stdout.contains("got: '= GNU Go'"), "{stdout}");
 }
@@ -89,7 +89,7 @@ fn gnu_go_passes_every_gtp_check() {
 fn grhino_passes_every_gtp_check_for_othello() {
     // GRhino 0.16.1 selects Othello with set_game, refuses an illegal play, and scores
     // the nine-move wipe-out as B+64 (empties to the winner, as our rules).
-    let stdout = assert_compliant("othello", "name=grhino cmd=/usr/games/gtp-rhino proto=gtp", 17);
+    let stdout = assert_compliant("othello", "name=grhino cmd=/usr/games/gtp-rhino proto=gtp", 20);
     assert!(stdout.contains("ok    set_game Othello"), "{stdout}");
     assert!(stdout.contains("got: '= B+64'"), "{stdout}");
 }
@@ -146,6 +146,8 @@ fn a_gtp_engine_that_breaks_the_protocol_fails() {
     assert_eq!(passed("a numeric id is echoed ('7 name' → '=7 …')"), Some(false), "{stdout}");
     assert_eq!(passed("an unknown command gets '?'"), Some(false), "{stdout}");
     assert_eq!(passed("quit answers and exits within a second"), Some(false), "{stdout}");
+    assert_eq!(passed("boardsize 99 refused with '?'"), Some(false), "{stdout}");
+    assert_eq!(passed("an error reply carries the id ('9 …' → '?9 …')"), Some(false), "{stdout}");
     assert_eq!(passed("play: legal moves accepted"), Some(true), "{stdout}");
 }
 

@@ -13,9 +13,10 @@
 //!   gameover` and `query result` in a game under way and in a finished one (and `go`
 //!   there answering `bestmove none`), malformed lines, `quit`.
 //! * GTP (Go, Othello): `protocol_version`, `name`, `version`, `list_commands` (the
-//!   required commands), `known_command`, `set_game`, `boardsize`, `clear_board`,
-//!   `komi`, `time_settings`, a legal and an illegal `play`, `genmove`, numeric ids,
-//!   an unknown command, empty and comment lines, `final_score`, `quit`.
+//!   required commands), `known_command`, an unacceptable `boardsize`, `set_game`,
+//!   `boardsize`, `clear_board`, `komi`, `time_settings`, a legal, an illegal and a
+//!   malformed `play`, `genmove`, numeric ids on success and error replies, an
+//!   unknown command, empty and comment lines, `final_score`, `quit`.
 //! * NBoard (Othello): `nboard 2` and `ping`, `set depth`, `set game`, `go`, `hint`,
 //!   `move`, a malformed line, `quit`.
 
@@ -898,6 +899,10 @@ fn gtp_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
             Err(Miss::wrong(format!("{} {}", yes.shown(), no.shown()), "'= true' '= false'"))
         }
     })?;
+    c.check("boardsize 99 refused with '?'", |c| {
+        let r = c.gtp("boardsize 99", ANSWER_TIME)?;
+        if r.success { Err(Miss::wrong(r.shown(), "'? unacceptable size'")) } else { Ok(r.shown()) }
+    })?;
     if setup.kind == GameKind::Othello && listed("set_game") {
         c.check("set_game Othello", |c| c.gtp_ok("set_game Othello"))?;
     }
@@ -935,6 +940,16 @@ fn gtp_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
         let r = c.gtp(&format!("play {} {mv}", color_word(black)), ANSWER_TIME)?;
         if r.success { Err(Miss::wrong(r.shown(), "'? …' (illegal move)")) } else { Ok(r.shown()) }
     })?;
+    c.check("play: a bad colour and a bad vertex refused with '?'", |c| {
+        let legal = rules.moves().first().cloned().unwrap_or_else(|| "pass".into());
+        let colour = c.gtp(&format!("play purple {legal}"), ANSWER_TIME)?;
+        let vertex = c.gtp(&format!("play {} zz", color_word(black)), ANSWER_TIME)?;
+        if colour.success || vertex.success {
+            Err(Miss::wrong(format!("{} {}", colour.shown(), vertex.shown()), "'? …' '? …'"))
+        } else {
+            Ok(format!("{} {}", colour.shown(), vertex.shown()))
+        }
+    })?;
     c.check(&format!("genmove {}: a legal move", color_word(black)), |c| {
         let start = Instant::now();
         let r = c.gtp(&format!("genmove {}", color_word(black)), Duration::from_secs(1) + MARGIN + ANSWER_TIME)?;
@@ -954,6 +969,10 @@ fn gtp_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
     c.check("an unknown command gets '?'", |c| {
         let r = c.gtp(UNKNOWN_COMMAND, ANSWER_TIME)?;
         if r.success { Err(Miss::wrong(r.shown(), "'? …'")) } else { Ok(r.shown()) }
+    })?;
+    c.check("an error reply carries the id ('9 …' → '?9 …')", |c| {
+        let r = c.gtp(&format!("9 {UNKNOWN_COMMAND}"), ANSWER_TIME)?;
+        if r.head == "?9" { Ok(r.shown()) } else { Err(Miss::wrong(r.shown(), "'?9 …'")) }
     })?;
     c.check("empty and comment lines are ignored", |c| {
         c.send("")?;
