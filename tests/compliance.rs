@@ -73,6 +73,17 @@ fn sente_passes_every_check_in_every_game_and_protocol() {
     }
     let stdout = assert_compliant("othello", &format!("name=sente cmd='{SENTE} nboard' proto=nboard"), 8);
     assert!(stdout.contains("ok    hint 1 → search lines with a legal move"), "{stdout}");
+    // --debug-log records the conversation.
+    let dir = scratch("log");
+    let log = dir.join("log.txt");
+    let out = Command::new(SENTE)
+        .args(["arena", "--compliance", "--game", "othello", "--engine", &ugi, "--debug-log"])
+        .arg(&log)
+        .output()
+        .expect("run sente arena --compliance");
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&log).expect("the log");
+    assert!(text.contains("sente > ugi\n") && text.contains("sente < readyok\n"), "{text}");
 }
 
 #[test]

@@ -117,7 +117,8 @@ struct PlayArgs {
     /// Log every line sent to and received from the engines to this file.
     #[arg(long)]
     debug_log: Option<PathBuf>,
-    /// Check one engine's protocol conversation (one --engine) instead of playing a match.
+    /// Check one engine's protocol conversation (one --engine; --debug-log records it)
+    /// instead of playing a match.
     #[arg(long)]
     compliance: bool,
 }
@@ -160,7 +161,13 @@ impl PlayArgs {
             .map_err(|_| anyhow::anyhow!("--compliance checks one engine: give exactly one --engine"))?;
         let spec = EngineSpec::parse(text).map_err(anyhow::Error::msg)?;
         let setup = GameSetup { kind: self.game, size: self.board_size()?, komi: self.komi() };
-        let report = compliance::run(&spec, setup, out)?;
+        let log = match &self.debug_log {
+            Some(path) => Some(Arc::new(std::sync::Mutex::new(
+                std::fs::File::create(path).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", path.display()))?,
+            ))),
+            None => None,
+        };
+        let report = compliance::run(&spec, setup, log, out)?;
         if !report.all_passed() {
             bail!("{} is not compliant: {} checks failed, {} not run", spec.name, report.failed, report.not_run);
         }

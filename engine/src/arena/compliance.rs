@@ -33,7 +33,7 @@ use bitboards::{Outcome, Player as Side};
 use search::Game;
 
 use super::players::{EngineSpec, GameSetup, Protocol, UGI_LINES};
-use super::process::{Fault, Process};
+use super::process::{Fault, Log, Process};
 use super::referee::ArenaGame;
 use crate::games::GameKind;
 use crate::session::outcome_word;
@@ -92,8 +92,8 @@ impl ComplianceReport {
 }
 
 /// Runs the checks of `spec`'s protocol for `setup`'s game, one line each on `out`,
-/// then a summary line.
-pub fn run(spec: &EngineSpec, setup: GameSetup, out: &mut dyn Write) -> io::Result<ComplianceReport> {
+/// then a summary line; every line sent and received goes to `log` if given.
+pub fn run(spec: &EngineSpec, setup: GameSetup, log: Option<Log>, out: &mut dyn Write) -> io::Result<ComplianceReport> {
     let protocol = match spec.protocol {
         Protocol::Ugi => "UGI+",
         Protocol::Gtp => "GTP",
@@ -117,7 +117,7 @@ pub fn run(spec: &EngineSpec, setup: GameSetup, out: &mut dyn Write) -> io::Resu
         ));
     }
     writeln!(out, "compliance of {} ({protocol}, {}): {}", spec.name, game_name(setup.kind), spec.command.join(" "))?;
-    let process = Process::start(&spec.name, &spec.command, None, Arc::new(AtomicBool::new(false)));
+    let process = Process::start(&spec.name, &spec.command, log, Arc::new(AtomicBool::new(false)));
     let mut checker = match process {
         Ok(process) => Checker::new(process, out),
         Err(fault) => {
