@@ -710,17 +710,21 @@ fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
         let (_, fen) = c.until(ANSWER_TIME, "'response <the position>'", response)?;
         match setup.kind {
             GameKind::ChaosClock => {
-                let state = cc::State::parse(&fen).map_err(|e| Miss::wrong(format!("'{fen}' ({e})"), "a deal"))?;
+                let state = cc::State::parse(&fen)
+                    .map_err(|e| Miss::wrong(format!("'{fen}' ({e})"), "a Chaos Clock position"))?;
                 deal = Some(state.to_string());
             }
-            GameKind::Othello | GameKind::Go => {
-                let ours = Rules::at(&setup, None).map(|r| r.text()).unwrap_or_default();
+            GameKind::Othello | GameKind::Go | GameKind::PhantomGo => {
+                let ours = match Rules::at(&setup, None) {
+                    // Phantom Go's `query fen` from the start is the referee's full board.
+                    Ok(Rules::Phantom(referee)) => go::board_text(referee.board()),
+                    Ok(rules) => rules.text(),
+                    Err(e) => e,
+                };
                 if fen != ours {
                     return Err(Miss::wrong(format!("'response {fen}'"), format!("'response {ours}'")));
                 }
             }
-            // The referee's full board: not a view, checked with `position fen` below.
-            GameKind::PhantomGo => {}
         }
         Ok(format!("'response {fen}'"))
     })?;
