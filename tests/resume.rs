@@ -142,3 +142,228 @@ fn an_arena_match_killed_and_resumed_equals_one_run() {
             .ends_with(".partial"))
     );
 }
+
+// --- the batch commands ---------------------------------------------------------
+
+/// Kills and resumes a batch command run by `args(resume)` whose finished items
+/// `done()` counts: SIGKILL once it has `started()` (before the first item ends),
+/// SIGKILL after two items, `tear(items)` (a write cut off by a kill), SIGTERM after
+/// one more item (it must say how to resume), then resumed to the end. Returns the
+/// last run's standard output.
+fn kill_and_resume(
+    args: &dyn Fn(bool) -> Vec<String>,
+    started: &dyn Fn() -> bool,
+    done: &dyn Fn() -> usize,
+    tear: &dyn Fn(usize),
+    total: usize,
+) -> String {
+    let (killed, _) = interrupt_when(&args(false), "KILL", started);
+    assert!(killed, "the first run ended before it could be killed");
+    assert_eq!(done(), 0, "killed before its first item ended");
+    let (killed, _) = interrupt_when(&args(true), "KILL", || done() >= 2);
+    assert!(killed, "the second run ended before it could be killed");
+    let items = done();
+    assert!((2..total - 1).contains(&items), "{items} of {total}");
+    tear(items);
+    let (stopped, output) = interrupt_when(&args(true), "TERM", || done() > items);
+    assert!(stopped, "the third run ended before it could be stopped");
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains("stopped") && stdout.contains("--resume"), "{stdout}");
+    assert!(stderr.contains("dropped"), "the torn write is reported: {stderr}");
+    assert!(done() < total, "stopped before the end");
+    let run = finish(&args(true));
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(done(), total);
+    text(&run.stdout)
+}
+
+/// Items in a results file with a header line.
+fn items(path: &Path) -> usize {
+    lines(path).saturating_sub(1)
+}
+
+/// The lines of a results file with the timing fields left out, and `shown` (the
+/// printed text kept in `field`) passed through `untimed`.
+fn untimed_results(path: &Path, field: &str, untimed: &dyn Fn(&str) -> String) -> Vec<String> {
+    let text = std::fs::read_to_string(path).expect("results");
+    text.lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).expect("a whole JSON line");
+            if let Some(map) = v.as_object_mut() {
+                map.remove("secs");
+                map.remove("wall");
+                if let Some(shown) = map.get(field).and_then(Value::as_str) {
+                    let shown = untimed(shown);
+                    map.insert(field.to_string(), Value::String(shown));
+                }
+            }
+            v.to_string()
+        })
+        .collect()
+}
+
+/// A half of line `index` of `reference`, appended to `path`.
+fn tear_like(path: &Path, reference: &Path, index: usize) {
+    let text = std::fs::read_to_string(reference).expect("reference results");
+    tear(path, text.lines().nth(index).expect("a line to tear"));
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn train_othello_gen_killed_and_resumed_writes_the_same_data() {
+    let dir = scratch("gen");
+    let args = |out: &Path, resume: bool, threads: &str| {
+        let mut a = strings(&["train-othello", "gen", "--games", "16", "--seed", "3", "--solve-empties", "18"]);
+        a.extend(strings(&["--children-from", "16", "--label-min", "10", "--hash", "8", "--threads", threads]));
+        a.extend(["--out".to_string(), out.display().to_string()]);
+        if resume {
+            a.push("--resume".into());
+        }
+        a
+    };
+    // Both data files already hold an earlier run's records, which stay.
+    let earlier = vec![7u8; 36];
+    let whole = dir.join("whole.dat");
+    std::fs::write(&whole, &earlier).unwrap();
+    let run = finish(&args(&whole, false, "1"));
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let progress = |data: &Path| PathBuf::from(format!("{}.progress", data.display()));
+
+    let cut = dir.join("cut.dat");
+    std::fs::write(&cut, &earlier).unwrap();
+    let reference = std::fs::read(&whole).unwrap();
+    let tear_game = |games: usize| {
+        // A kill between a game's records and its progress line, and one in the
+        // middle of the progress line.
+        use std::io::Write;
+        let now = std::fs::metadata(&cut).unwrap().len() as usize;
+        let mut file = std::fs::OpenOptions::new().append(true).open(&cut).unwrap();
+        file.write_all(&reference[now..now + 27]).unwrap();
+        tear_like(&progress(&cut), &progress(&whole), games + 1);
+    };
+    let threads = std::cell::Cell::new("1");
+    let runs = std::cell::Cell::new(0);
+    let cut_args = |resume: bool| {
+        // The second run plays two games at once.
+        runs.set(runs.get() + 1);
+        threads.set(if runs.get() == 2 { "2" } else { "1" });
+        args(&cut, resume, threads.get())
+    };
+    kill_and_resume(&cut_args, &|| progress(&cut).exists(), &|| items(&progress(&cut)), &tear_game, 16);
+    assert_eq!(std::fs::read(&cut).unwrap(), reference, "the same records, in the same order");
+    assert_eq!(
+        std::fs::read_to_string(progress(&cut)).unwrap().replace("cut.dat", ""),
+        std::fs::read_to_string(progress(&whole)).unwrap().replace("whole.dat", "")
+    );
+    // Without --resume a recorded run is not appended to again.
+    let run = finish(&args(&cut, false, "1"));
+    assert!(!run.status.success() && text(&run.stderr).contains("--resume"));
+}
+
+/// An FFO table row or total line without its times.
+fn ffo_untimed(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if line.starts_with("total:") {
+        return words[..7].join(" ");
+    }
+    if words.len() == 9 && words[0].starts_with('#') {
+        return words[..7].join(" ");
+    }
+    line.to_string()
+}
+
+#[test]
+fn ffo_killed_and_resumed_prints_the_same_table() {
+    let dir = scratch("ffo");
+    let problems = concat!(env!("CARGO_MANIFEST_DIR"), "/../ffo/problems/ffo_40_59.txt");
+    let args = |out: &Path, resume: bool| {
+        let mut a = strings(&["ffo", problems, "--only", "40,41,42,43,44", "--hash", "16"]);
+        a.extend(["--out".to_string(), out.display().to_string()]);
+        if resume {
+            a.push("--resume".into());
+        }
+        a
+    };
+    let whole = dir.join("whole.jsonl");
+    let run = finish(&args(&whole, false));
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let cut = dir.join("cut.jsonl");
+    let stdout = kill_and_resume(
+        &|resume| args(&cut, resume),
+        &|| cut.exists(),
+        &|| items(&cut),
+        &|n| tear_like(&cut, &whole, n + 1),
+        5,
+    );
+    let table = |text: &str| text.lines().map(ffo_untimed).collect::<Vec<_>>();
+    assert_eq!(table(&stdout), table(&text(&run.stdout)));
+    assert_eq!(untimed_results(&cut, "row", &ffo_untimed), untimed_results(&whole, "row", &ffo_untimed));
+}
+
+/// A line of `chaosclock openings` without its times.
+fn openings_untimed(line: &str) -> String {
+    match line.split_once(" s per opening") {
+        Some(_) => line.split(')').next().unwrap_or(line).to_string(),
+        None => line
+            .strip_suffix(" s")
+            .map_or(line, |l| l.trim_end_matches(|c: char| c == '.' || c.is_ascii_digit() || c == ' '))
+            .to_string(),
+    }
+}
+
+#[test]
+fn chaosclock_openings_killed_and_resumed_prints_the_same_deals() {
+    let dir = scratch("openings");
+    let args = |out: &Path, resume: bool| {
+        let mut a = strings(&["chaosclock", "openings", "--count", "8", "--seed", "2", "--nodes", "100000"]);
+        a.extend(strings(&["--max-states", "1", "--out", &out.display().to_string()]));
+        if resume {
+            a.push("--resume".into());
+        }
+        a
+    };
+    let whole = dir.join("whole.jsonl");
+    let run = finish(&args(&whole, false));
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let cut = dir.join("cut.jsonl");
+    let stdout = kill_and_resume(
+        &|resume| args(&cut, resume),
+        &|| cut.exists(),
+        &|| items(&cut),
+        &|n| tear_like(&cut, &whole, n + 1),
+        8,
+    );
+    let table = |text: &str| text.lines().map(openings_untimed).collect::<Vec<_>>();
+    assert_eq!(table(&stdout), table(&text(&run.stdout)));
+    assert_eq!(untimed_results(&cut, "line", &openings_untimed), untimed_results(&whole, "line", &openings_untimed));
+}
+
+#[test]
+fn othello_accuracy_killed_and_resumed_prints_the_same_tally() {
+    let dir = scratch("accuracy");
+    let args = |out: &Path, resume: bool| {
+        let mut a = strings(&["othello-accuracy", "--depth", "9", "--count", "20"]);
+        a.extend(["--out".to_string(), out.display().to_string()]);
+        if resume {
+            a.push("--resume".into());
+        }
+        a
+    };
+    let whole = dir.join("whole.jsonl");
+    let run = finish(&args(&whole, false));
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let cut = dir.join("cut.jsonl");
+    let stdout = kill_and_resume(
+        &|resume| args(&cut, resume),
+        &|| cut.exists(),
+        &|| items(&cut),
+        &|n| tear_like(&cut, &whole, n + 1),
+        20,
+    );
+    assert_eq!(stdout, text(&run.stdout));
+    assert_eq!(std::fs::read_to_string(&cut).unwrap(), std::fs::read_to_string(&whole).unwrap());
+}

@@ -7,7 +7,9 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 
 /// An append-only file of lines, each written whole with one `write` and synced.
 pub struct Journal {
@@ -62,6 +64,37 @@ impl Journal {
         self.file.write_all(&bytes).with_context(|| format!("cannot write {}", self.path.display()))?;
         self.file.sync_data().with_context(|| format!("cannot sync {}", self.path.display()))
     }
+}
+
+/// Opens the results file of a batch command's run: a first line `{"run": header}`
+/// naming the run, then one JSON line per finished item, which are returned. A file
+/// that already holds results is continued only with `resume`, and only if it is
+/// the same run; a torn last line is cut off with a message on stderr.
+pub fn open_results<T: DeserializeOwned>(path: &Path, header: Value, resume: bool) -> Result<(Journal, Vec<T>)> {
+    if !resume && fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+        bail!("{} already holds results: add --resume to continue, or choose another --out", path.display());
+    }
+    let (mut journal, recovered) = Journal::open(path)?;
+    if let Some(message) = &recovered.dropped {
+        eprintln!("{message}");
+    }
+    let header = json!({ "run": header });
+    let Some((first, rest)) = recovered.lines.split_first() else {
+        journal.append(&header.to_string())?;
+        return Ok((journal, Vec::new()));
+    };
+    if serde_json::from_str::<Value>(first).ok().as_ref() != Some(&header) {
+        bail!("{} holds the results of another run ({first}), not of {header}: choose another --out", path.display());
+    }
+    let items = rest
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            serde_json::from_str(line)
+                .with_context(|| format!("{} line {}: not a result of this run", path.display(), i + 2))
+        })
+        .collect::<Result<Vec<T>>>()?;
+    Ok((journal, items))
 }
 
 /// Writes `bytes` to `path` whole or not at all: into a temporary file beside it,
