@@ -43,8 +43,9 @@ impl Journal {
         if whole < bytes.len() {
             file.set_len(whole as u64).with_context(|| format!("cannot truncate {}", path.display()))?;
             file.sync_data().with_context(|| format!("cannot sync {}", path.display()))?;
+            let fragment: String = String::from_utf8_lossy(&bytes[whole..]).chars().take(60).collect();
             dropped = Some(format!(
-                "{}: dropped an incomplete last line ({} bytes, cut off by a kill); its item is done again",
+                "{}: dropped an incomplete last line ({} bytes, cut off by a kill: '{fragment}'); its item is done again",
                 path.display(),
                 bytes.len() - whole
             ));
