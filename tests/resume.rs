@@ -367,3 +367,40 @@ fn othello_accuracy_killed_and_resumed_prints_the_same_tally() {
     assert_eq!(stdout, text(&run.stdout));
     assert_eq!(std::fs::read_to_string(&cut).unwrap(), std::fs::read_to_string(&whole).unwrap());
 }
+
+#[test]
+fn othello_accuracy_make_killed_and_stopped_goes_on_to_the_same_file() {
+    let dir = scratch("make");
+    let args = |file: &Path| {
+        strings(&[
+            "othello-accuracy",
+            "--make",
+            &file.display().to_string(),
+            "--count",
+            "4",
+            "--seed",
+            "3",
+            "--hash",
+            "16",
+        ])
+    };
+    let whole = dir.join("whole.txt");
+    let run = finish(&args(&whole));
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let cut = dir.join("cut.txt");
+    // Killed after its first position, then a kill during a write.
+    let (killed, _) = interrupt_when(&args(&cut), "KILL", || lines(&cut) >= 2);
+    assert!(killed);
+    let made = lines(&cut);
+    assert!(made < 4, "{made}");
+    tear_like(&cut, &whole, made);
+    // Stopped with SIGTERM: it finishes the position under way and says so.
+    let (stopped, output) = interrupt_when(&args(&cut), "TERM", || lines(&cut) > made);
+    assert!(stopped);
+    assert!(text(&output.stderr).contains("dropped an incomplete last line"), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(output.status.success() && stdout.contains("stopped"), "{stdout}");
+    let run = finish(&args(&cut));
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(std::fs::read_to_string(&cut).unwrap(), std::fs::read_to_string(&whole).unwrap());
+}
