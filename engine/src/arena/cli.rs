@@ -1,8 +1,6 @@
 //! The command line of `sente arena`.
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Result, bail};
@@ -293,10 +291,8 @@ pub fn main(args: &ArenaArgs, out: &mut impl std::io::Write) -> Result<()> {
         None if args.play.compliance => args.play.compliance(out),
         None => {
             let config = args.play.config()?;
-            let stop = Arc::new(AtomicBool::new(false));
-            let flag = stop.clone();
-            // Ctrl-C: stop starting games, drop the unfinished ones, keep the rest.
-            let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+            // Ctrl-C or SIGTERM: stop starting games, drop the unfinished ones, keep the rest.
+            let stop = crate::interrupt::stop_flag();
             let report = run(&config, stop)?;
             write!(out, "{report}")?;
             Ok(())
