@@ -1,7 +1,10 @@
 //! Chaos Clock behind the front ends: the UGI+ session, and the `sente chaosclock`
 //! subcommands (solve a position, deal and solve openings, play in the terminal).
 
+use std::collections::HashMap;
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -12,7 +15,10 @@ use search::chaosclock::player::{self, evaluate};
 use search::chaosclock::retrograde::{Analysis, TooBig};
 use search::chaosclock::solver::{Solution, SolveLimits, Solver};
 use search::{Limits, Score, StopFlag, TimeBudget};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
+use crate::journal::open_results;
 use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// The outcome in the words of the front ends.
@@ -266,52 +272,139 @@ pub struct Deals {
     pub jobs: usize,
 }
 
+/// Where `openings` keeps its results, and whether it goes on from them.
+pub struct OpeningsFile {
+    /// The results file (JSON lines, one per deal solved).
+    pub path: PathBuf,
+    /// Continue the run whose results are in it.
+    pub resume: bool,
+}
+
+/// One deal solved, a line of the `--out` results file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct DealSolved {
+    /// The deal's number in the seed's sequence.
+    deal: u64,
+    /// Its outcome: an index into [`OPENING_OUTCOMES`].
+    outcome: usize,
+    /// The line printed for it.
+    line: String,
+    /// Seconds taken.
+    secs: f64,
+    /// Seconds of the run's wall time since the deal before it was printed (deals
+    /// are solved `jobs` at once): their sum is the run's time, over every resumption.
+    #[serde(default)]
+    wall: f64,
+}
+
+/// The outcomes `openings` counts.
+const OPENING_OUTCOMES: [&str; 5] =
+    ["乙 (first player) wins", "甲 (second player) wins", "both win", "both lose", "not proven"];
+
+/// Solves deal `k` of `seed`.
+fn solve_deal(seed: u64, k: u64, limits: ProveLimits) -> DealSolved {
+    let opening = deal(seed, k);
+    let t = Instant::now();
+    let r = prove(opening, &[], limits);
+    let secs = t.elapsed().as_secs_f64();
+    let outcome = match r.as_ref().map(|v| v.solution.outcome) {
+        Ok(Outcome::Win(Side::YI)) => 0,
+        Ok(Outcome::Win(Side::JIA)) => 1,
+        Ok(Outcome::BothWin) => 2,
+        Ok(Outcome::BothLose | Outcome::Draw) => 3,
+        Err(_) => 4,
+    };
+    let (best, size) = match &r {
+        Ok(v) => (
+            v.solution.best.map_or("-".to_string(), |m| m.to_string()),
+            match v.method {
+                Method::Search(n) => format!("{n} nodes"),
+                Method::Retrograde(n) => format!("{n} states"),
+            },
+        ),
+        Err(_) => ("-".to_string(), "too big".to_string()),
+    };
+    let line = format!("{opening}  {:<24} best {best:<4} {size:>16} {secs:7.2} s", OPENING_OUTCOMES[outcome]);
+    DealSolved { deal: k, outcome, line, secs, wall: 0.0 }
+}
+
 /// `sente chaosclock openings`: deals openings, solves each and prints the outcomes.
-pub fn openings(deals: Deals, both_win_only: bool, limits: ProveLimits, out: &mut impl Write) -> Result<()> {
+/// With `file`, each deal solved is kept as it is printed, and a resumed run prints
+/// the ones kept again and solves the rest. `stop` (Ctrl-C, SIGTERM) drops the deals
+/// being solved and ends the run, saying how to go on.
+pub fn openings(
+    deals: Deals,
+    both_win_only: bool,
+    limits: ProveLimits,
+    file: Option<&OpeningsFile>,
+    stop: &AtomicBool,
+    out: &mut impl Write,
+) -> Result<()> {
     let Deals { seed, from, count, jobs } = deals;
-    let mut tally = [0u64; 5];
-    let names = ["乙 (first player) wins", "甲 (second player) wins", "both win", "both lose", "not proven"];
-    let start = Instant::now();
-    let numbers: Vec<u64> = (from..from + count).collect();
-    for batch in numbers.chunks(jobs.max(1)) {
-        // A batch is solved at once; its lines are printed in deal order.
-        let solved: Vec<(State, Result<Verdict, String>, f64)> = batch
-            .par_iter()
-            .map(|&i| {
-                let opening = deal(seed, i);
-                let t = Instant::now();
-                let r = prove(opening, &[], limits);
-                (opening, r, t.elapsed().as_secs_f64())
-            })
-            .collect();
-        for (opening, r, secs) in solved {
-            let k = match r.as_ref().map(|v| v.solution.outcome) {
-                Ok(Outcome::Win(Side::YI)) => 0,
-                Ok(Outcome::Win(Side::JIA)) => 1,
-                Ok(Outcome::BothWin) => 2,
-                Ok(Outcome::BothLose | Outcome::Draw) => 3,
-                Err(_) => 4,
-            };
-            tally[k] += 1;
-            if !both_win_only || k == 2 {
-                let (best, size) = match &r {
-                    Ok(v) => (
-                        v.solution.best.map_or("-".to_string(), |m| m.to_string()),
-                        match v.method {
-                            Method::Search(n) => format!("{n} nodes"),
-                            Method::Retrograde(n) => format!("{n} states"),
-                        },
-                    ),
-                    Err(_) => ("-".to_string(), "too big".to_string()),
-                };
-                writeln!(out, "{opening}  {:<24} best {best:<4} {size:>16} {secs:7.2} s", names[k])?;
-                out.flush()?;
+    let mut journal = None;
+    let mut kept: HashMap<u64, DealSolved> = HashMap::new();
+    if let Some(f) = file {
+        let header = json!({
+            "command": "chaosclock openings", "seed": seed,
+            "search_nodes": limits.search_nodes, "max_states": limits.max_states,
+        });
+        let (j, solved) = open_results::<DealSolved>(&f.path, header, f.resume)?;
+        kept = solved.into_iter().map(|d| (d.deal, d)).collect();
+        journal = Some(j);
+    }
+    let to_solve: Vec<u64> = (from..from + count).filter(|k| !kept.contains_key(k)).collect();
+    // The deals are solved on other threads, a batch of `jobs` at once; this one
+    // prints them in deal order and can stop at once.
+    let (tx, rx) = crossbeam_channel::unbounded::<DealSolved>();
+    std::thread::spawn(move || {
+        for batch in to_solve.chunks(jobs.max(1)) {
+            let solved: Vec<DealSolved> = batch.par_iter().map(|&k| solve_deal(seed, k, limits)).collect();
+            for d in solved {
+                if tx.send(d).is_err() {
+                    return;
+                }
             }
         }
+    });
+    let mut tally = [0u64; 5];
+    let mut wall = 0.0;
+    let mut last = Instant::now();
+    for k in from..from + count {
+        let solved = match kept.remove(&k) {
+            Some(d) => d,
+            None => loop {
+                if stop.load(Ordering::Relaxed) {
+                    let how = match file {
+                        Some(f) => format!("the same command with --resume continues from {}", f.path.display()),
+                        None => format!("--from {k} --count {} continues", from + count - k),
+                    };
+                    writeln!(out, "stopped at deal {k} (the deals being solved were dropped): {how}")?;
+                    return Ok(());
+                }
+                match rx.recv_timeout(Duration::from_millis(50)) {
+                    Ok(mut d) if d.deal == k => {
+                        d.wall = last.elapsed().as_secs_f64();
+                        last = Instant::now();
+                        if let Some(j) = journal.as_mut() {
+                            j.append(&serde_json::to_string(&d)?)?;
+                        }
+                        break d;
+                    }
+                    Ok(d) => bail!("deal {} came before deal {k}", d.deal),
+                    Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
+                    Err(crossbeam_channel::RecvTimeoutError::Disconnected) => bail!("the solving thread ended"),
+                }
+            },
+        };
+        tally[solved.outcome] += 1;
+        wall += solved.wall;
+        if !both_win_only || solved.outcome == 2 {
+            writeln!(out, "{}", solved.line)?;
+            out.flush()?;
+        }
     }
-    let secs = start.elapsed().as_secs_f64();
-    writeln!(out, "{count} openings (seed {seed}, from {from}), {:.2} s per opening:", secs / count.max(1) as f64)?;
-    for (name, n) in names.iter().zip(tally) {
+    writeln!(out, "{count} openings (seed {seed}, from {from}), {:.2} s per opening:", wall / count.max(1) as f64)?;
+    for (name, n) in OPENING_OUTCOMES.iter().zip(tally) {
         writeln!(out, "  {name:<24} {n:>6}  {:>5.1}%", 100.0 * n as f64 / count.max(1) as f64)?;
     }
     Ok(())

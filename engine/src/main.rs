@@ -18,7 +18,9 @@ mod games;
 mod go;
 mod gtp;
 mod homework;
+mod interrupt;
 mod io;
+mod journal;
 mod nboard;
 mod othello;
 mod phantom;
@@ -118,6 +120,12 @@ enum Commands {
         /// Evaluation weights to use instead of the built-in ones.
         #[arg(long)]
         eval: Option<String>,
+        /// Keep each problem's result in this file as it is solved (JSON lines).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Continue the run whose results are in --out (after Ctrl-C, SIGTERM or a kill).
+        #[arg(long, requires = "out")]
+        resume: bool,
     },
     /// The move-quality benchmark: the 8×8 player at a fixed time per move on
     /// positions with every move solved exactly; prints the discs its choices lose.
@@ -128,9 +136,18 @@ enum Commands {
         /// Milliseconds per move.
         #[arg(long, default_value_t = 100)]
         movetime: u64,
-        /// Nodes per move instead of a time: reproducible whatever the machine and its load.
-        #[arg(long, conflicts_with = "movetime")]
+        /// Nodes per move instead of --movetime: reproducible whatever the machine and its load.
+        #[arg(long, conflicts_with_all = ["movetime", "depth"])]
         nodes: Option<u64>,
+        /// A fixed search depth per move instead of --movetime (reproducible results).
+        #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
+        /// Keep each position's result in this file as it is played (JSON lines).
+        #[arg(long, conflicts_with = "make")]
+        out: Option<std::path::PathBuf>,
+        /// Continue the run whose results are in --out (after Ctrl-C, SIGTERM or a kill).
+        #[arg(long, requires = "out")]
+        resume: bool,
         /// Only the first N positions (with --make: the number the file should hold).
         #[arg(long)]
         count: Option<usize>,
@@ -229,6 +246,12 @@ enum ChaosCommand {
         /// Openings solved at once (each also splits its work over the idle threads).
         #[arg(long, default_value_t = 2)]
         jobs: usize,
+        /// Keep each opening's result in this file as it is solved (JSON lines).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Continue the run whose results are in --out (after Ctrl-C, SIGTERM or a kill).
+        #[arg(long, requires = "out")]
+        resume: bool,
         #[command(flatten)]
         limits: ChaosLimits,
     },
@@ -274,9 +297,12 @@ enum TrainCommand {
         /// Number of games.
         #[arg(long)]
         games: u64,
-        /// The data file (appended to).
+        /// The data file (appended to; the run's progress is kept beside it in OUT.progress).
         #[arg(long)]
         out: String,
+        /// Continue the run recorded in OUT.progress (after Ctrl-C, SIGTERM or a kill).
+        #[arg(long)]
+        resume: bool,
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -365,13 +391,14 @@ fn run(cli: Cli) -> Result<()> {
             .map_err(anyhow::Error::msg)?;
             Ok(())
         }
-        Some(Commands::Ffo { file, threads, hash, only, eval }) => {
-            if let Some(path) = eval {
-                let bytes = std::fs::read(&path).with_context(|| format!("cannot read {path}"))?;
+        Some(Commands::Ffo { file, threads, hash, only, eval, out, resume }) => {
+            if let Some(path) = &eval {
+                let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
                 search::othello::install_weights(&bytes).map_err(anyhow::Error::msg).with_context(|| path.clone())?;
             }
-            let options = ffo::FfoOptions { threads, hash_mb: hash, only };
-            let wrong = ffo::run(&file, &options, &mut std::io::stdout().lock())?;
+            let options = ffo::FfoOptions { threads, hash_mb: hash, only, out, resume, eval };
+            let stop = interrupt::stop_flag();
+            let wrong = ffo::run(&file, &options, &stop, &mut std::io::stdout().lock())?;
             if wrong > 0 {
                 bail!("{wrong} wrong answers");
             }
@@ -386,10 +413,12 @@ fn run(cli: Cli) -> Result<()> {
             children_from,
             label_min,
             hash,
+            resume,
         })) => {
             let settings =
                 search::othello::train::GameSettings { solve_empties, children_from, label_min, ..Default::default() };
-            train::generate(games, threads, seed, settings, hash, &out)
+            let run = train::GenRun { games, threads, seed, settings, hash_mb: hash, out, resume };
+            train::generate(&run, interrupt::stop_flag())
         }
         Some(Commands::TrainOthello(TrainCommand::Fit {
             data,
@@ -410,10 +439,23 @@ fn run(cli: Cli) -> Result<()> {
             };
             train::fit(&data, settings, &out)
         }
-        Some(Commands::OthelloAccuracy { file, movetime, nodes, count, threads, hash, make, seed }) => {
+        Some(Commands::OthelloAccuracy {
+            file,
+            movetime,
+            depth,
+            nodes,
+            out,
+            resume,
+            count,
+            threads,
+            hash,
+            make,
+            seed,
+        }) => {
             let mut stdout = std::io::stdout().lock();
+            let stop = interrupt::stop_flag();
             if let Some(path) = make {
-                return accuracy::make(&path, count.unwrap_or(500), seed, hash, &mut stdout);
+                return accuracy::make(&path, count.unwrap_or(500), seed, hash, &stop, &mut stdout);
             }
             if movetime == 0 {
                 bail!("--movetime must be at least 1 ms");
@@ -423,7 +465,10 @@ fn run(cli: Cli) -> Result<()> {
             }
             let options = accuracy::RunOptions {
                 movetime: Duration::from_millis(movetime),
+                depth,
                 nodes,
+                out,
+                resume,
                 count,
                 threads,
                 hash_mb: hash,
@@ -435,7 +480,7 @@ fn run(cli: Cli) -> Result<()> {
                 }
                 None => (accuracy::DEFAULT_PATH.to_string(), accuracy::DEFAULT_POSITIONS.to_string()),
             };
-            accuracy::run(&name, &text, &options, &mut stdout).map(|_| ())
+            accuracy::run(&name, &text, &options, &stop, &mut stdout).map(|_| ())
         }
         Some(Commands::GoHomework { input, out, task }) => {
             let (_, errors) = homework::run(
@@ -471,12 +516,24 @@ fn run(cli: Cli) -> Result<()> {
         Some(Commands::Chaosclock(ChaosCommand::Solve { position, limits })) => {
             chaosclock::solve(&position, limits.to_prove_limits(1_000_000), &mut std::io::stdout().lock())
         }
-        Some(Commands::Chaosclock(ChaosCommand::Openings { count, seed, from, both_win, jobs, limits })) => {
+        Some(Commands::Chaosclock(ChaosCommand::Openings {
+            count,
+            seed,
+            from,
+            both_win,
+            jobs,
+            out,
+            resume,
+            limits,
+        })) => {
             if jobs == 0 {
                 bail!("--jobs must be at least 1");
             }
             let deals = chaosclock::Deals { seed, from, count, jobs };
-            chaosclock::openings(deals, both_win, limits.to_prove_limits(0), &mut std::io::stdout().lock())
+            let file = out.map(|path| chaosclock::OpeningsFile { path, resume });
+            let stop = interrupt::stop_flag();
+            let limits = limits.to_prove_limits(0);
+            chaosclock::openings(deals, both_win, limits, file.as_ref(), &stop, &mut std::io::stdout().lock())
         }
         Some(Commands::Chaosclock(ChaosCommand::Play { seed, side, think })) => {
             let human = chaosclock::parse_side(&side)?;
