@@ -1,6 +1,7 @@
 //! The command line of `sente arena`.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
