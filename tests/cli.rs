@@ -83,3 +83,11 @@ fn othello_accuracy_runs_the_built_in_file_and_a_given_one() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn othello_accuracy_at_fixed_nodes_is_reproducible() {
+    let a = run(&["othello-accuracy", "--nodes", "200000", "--count", "12"]);
+    assert!(a.contains("12 positions, 200000 nodes per move, 1 thread"), "{a}");
+    let b = run(&["othello-accuracy", "--nodes", "200000", "--count", "12"]);
+    assert_eq!(a, b, "a node budget gives the same moves on every run");
+}
