@@ -49,7 +49,7 @@ fn positions(count: usize, seed: u64, solver: &Solver) -> Vec<Board> {
             board = next;
             ply += 1;
             let n = board.empty_count();
-            if (14..=54).contains(&n) && ply % 3 == 0 && board.moves() != 0 && out.len() < count {
+            if (14..=54).contains(&n) && ply.is_multiple_of(3) && board.moves() != 0 && out.len() < count {
                 out.push(board);
             }
         }
@@ -139,8 +139,9 @@ fn least_squares(rows: &[[f64; 5]]) -> Option<[f64; 4]> {
         for row in 0..4 {
             if row != col {
                 let f = a[row][col] / a[col][col];
-                for k in col..5 {
-                    a[row][k] -= f * a[col][k];
+                let pivot_row = a[col];
+                for (x, p) in a[row].iter_mut().zip(pivot_row).skip(col) {
+                    *x -= f * p;
                 }
             }
         }
