@@ -126,7 +126,7 @@ impl Searcher<'_> {
             let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
             let cparity = parity ^ QUADRANT[m.sq as usize];
             if i == 1 && self.can_split(n) {
-                siblings = SiblingScores::search(self, p, o, alpha, beta, n, parity, &list.as_slice()[1..]);
+                siblings = SiblingScores::search(self, p, o, alpha, beta, n, n, parity, &list.as_slice()[1..]);
                 if self.aborted {
                     return 0;
                 }
@@ -554,14 +554,15 @@ fn root_search(
     let list: Vec<Move> = list.iter().filter(|m| exclude >> m.sq & 1 == 0).copied().collect();
     let mut best = -INF;
     let mut best_move = NO_MOVE;
-    // In the endgame, the moves after the first are searched in parallel, as at the
-    // principal-variation nodes below (`Searcher::pvs_endgame`).
+    // With more than one thread the moves after the first are searched in parallel,
+    // as at the principal-variation nodes below.
     let mut siblings = SiblingScores::default();
     for (i, m) in list.iter().enumerate() {
         let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
         let cparity = parity ^ QUADRANT[m.sq as usize];
-        if i == 1 && depth >= n && s.can_split(n) {
-            siblings = SiblingScores::search(s, p, o, alpha, beta, n, parity, &list[1..]);
+        let split = if depth >= n { s.can_split(n) } else { s.can_split_midgame(depth, false) };
+        if i == 1 && split {
+            siblings = SiblingScores::search(s, p, o, alpha, beta, depth, n, parity, &list[1..]);
             if s.aborted {
                 break;
             }
