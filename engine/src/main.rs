@@ -207,6 +207,9 @@ enum Commands {
     Bench {
         /// Search depth.
         depth: Option<u32>,
+        /// Search threads (the node signature holds for one thread only).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
     },
 }
 
@@ -543,10 +546,10 @@ fn run(cli: Cli) -> Result<()> {
             }
             chaosclock::play(seed, human, think, &mut std::io::stdin().lock(), &mut std::io::stdout().lock())
         }
-        Some(Commands::Bench { depth }) => {
+        Some(Commands::Bench { depth, threads }) => {
             let mut stdout = std::io::stdout().lock();
             // Nothing stops a benchmark on the command line but Ctrl-C.
-            for line in bench::run(depth, &search::StopFlag::new()).into_iter().flatten() {
+            for line in bench::run(depth, threads as usize, &search::StopFlag::new()).into_iter().flatten() {
                 writeln!(stdout, "{line}")?;
             }
             Ok(())
