@@ -52,6 +52,9 @@ fn bench_prints_a_node_signature() {
     let nodes = |s: &str| s.lines().last().unwrap().split_whitespace().next().unwrap().to_string();
     assert_eq!(nodes(&a), nodes(&b), "the signature is deterministic");
     assert!(a.lines().last().unwrap().ends_with(" nps"), "{a}");
+    let two = run(&["bench", "3", "--threads", "2"]);
+    assert!(two.contains("positions 7 threads 2"), "{two}");
+    assert!(two.lines().last().unwrap().ends_with(" nps"), "{two}");
 }
 
 #[test]
