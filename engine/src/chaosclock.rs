@@ -203,6 +203,23 @@ pub struct ProveLimits {
     pub deadline: Option<Instant>,
 }
 
+/// About how many bytes the retrograde analysis takes per state it enumerates.
+pub const STATE_BYTES: usize = 50;
+
+/// How many states the memory available now holds (four fifths of Linux's
+/// `MemAvailable`), or `None` where that cannot be read.
+pub fn states_in_available_memory() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024) / 5 * 4 / STATE_BYTES)
+}
+
+/// Bytes in GiB, for messages.
+pub fn gib(bytes: usize) -> f64 {
+    bytes as f64 / (1u64 << 30) as f64
+}
+
 /// Proves the outcome of `state` after `history`: the proof search first (quick on
 /// positions near the end), then the retrograde analysis of every reachable state.
 /// `Err` says why neither could.

@@ -280,18 +280,37 @@ struct ChaosLimits {
     /// opening within millions of nodes (their forced wins are 19–23 plies deep).
     #[arg(long)]
     nodes: Option<u64>,
-    /// The most states the retrograde analysis may enumerate (about 50 bytes each; 0: no analysis).
-    #[arg(long, default_value_t = 100_000_000)]
-    max_states: usize,
+    /// The most states the retrograde analysis may enumerate (about 50 bytes each; 0: no
+    /// analysis). Default: 100 000 000, or fewer where the memory available is smaller;
+    /// more than the memory available holds is refused.
+    #[arg(long)]
+    max_states: Option<usize>,
 }
 
 impl ChaosLimits {
-    /// The limits, with `default_nodes` of proof search unless `--nodes` says otherwise.
-    fn to_prove_limits(&self, default_nodes: u64) -> chaosclock::ProveLimits {
+    /// The limits, with `default_nodes` of proof search unless `--nodes` says otherwise;
+    /// an error when `--max-states` asks for more memory than is available.
+    fn to_prove_limits(&self, default_nodes: u64) -> Result<chaosclock::ProveLimits> {
         let search_nodes = self.nodes.unwrap_or(default_nodes);
-        chaosclock::ProveLimits { search_nodes, max_states: self.max_states, deadline: None }
+        let fits = chaosclock::states_in_available_memory();
+        let max_states = match (self.max_states, fits) {
+            (Some(n), Some(fits)) if n > fits => bail!(
+                "--max-states {n} may need {:.1} GiB (about {} bytes a state), more than the {:.1} GiB available; \
+                 give at most {fits}",
+                chaosclock::gib(n.saturating_mul(chaosclock::STATE_BYTES)),
+                chaosclock::STATE_BYTES,
+                chaosclock::gib(fits.saturating_mul(chaosclock::STATE_BYTES)),
+            ),
+            (Some(n), _) => n,
+            (None, Some(fits)) => DEFAULT_MAX_STATES.min(fits),
+            (None, None) => DEFAULT_MAX_STATES,
+        };
+        Ok(chaosclock::ProveLimits { search_nodes, max_states, deadline: None })
     }
 }
+
+/// `--max-states` when not given (and the memory available holds it).
+const DEFAULT_MAX_STATES: usize = 100_000_000;
 
 #[derive(Subcommand)]
 enum TrainCommand {
@@ -517,7 +536,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Some(Commands::Arena(args)) => arena::cli::main(&args, &mut std::io::stdout().lock()),
         Some(Commands::Chaosclock(ChaosCommand::Solve { position, limits })) => {
-            chaosclock::solve(&position, limits.to_prove_limits(1_000_000), &mut std::io::stdout().lock())
+            chaosclock::solve(&position, limits.to_prove_limits(1_000_000)?, &mut std::io::stdout().lock())
         }
         Some(Commands::Chaosclock(ChaosCommand::Openings {
             count,
@@ -535,7 +554,7 @@ fn run(cli: Cli) -> Result<()> {
             let deals = chaosclock::Deals { seed, from, count, jobs };
             let file = out.map(|path| chaosclock::OpeningsFile { path, resume });
             let stop = interrupt::stop_flag();
-            let limits = limits.to_prove_limits(0);
+            let limits = limits.to_prove_limits(0)?;
             chaosclock::openings(deals, both_win, limits, file.as_ref(), &stop, &mut std::io::stdout().lock())
         }
         Some(Commands::Chaosclock(ChaosCommand::Play { seed, side, think })) => {
