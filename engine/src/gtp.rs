@@ -58,29 +58,6 @@ impl GtpClock {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn main_time_counts_the_byo_yomi_to_come() {
-        let secs = Duration::from_secs;
-        // 60 s main time, then 10 s for every 5 stones; 30 s of main time left.
-        let clock = GtpClock { settings: Some((secs(60), secs(10), 5)), left: [Some((secs(30), 0)), None] };
-        let limits = clock.limits(true, secs(1));
-        assert_eq!(limits.clock.time[0], Some(secs(30)));
-        assert_eq!(limits.clock.increment, [secs(2); 2]);
-        assert_eq!(limits.clock.moves_to_go, None);
-        // In byo-yomi: 8 s for the 3 stones left of the period, no increment.
-        let clock = GtpClock { settings: Some((secs(60), secs(10), 5)), left: [Some((secs(8), 3)), None] };
-        let limits = clock.limits(true, secs(1));
-        assert_eq!((limits.clock.moves_to_go, limits.clock.increment), (Some(3), [Duration::ZERO; 2]));
-        // Sudden death: no increment.
-        let clock = GtpClock { settings: Some((secs(60), Duration::ZERO, 0)), left: [Some((secs(30), 0)), None] };
-        assert_eq!(clock.limits(true, secs(1)).clock.increment, [Duration::ZERO; 2]);
-    }
-}
-
 /// The commands every game answers.
 const COMMON: &[&str] = &[
     "protocol_version",
@@ -277,5 +254,28 @@ impl GtpEngine {
                 None => Err(EngineError::UnknownCommand(cmd.name.clone())),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn main_time_counts_the_byo_yomi_to_come() {
+        let secs = Duration::from_secs;
+        // 60 s main time, then 10 s for every 5 stones; 30 s of main time left.
+        let clock = GtpClock { settings: Some((secs(60), secs(10), 5)), left: [Some((secs(30), 0)), None] };
+        let limits = clock.limits(true, secs(1));
+        assert_eq!(limits.clock.time[0], Some(secs(30)));
+        assert_eq!(limits.clock.increment, [secs(2); 2]);
+        assert_eq!(limits.clock.moves_to_go, None);
+        // In byo-yomi: 8 s for the 3 stones left of the period, no increment.
+        let clock = GtpClock { settings: Some((secs(60), secs(10), 5)), left: [Some((secs(8), 3)), None] };
+        let limits = clock.limits(true, secs(1));
+        assert_eq!((limits.clock.moves_to_go, limits.clock.increment), (Some(3), [Duration::ZERO; 2]));
+        // Sudden death: no increment.
+        let clock = GtpClock { settings: Some((secs(60), Duration::ZERO, 0)), left: [Some((secs(30), 0)), None] };
+        assert_eq!(clock.limits(true, secs(1)).clock.increment, [Duration::ZERO; 2]);
     }
 }

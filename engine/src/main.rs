@@ -23,6 +23,7 @@ mod io;
 mod journal;
 mod nboard;
 mod othello;
+mod othello_book;
 mod phantom;
 mod platform;
 mod registry;
@@ -163,6 +164,21 @@ enum Commands {
         /// The seed of the made positions.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Grow the 8×8 opening book in FILE by drop-out expansion (appending: the same
+    /// command goes on after a stop). The player uses the built-in book unless told not to
+    OthelloBook {
+        /// The book file (created, or grown from what it holds).
+        file: String,
+        /// The number of positions the book should hold.
+        #[arg(long, default_value_t = 1000)]
+        count: usize,
+        /// Plies each move of a book position is searched.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: u32,
+        /// No book position with fewer empties.
+        #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=60))]
+        min_empties: u32,
     },
     /// The 9×9 Go homework of seed 001: rule check, capturing moves with pictures,
     /// legal moves, for a problem file or every problem of a folder.
@@ -503,6 +519,10 @@ fn run(cli: Cli) -> Result<()> {
                 None => (accuracy::DEFAULT_PATH.to_string(), accuracy::DEFAULT_POSITIONS.to_string()),
             };
             accuracy::run(&name, &text, &options, &stop, &mut stdout).map(|_| ())
+        }
+        Some(Commands::OthelloBook { file, count, depth, min_empties }) => {
+            let stop = interrupt::stop_flag();
+            othello_book::make(&file, count, depth, min_empties, &stop, &mut std::io::stdout().lock())
         }
         Some(Commands::GoHomework { input, out, task }) => {
             let (_, errors) = homework::run(

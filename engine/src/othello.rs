@@ -6,8 +6,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bitboards::othello::{Board, Color, Move, OthelloBoard, Position};
+use protocol::ugi::OptionKind;
 use protocol::ugi::StartPosition;
-use search::othello::{Solver, Thought};
+use search::othello::{Book, Solver, Thought};
 use search::{Game, Limits, Outcome, Score, StopFlag, alphabeta};
 
 use crate::error::{EngineError, Result};
@@ -21,6 +22,14 @@ pub trait OthelloSearch<B: OthelloBoard>: Send {
     fn clear(&mut self) {}
     /// True when the search uses `Threads` and `Hash`.
     const USES_THREADS_AND_HASH: bool = false;
+    /// Options of this search, announced after `ugi`.
+    fn options(&self) -> Vec<(&'static str, OptionKind)> {
+        Vec::new()
+    }
+    /// Sets one of [`Self::options`]; `Ok(false)` if the name is not one of them.
+    fn set_option(&mut self, _name: &str, _value: Option<&str>) -> Result<bool> {
+        Ok(false)
+    }
 }
 
 /// The generic alpha-beta of the `search` crate, for any board size.
@@ -45,10 +54,20 @@ impl<B: OthelloBoard> OthelloSearch<B> for GenericSearch {
 
 /// The 8×8 solver: iterative deepening with the evaluation, exact once the endgame is
 /// within reach. Keeps its table between moves; rebuilt when `Hash` or `Threads`
-/// change.
-#[derive(Default)]
+/// change. Plays from the opening book when the position is in it and the search is
+/// not to a fixed depth or infinite (options `Book` and `BookFile`).
 pub struct SolverSearch {
     solver: Option<(Arc<Solver>, SearchOptions)>,
+    /// Whether the book is played (`Book`).
+    use_book: bool,
+    /// The book of `BookFile`; `None`: the built-in one.
+    book_file: Option<Arc<Book>>,
+}
+
+impl Default for SolverSearch {
+    fn default() -> Self {
+        SolverSearch { solver: None, use_book: true, book_file: None }
+    }
 }
 
 impl SolverSearch {
@@ -74,7 +93,50 @@ fn pv_names(pv: &[u8]) -> Vec<String> {
 impl OthelloSearch<Board> for SolverSearch {
     const USES_THREADS_AND_HASH: bool = true;
 
+    fn options(&self) -> Vec<(&'static str, OptionKind)> {
+        vec![("Book", OptionKind::Check { default: true }), ("BookFile", OptionKind::Text { default: String::new() })]
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool> {
+        match name.to_ascii_lowercase().as_str() {
+            "book" => {
+                self.use_book = match value.map(str::to_ascii_lowercase).as_deref() {
+                    Some("true") => true,
+                    Some("false") => false,
+                    _ => return Err("option 'Book' is true or false".into()),
+                };
+                Ok(true)
+            }
+            "bookfile" => {
+                // Empty: the built-in book. A file that cannot be read keeps the book in use.
+                self.book_file = match value.map(str::trim).filter(|v| !v.is_empty()) {
+                    None => None,
+                    Some(path) => Some(Arc::new(crate::othello_book::load(path).map_err(|e| format!("{e:#}"))?)),
+                };
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
     fn job(&mut self, root: Position<Board>, limits: Limits, options: &SearchOptions) -> SearchJob {
+        if self.use_book && limits.depth.is_none() && !limits.infinite {
+            let book = self.book_file.as_deref().unwrap_or_else(|| crate::othello_book::built_in());
+            if let Some((sq, value)) = book.best_move(&root.board()) {
+                let name = Move::Play(sq).name(8);
+                return Box::new(move |_stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
+                    let book_report = Report {
+                        depth: 0,
+                        nodes: 0,
+                        elapsed: std::time::Duration::ZERO,
+                        score: Score::Centi(100 * value),
+                        pv: vec![name.clone()],
+                    };
+                    report(&book_report);
+                    SearchOutcome { best_move: Some(name), report: book_report }
+                });
+            }
+        }
         let solver = self.solver(options);
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
             let start = Instant::now();
@@ -128,6 +190,14 @@ pub fn play_moves<B: OthelloBoard>(start: Position<B>, moves: &[String]) -> Resu
 impl<B: OthelloBoard, S: OthelloSearch<B>> GameSession for OthelloSession<B, S> {
     fn uses_threads_and_hash(&self) -> bool {
         S::USES_THREADS_AND_HASH
+    }
+
+    fn options(&self) -> Vec<(&'static str, OptionKind)> {
+        self.search.options()
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool> {
+        self.search.set_option(name, value)
     }
 
     fn game(&self) -> crate::games::GameKind {

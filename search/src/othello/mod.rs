@@ -2,6 +2,7 @@
 //! size, its evaluation, and perft split over threads.
 
 pub mod accuracy;
+pub mod book;
 mod context;
 mod endgame;
 mod eval;
@@ -20,6 +21,7 @@ mod stability;
 pub mod train;
 mod weights;
 
+pub use book::Book;
 pub use eval::{evaluate, install_weights, is_trained};
 pub use moves::final_score;
 pub use parallel::{NULL_WINDOW_SPLIT_MIN_EMPTIES, SPLIT_MIN_EMPTIES};
