@@ -26,6 +26,7 @@ mod platform;
 mod registry;
 mod selfplay;
 mod session;
+mod shard;
 mod train;
 mod ugi;
 
@@ -292,6 +293,19 @@ enum TrainCommand {
         /// Table size per thread in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Play only the games k with k mod n = i, e.g. 0/4; `<out>.games` lists them
+        /// for `merge`.
+        #[arg(long)]
+        shard: Option<String>,
+    },
+    /// Join the data files of a sharded `gen` run into the file one run would write.
+    Merge {
+        /// The shards' data files (each with its `.games` file beside it).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// The merged data file (must be new).
+        #[arg(long)]
+        out: String,
     },
     /// Fit the evaluation's weights to data files.
     Fit {
@@ -383,10 +397,17 @@ fn run(cli: Cli) -> Result<()> {
             children_from,
             label_min,
             hash,
+            shard,
         })) => {
+            let shard = shard.map(|s| shard::Shard::parse(&s, "--shard")).transpose()?;
             let settings =
                 search::othello::train::GameSettings { solve_empties, children_from, label_min, ..Default::default() };
-            train::generate(games, threads, seed, settings, hash, &out)
+            train::generate(games, threads, seed, settings, hash, &out, shard)
+        }
+        Some(Commands::TrainOthello(TrainCommand::Merge { files, out })) => {
+            let (games, positions) = train::merge(&files, &out)?;
+            println!("{} shards, {games} games, {positions} positions written to {out}", files.len());
+            Ok(())
         }
         Some(Commands::TrainOthello(TrainCommand::Fit {
             data,

@@ -1,0 +1,123 @@
+//! `--shard i/n` and `merge` of the long batch commands: the shards of a run, merged,
+//! are byte for byte what one unsharded run writes; a merge of shards that do not
+//! make up one finished run is refused with the reason.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const SENTE: &str = env!("CARGO_BIN_EXE_sente");
+
+/// Small, quick training games (a few hundred positions in all), seed 1 unless told.
+const GEN: &[&str] = &[
+    "train-othello",
+    "gen",
+    "--games",
+    "7",
+    "--solve-empties",
+    "12",
+    "--children-from",
+    "10",
+    "--label-min",
+    "8",
+    "--hash",
+    "4",
+];
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sente-shards-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// Runs `sente` with `args`; returns (success, stdout, stderr).
+fn sente(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(SENTE).args(args).output().expect("run sente");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+/// `train-othello gen` with the small settings and `extra` arguments.
+fn gen_run(extra: &[&str]) {
+    let args: Vec<&str> = GEN.iter().copied().chain(extra.iter().copied()).collect();
+    let (ok, _, stderr) = sente(&args);
+    assert!(ok, "{args:?}: {stderr}");
+}
+
+#[test]
+fn sharded_training_data_merges_into_the_bytes_of_one_run() {
+    let dir = scratch("gen");
+    let whole = dir.join("whole.dat");
+    gen_run(&["--out", path(&whole), "--threads", "1"]);
+    let bytes = std::fs::read(&whole).expect("the unsharded data");
+    assert!(bytes.len() > 18 * 100, "{} bytes", bytes.len());
+    // Several threads finish games out of order; the file is still in game order.
+    let threaded = dir.join("threaded.dat");
+    gen_run(&["--out", path(&threaded), "--threads", "3"]);
+    assert!(std::fs::read(&threaded).unwrap() == bytes, "--threads 3 wrote other bytes than --threads 1");
+
+    for n in [1, 3, 8] {
+        let shards: Vec<PathBuf> = (0..n).map(|i| dir.join(format!("shard-{i}-of-{n}.dat"))).collect();
+        for (i, file) in shards.iter().enumerate() {
+            gen_run(&["--out", path(file), "--shard", &format!("{i}/{n}"), "--threads", "2"]);
+        }
+        // Given in any order.
+        let merged = dir.join(format!("merged-{n}.dat"));
+        let mut args = vec!["train-othello", "merge", "--out", path(&merged)];
+        args.extend(shards.iter().rev().map(|p| path(p)));
+        let (ok, stdout, stderr) = sente(&args);
+        assert!(ok, "{stderr}");
+        assert!(stdout.contains(&format!("{n} shards, 7 games")), "{stdout}");
+        assert!(std::fs::read(&merged).unwrap() == bytes, "{n} shards merged differ from one run");
+    }
+}
+
+#[test]
+fn a_merge_that_is_not_one_finished_run_is_refused() {
+    let dir = scratch("gen-refused");
+    let shard = |i: u64, seed: &str| {
+        let file = dir.join(format!("s{i}-seed{seed}.dat"));
+        gen_run(&["--out", path(&file), "--shard", &format!("{i}/2"), "--seed", seed]);
+        file
+    };
+    let (a, b, other_seed) = (shard(0, "1"), shard(1, "1"), shard(1, "4"));
+    let merge = |files: &[&Path], out: &str| {
+        let out = dir.join(out);
+        let mut args = vec!["train-othello", "merge", "--out", path(&out)];
+        args.extend(files.iter().map(|p| path(p)));
+        let (ok, _, stderr) = sente(&args);
+        assert!(!ok, "{files:?} merged");
+        assert!(!out.exists() || std::fs::metadata(&out).unwrap().len() == 0, "a refused merge wrote data");
+        stderr
+    };
+    assert!(merge(&[&a], "m1").contains("shard 1/2 is missing"));
+    assert!(merge(&[&a, &a, &b], "m2").contains("given twice"));
+    assert!(merge(&[&a, &other_seed], "m3").contains("different runs"));
+    // Not a shard's file: no .games beside it.
+    let plain = dir.join("plain.dat");
+    gen_run(&["--out", path(&plain)]);
+    assert!(merge(&[&plain], "m4").contains("gen --shard"));
+    // A shard stopped early: its last game missing from both files.
+    let games = std::fs::read_to_string(format!("{}.games", path(&b))).unwrap();
+    let kept: Vec<&str> = games.lines().collect();
+    let last: serde_json::Value = serde_json::from_str(kept[kept.len() - 1]).unwrap();
+    let records = last["positions"].as_u64().unwrap() as usize;
+    std::fs::write(format!("{}.games", path(&b)), kept[..kept.len() - 1].join("\n") + "\n").unwrap();
+    let data = std::fs::read(&b).unwrap();
+    assert!(merge(&[&a, &b], "m5").contains("was the shard stopped?"));
+    std::fs::write(&b, &data[..data.len() - 18 * records]).unwrap();
+    assert!(merge(&[&a, &b], "m6").contains("finish that shard first"));
+    // A merge never overwrites data, and a shard never appends to it.
+    let before = std::fs::read(&plain).unwrap();
+    let (ok, _, stderr) = sente(&["train-othello", "merge", "--out", path(&plain), path(&a)]);
+    assert!(!ok && stderr.contains("already holds data"), "{stderr}");
+    assert!(std::fs::read(&plain).unwrap() == before);
+    let (ok, _, stderr) = sente(&GEN.iter().copied().chain(["--out", path(&a), "--shard", "0/2"]).collect::<Vec<_>>());
+    assert!(!ok && stderr.contains("already holds data"), "{stderr}");
+    let (ok, _, stderr) =
+        sente(&GEN.iter().copied().chain(["--out", path(&plain), "--shard", "2/2"]).collect::<Vec<_>>());
+    assert!(!ok && stderr.contains("--shard '2/2'"), "{stderr}");
+}
