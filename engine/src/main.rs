@@ -28,6 +28,7 @@ mod selfplay;
 mod session;
 mod shard;
 mod train;
+mod train_shards;
 mod ugi;
 
 /// Mutations of valid inputs, shared with the other crates' fuzz tests.
@@ -405,7 +406,7 @@ fn run(cli: Cli) -> Result<()> {
             train::generate(games, threads, seed, settings, hash, &out, shard)
         }
         Some(Commands::TrainOthello(TrainCommand::Merge { files, out })) => {
-            let (games, positions) = train::merge(&files, &out)?;
+            let (games, positions) = train_shards::merge(&files, &out)?;
             println!("{} shards, {games} games, {positions} positions written to {out}", files.len());
             Ok(())
         }
