@@ -1,6 +1,7 @@
-//! `--shard i/n` and `merge` of the long batch commands: the shards of a run, merged,
-//! are byte for byte what one unsharded run writes; a merge of shards that do not
-//! make up one finished run is refused with the reason.
+//! `--shard i/n` and `merge` of the long batch commands (`train-othello gen`,
+//! `chaosclock openings`): the shards of a run, merged, are byte for byte what one
+//! unsharded run writes; a merge of shards that do not make up one finished run is
+//! refused with the reason.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -120,4 +121,84 @@ fn a_merge_that_is_not_one_finished_run_is_refused() {
     let (ok, _, stderr) =
         sente(&GEN.iter().copied().chain(["--out", path(&plain), "--shard", "2/2"]).collect::<Vec<_>>());
     assert!(!ok && stderr.contains("--shard '2/2'"), "{stderr}");
+}
+
+/// `chaosclock openings` with limits too small to prove a deal: quick, and every
+/// deal still gets its line.
+const OPENINGS: &[&str] =
+    &["chaosclock", "openings", "--count", "9", "--from", "4", "--seed", "7", "--nodes", "500", "--max-states", "500"];
+
+#[test]
+fn sharded_openings_merge_into_the_results_file_of_one_run() {
+    let dir = scratch("openings");
+    let run = |extra: &[&str]| {
+        let args: Vec<&str> = OPENINGS.iter().copied().chain(extra.iter().copied()).collect();
+        let (ok, stdout, stderr) = sente(&args);
+        assert!(ok, "{args:?}: {stderr}");
+        stdout
+    };
+    let whole = dir.join("whole.jsonl");
+    let listing = run(&["--out", path(&whole)]);
+    assert!(listing.contains("9 openings (seed 7, from 4)"), "{listing}");
+    let bytes = std::fs::read_to_string(&whole).expect("the unsharded results");
+    let deals: Vec<u64> = bytes
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["deal"].as_u64().unwrap())
+        .collect();
+    assert_eq!(deals, (4..13).collect::<Vec<u64>>());
+    let shards: Vec<PathBuf> = (0..4).map(|i| dir.join(format!("shard-{i}.jsonl"))).collect();
+    for (i, file) in shards.iter().enumerate() {
+        let listing = run(&["--shard", &format!("{i}/4"), "--out", path(file), "--jobs", "1"]);
+        assert!(listing.contains(&format!("shard {i}/4")), "{listing}");
+    }
+    let merged = dir.join("merged.jsonl");
+    let mut args = vec!["chaosclock", "merge", "--out", path(&merged)];
+    args.extend(shards.iter().rev().map(|p| path(p)));
+    let (ok, stdout, stderr) = sente(&args);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("4 shards, 9 openings") && stdout.contains("not proven"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&merged).unwrap(), bytes);
+
+    // Refused: a missing shard, a shard of another run, an unfinished shard, a shard
+    // without a results file, and an --out that already holds results.
+    let merge_fails = |files: &[&Path], out: &str| {
+        let out = dir.join(out);
+        let mut args = vec!["chaosclock", "merge", "--out", path(&out)];
+        args.extend(files.iter().map(|p| path(p)));
+        let (ok, _, stderr) = sente(&args);
+        assert!(!ok && !out.exists(), "{files:?} merged");
+        stderr
+    };
+    assert!(merge_fails(&[&shards[0], &shards[1], &shards[3]], "m1").contains("shard 2/4 is missing"));
+    let other = dir.join("other.jsonl");
+    let (ok, _, stderr) = sente(&[
+        "chaosclock",
+        "openings",
+        "--count",
+        "9",
+        "--from",
+        "4",
+        "--seed",
+        "8",
+        "--nodes",
+        "500",
+        "--max-states",
+        "500",
+        "--shard",
+        "2/4",
+        "--out",
+        path(&other),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(merge_fails(&[&shards[0], &shards[1], &other, &shards[3]], "m2").contains("different runs"));
+    let text = std::fs::read_to_string(&shards[1]).unwrap();
+    let cut = dir.join("cut.jsonl");
+    std::fs::write(&cut, text.lines().take(2).collect::<Vec<_>>().join("\n") + "\n").unwrap();
+    assert!(merge_fails(&[&shards[0], &cut, &shards[2], &shards[3]], "m3").contains("finish that shard first"));
+    let (ok, _, stderr) = sente(&[OPENINGS, &["--shard", "1/4"]].concat());
+    assert!(!ok && stderr.contains("--out"), "{stderr}");
+    let (ok, _, stderr) = sente(&[OPENINGS, &["--out", path(&whole)]].concat());
+    assert!(!ok && stderr.contains("already holds results"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&whole).unwrap(), bytes);
 }

@@ -13,7 +13,9 @@ use search::chaosclock::retrograde::{Analysis, TooBig};
 use search::chaosclock::solver::{Solution, SolveLimits, Solver};
 use search::{Limits, Score, StopFlag, TimeBudget};
 
+use crate::openings_results::{self, DealResult, ResultsFile};
 use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
+use crate::shard::Shard;
 
 /// The outcome in the words of the front ends.
 pub fn outcome_text(o: Outcome) -> &'static str {
@@ -253,7 +255,8 @@ pub fn deal(seed: u64, k: u64) -> State {
     random_opening(seed.wrapping_mul(1_000_003).wrapping_add(k))
 }
 
-/// Which openings `openings` deals: numbers `from..from + count` of the seed's sequence.
+/// Which openings `openings` deals: numbers `from..from + count` of the seed's
+/// sequence, those of `shard` only.
 #[derive(Clone, Copy, Debug)]
 pub struct Deals {
     /// Seed of the sequence.
@@ -264,27 +267,54 @@ pub struct Deals {
     pub count: u64,
     /// How many are solved at once.
     pub jobs: usize,
+    /// Solve only the deals `k` this shard holds.
+    pub shard: Shard,
 }
 
-/// `sente chaosclock openings`: deals openings, solves each and prints the outcomes.
-pub fn openings(deals: Deals, both_win_only: bool, limits: ProveLimits, out: &mut impl Write) -> Result<()> {
-    let Deals { seed, from, count, jobs } = deals;
+/// The outcomes `openings` tallies: the words it prints and the keys of its results
+/// file (see [`crate::openings_results`]).
+const OUTCOMES: [(&str, &str); 5] = [
+    ("乙 (first player) wins", "yi-wins"),
+    ("甲 (second player) wins", "jia-wins"),
+    ("both win", "both-win"),
+    ("both lose", "both-lose"),
+    ("not proven", "not-proven"),
+];
+
+/// Prints how many of `count` openings had each outcome; `tally` counts by the index
+/// into [`OUTCOMES`].
+fn write_tally(tally: [u64; 5], count: u64, out: &mut impl Write) -> Result<()> {
+    for ((name, _), n) in OUTCOMES.iter().zip(tally) {
+        writeln!(out, "  {name:<24} {n:>6}  {:>5.1}%", 100.0 * n as f64 / count.max(1) as f64)?;
+    }
+    Ok(())
+}
+
+/// `sente chaosclock openings`: deals openings, solves each and prints the outcomes;
+/// with `results`, also writes them there, one line per deal.
+pub fn openings(
+    deals: Deals,
+    both_win_only: bool,
+    limits: ProveLimits,
+    mut results: Option<&mut ResultsFile>,
+    out: &mut impl Write,
+) -> Result<()> {
+    let Deals { seed, from, count, jobs, shard } = deals;
     let mut tally = [0u64; 5];
-    let names = ["乙 (first player) wins", "甲 (second player) wins", "both win", "both lose", "not proven"];
     let start = Instant::now();
-    let numbers: Vec<u64> = (from..from + count).collect();
+    let numbers: Vec<u64> = (from..from.saturating_add(count)).filter(|&k| shard.holds(k)).collect();
     for batch in numbers.chunks(jobs.max(1)) {
         // A batch is solved at once; its lines are printed in deal order.
-        let solved: Vec<(State, Result<Verdict, String>, f64)> = batch
+        let solved: Vec<(u64, State, Result<Verdict, String>, f64)> = batch
             .par_iter()
             .map(|&i| {
                 let opening = deal(seed, i);
                 let t = Instant::now();
                 let r = prove(opening, &[], limits);
-                (opening, r, t.elapsed().as_secs_f64())
+                (i, opening, r, t.elapsed().as_secs_f64())
             })
             .collect();
-        for (opening, r, secs) in solved {
+        for (i, opening, r, secs) in solved {
             let k = match r.as_ref().map(|v| v.solution.outcome) {
                 Ok(Outcome::Win(Side::YI)) => 0,
                 Ok(Outcome::Win(Side::JIA)) => 1,
@@ -293,28 +323,57 @@ pub fn openings(deals: Deals, both_win_only: bool, limits: ProveLimits, out: &mu
                 Err(_) => 4,
             };
             tally[k] += 1;
+            let (best, size) = match &r {
+                Ok(v) => (
+                    v.solution.best.map_or("-".to_string(), |m| m.to_string()),
+                    match v.method {
+                        Method::Search(n) => format!("{n} nodes"),
+                        Method::Retrograde(n) => format!("{n} states"),
+                    },
+                ),
+                Err(_) => ("-".to_string(), "too big".to_string()),
+            };
+            if let Some(file) = results.as_deref_mut() {
+                let (_, key) = OUTCOMES[k];
+                file.record(&DealResult {
+                    deal: i,
+                    position: opening.to_string(),
+                    outcome: key.to_string(),
+                    best: best.clone(),
+                    proof: size.clone(),
+                })?;
+            }
             if !both_win_only || k == 2 {
-                let (best, size) = match &r {
-                    Ok(v) => (
-                        v.solution.best.map_or("-".to_string(), |m| m.to_string()),
-                        match v.method {
-                            Method::Search(n) => format!("{n} nodes"),
-                            Method::Retrograde(n) => format!("{n} states"),
-                        },
-                    ),
-                    Err(_) => ("-".to_string(), "too big".to_string()),
-                };
-                writeln!(out, "{opening}  {:<24} best {best:<4} {size:>16} {secs:7.2} s", names[k])?;
+                writeln!(out, "{opening}  {:<24} best {best:<4} {size:>16} {secs:7.2} s", OUTCOMES[k].0)?;
                 out.flush()?;
             }
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    writeln!(out, "{count} openings (seed {seed}, from {from}), {:.2} s per opening:", secs / count.max(1) as f64)?;
-    for (name, n) in names.iter().zip(tally) {
-        writeln!(out, "  {name:<24} {n:>6}  {:>5.1}%", 100.0 * n as f64 / count.max(1) as f64)?;
+    let solved = numbers.len() as u64;
+    let which = if shard == Shard::WHOLE { String::new() } else { format!(", shard {shard}") };
+    writeln!(
+        out,
+        "{solved} openings (seed {seed}, from {from}{which}), {:.2} s per opening:",
+        secs / solved.max(1) as f64
+    )?;
+    write_tally(tally, solved, out)
+}
+
+/// `sente chaosclock merge`: joins the shards' results files into `merged` and prints
+/// the tally of the whole run.
+pub fn merge(files: &[String], merged: &str, out: &mut impl Write) -> Result<()> {
+    let deals = openings_results::merge(files, merged)?;
+    let mut tally = [0u64; 5];
+    for d in &deals {
+        let k = OUTCOMES
+            .iter()
+            .position(|(_, key)| *key == d.outcome)
+            .with_context(|| format!("deal {}: unknown outcome '{}'", d.deal, d.outcome))?;
+        tally[k] += 1;
     }
-    Ok(())
+    writeln!(out, "{} shards, {} openings written to {merged}:", files.len(), deals.len())?;
+    write_tally(tally, deals.len() as u64, out)
 }
 
 /// `sente chaosclock play`: a human against the engine in the terminal.

@@ -20,6 +20,7 @@ mod gtp;
 mod homework;
 mod io;
 mod nboard;
+mod openings_results;
 mod othello;
 mod phantom;
 mod platform;
@@ -228,8 +229,23 @@ enum ChaosCommand {
         /// Openings solved at once (each also splits its work over the idle threads).
         #[arg(long, default_value_t = 2)]
         jobs: usize,
+        /// Also write the results here (JSON lines, in deal order; a new file).
+        #[arg(long)]
+        out: Option<String>,
+        /// Solve only the deals k with k mod n = i, e.g. 0/4 (with --out, for `merge`).
+        #[arg(long, requires = "out")]
+        shard: Option<String>,
         #[command(flatten)]
         limits: ChaosLimits,
+    },
+    /// Join the results files of a sharded `openings` run into the file one run writes.
+    Merge {
+        /// The shards' results files (`openings --shard i/n --out F`).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// The merged results file (must be new).
+        #[arg(long)]
+        out: String,
     },
     /// Play against the engine in the terminal.
     Play {
@@ -482,12 +498,40 @@ fn run(cli: Cli) -> Result<()> {
         Some(Commands::Chaosclock(ChaosCommand::Solve { position, limits })) => {
             chaosclock::solve(&position, limits.to_prove_limits(1_000_000), &mut std::io::stdout().lock())
         }
-        Some(Commands::Chaosclock(ChaosCommand::Openings { count, seed, from, both_win, jobs, limits })) => {
+        Some(Commands::Chaosclock(ChaosCommand::Openings {
+            count,
+            seed,
+            from,
+            both_win,
+            jobs,
+            out,
+            shard,
+            limits,
+        })) => {
             if jobs == 0 {
                 bail!("--jobs must be at least 1");
             }
-            let deals = chaosclock::Deals { seed, from, count, jobs };
-            chaosclock::openings(deals, both_win, limits.to_prove_limits(0), &mut std::io::stdout().lock())
+            let shard = shard.map(|s| shard::Shard::parse(&s, "--shard")).transpose()?.unwrap_or(shard::Shard::WHOLE);
+            let prove_limits = limits.to_prove_limits(0);
+            let mut results = match &out {
+                Some(path) => {
+                    let header = openings_results::RunHeader {
+                        seed,
+                        from,
+                        count,
+                        nodes: prove_limits.search_nodes,
+                        max_states: prove_limits.max_states,
+                        shard: shard.to_string(),
+                    };
+                    Some(openings_results::ResultsFile::create(path, &header)?)
+                }
+                None => None,
+            };
+            let deals = chaosclock::Deals { seed, from, count, jobs, shard };
+            chaosclock::openings(deals, both_win, prove_limits, results.as_mut(), &mut std::io::stdout().lock())
+        }
+        Some(Commands::Chaosclock(ChaosCommand::Merge { files, out })) => {
+            chaosclock::merge(&files, &out, &mut std::io::stdout().lock())
         }
         Some(Commands::Chaosclock(ChaosCommand::Play { seed, side, think })) => {
             let human = chaosclock::parse_side(&side)?;
