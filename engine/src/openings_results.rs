@@ -84,14 +84,13 @@ fn read(path: &str) -> Result<(RunHeader, Shard, Vec<DealResult>)> {
         .map(|(i, line)| serde_json::from_str(line).with_context(|| format!("{path}: line {} is not a deal", i + 1)))
         .collect::<Result<Vec<DealResult>>>()?;
     let end = header.from.checked_add(header.count).with_context(|| format!("{path}: the deals overflow"))?;
-    let expected: Vec<u64> = (header.from..end).filter(|&k| shard.holds(k)).collect();
-    let listed: Vec<u64> = deals.iter().map(|d| d.deal).collect();
-    if listed != expected {
+    if !deals.iter().map(|d| d.deal).eq(shard.items(header.from..end)) {
+        let in_order = deals.iter().map(|d| d.deal).eq(shard.items(header.from..end).take(deals.len()));
         bail!(
             "{path} holds {} of shard {shard}'s {} deals{}: finish that shard first",
-            listed.len(),
-            expected.len(),
-            if expected.starts_with(&listed) { "" } else { ", not in its order" }
+            deals.len(),
+            shard.count_in(header.from..end),
+            if in_order { "" } else { ", not in its order" }
         );
     }
     Ok((header, shard, deals))

@@ -2,6 +2,7 @@
 //! `k mod n = i`, so the shards of a run together do exactly its work, once.
 
 use std::fmt;
+use std::ops::Range;
 
 use anyhow::{Result, anyhow};
 
@@ -26,9 +27,24 @@ impl Shard {
             .ok_or_else(|| anyhow!("{what} '{text}': i/n with 0 <= i < n"))
     }
 
-    /// Whether item `k` of the run is this shard's.
-    pub fn holds(&self, k: u64) -> bool {
-        k % self.count == self.index
+    /// This shard's first item at `start` or after (saturating at `u64::MAX`).
+    fn first_from(self, start: u64) -> u64 {
+        let (index, count) = (u128::from(self.index), u128::from(self.count));
+        let ahead = (index + count - u128::from(start) % count) % count;
+        u64::try_from(u128::from(start) + ahead).unwrap_or(u64::MAX)
+    }
+
+    /// This shard's items among `range`, in order.
+    pub fn items(self, range: Range<u64>) -> impl Iterator<Item = u64> {
+        let first = self.first_from(range.start);
+        let step = usize::try_from(self.count).unwrap_or(usize::MAX);
+        (first..range.end.max(first)).step_by(step)
+    }
+
+    /// How many of `range`'s items are this shard's.
+    pub fn count_in(self, range: Range<u64>) -> u64 {
+        let first = self.first_from(range.start);
+        if first >= range.end { 0 } else { (range.end - 1 - first) / self.count + 1 }
     }
 }
 
@@ -46,10 +62,20 @@ mod tests {
     fn shards_split_the_items_between_them_once() {
         let shards: Vec<Shard> = (0..3).map(|i| Shard::parse(&format!("{i}/3"), "--shard").unwrap()).collect();
         for k in 0..30 {
-            assert_eq!(shards.iter().filter(|s| s.holds(k)).count(), 1);
+            assert_eq!(shards.iter().filter(|s| s.items(k..k + 1).next().is_some()).count(), 1);
+        }
+        for range in [0..30, 4..13, 5..5, 7..8, u64::MAX - 5..u64::MAX] {
+            for s in &shards {
+                let slow: Vec<u64> = range.clone().filter(|&k| k % s.count == s.index).collect();
+                assert_eq!(s.items(range.clone()).collect::<Vec<_>>(), slow, "{s} of {range:?}");
+                assert_eq!(s.count_in(range.clone()), slow.len() as u64, "{s} of {range:?}");
+            }
         }
         assert_eq!(shards[2].to_string(), "2/3");
-        assert!(Shard::WHOLE.holds(17));
+        assert_eq!(Shard::WHOLE.items(3..7).collect::<Vec<_>>(), vec![3, 4, 5, 6]);
+        let huge = Shard { index: u64::MAX - 1, count: u64::MAX };
+        assert_eq!(huge.items(0..u64::MAX).collect::<Vec<_>>(), vec![u64::MAX - 1]);
+        assert_eq!(huge.count_in(5..u64::MAX), 1);
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub fn generate(
     let mut file =
         OpenOptions::new().create(true).append(true).open(out).with_context(|| format!("cannot open {out}"))?;
     let shard = shard.unwrap_or(Shard::WHOLE);
-    let list: Vec<u64> = (0..games).filter(|&k| shard.holds(k)).collect();
+    let list: Vec<u64> = shard.items(0..games).collect();
     let next = AtomicUsize::new(0);
     let (tx, rx) = unbounded::<(usize, Vec<Record>)>();
     let bar = ProgressBar::new(list.len() as u64);

@@ -127,14 +127,13 @@ fn read_shard(path: &str) -> Result<ShardData> {
             (bytes.len() - offset) / train::RECORD_BYTES
         );
     }
-    let expected: Vec<u64> = (0..header.games).filter(|&k| shard.holds(k)).collect();
-    let listed: Vec<u64> = games.iter().map(|(k, _)| *k).collect();
-    if listed != expected {
+    if !games.iter().map(|(k, _)| *k).eq(shard.items(0..header.games)) {
+        let in_order = games.iter().map(|(k, _)| *k).eq(shard.items(0..header.games).take(games.len()));
         bail!(
             "{path} holds {} of shard {shard}'s {} games{}: finish that shard first",
-            listed.len(),
-            expected.len(),
-            if expected.starts_with(&listed) { "" } else { ", not in its order" }
+            games.len(),
+            shard.count_in(0..header.games),
+            if in_order { "" } else { ", not in its order" }
         );
     }
     Ok(ShardData { shard, header, games })
