@@ -247,3 +247,36 @@ fn bad_arguments_get_clear_errors() {
         arena(&["--engine", &sente, "--engine", "name=b cmd=x", "--openings", file.to_str().unwrap()]);
     assert!(!ok && stderr.contains("line 2") && stderr.contains("'a1'"), "{stderr}");
 }
+
+#[test]
+fn an_engine_that_crashes_loses_that_game_and_is_restarted_for_the_next() {
+    let dir = scratch("crash-restart");
+    // Its first process answers the handshake, then dies on `go` with a message on
+    // its standard error; every later start is our engine.
+    let marker = dir.join("crashed-once");
+    let path = dir.join("flaky.sh");
+    let script = format!(
+        "#!/bin/bash\nif [ -e '{marker}' ]; then exec '{SENTE}'; fi\ntouch '{marker}'\nwhile read -r line; do\n  case \"$line\" in\n    ugi|uci) echo 'id name flaky'; echo ugiok;;\n    isready) echo readyok;;\n    go*) echo 'flaky: out of cheese at move 2' >&2; exit 7;;\n    quit) exit 0;;\n  esac\ndone\n",
+        marker = marker.display()
+    );
+    std::fs::write(&path, script).expect("write the flaky engine");
+    let flaky = format!("name=flaky cmd='bash {}' proto=ugi", path.display());
+    let sente = format!("name=sente cmd={SENTE} proto=ugi");
+    let out = dir.join("out");
+    let (ok, stdout, stderr) = arena_match("--rounds 2 --nodes 300", &sente, &flaky, &out);
+    assert!(ok, "{stderr}");
+    let rows = results(&out);
+    assert_eq!(rows.len(), 4, "the match went on after the crash: {stdout}");
+    let crash = &rows[0];
+    assert_eq!(crash["score_a"].as_f64(), Some(1.0), "{crash}");
+    let why = crash["reason"].as_str().unwrap();
+    assert!(why.starts_with("flaky crashed (exited: exit status: 7"), "{why}");
+    assert!(why.contains("stderr: flaky: out of cheese at move 2"), "{why}");
+    let record = std::fs::read_to_string(out.join(crash["record"].as_str().unwrap())).expect("the record");
+    assert!(record.contains("out of cheese"), "the crash and its stderr are in the record: {record}");
+    // The engine was started again for each later game, which were played out.
+    for r in &rows[1..] {
+        assert_eq!(r["reason"].as_str(), Some("game over"), "{r}");
+    }
+    check_records(&out, &rows);
+}

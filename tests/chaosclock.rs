@@ -120,6 +120,27 @@ fn openings_are_listed_in_deal_order_however_many_are_solved_at_once() {
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--jobs"));
 }
 
+/// A `--max-states` more than the memory holds is refused before anything is
+/// enumerated, instead of running the machine out of memory.
+#[cfg(target_os = "linux")]
+#[test]
+fn max_states_beyond_the_memory_available_is_refused() {
+    for command in ["solve", "openings"] {
+        let mut args = vec!["chaosclock", command];
+        if command == "solve" {
+            args.push("3,5,1,12,4,2,11,10,6,7,9,8 Y 0");
+        } else {
+            args.extend(["--count", "1"]);
+        }
+        args.extend(["--max-states", "1000000000000000"]);
+        let out = Command::new(env!("CARGO_BIN_EXE_sente")).args(&args).output().expect("run");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{command}: {err}");
+        assert!(err.contains("--max-states 1000000000000000") && err.contains("GiB available"), "{command}: {err}");
+        assert!(out.stdout.is_empty(), "{command}: nothing was started");
+    }
+}
+
 #[test]
 fn a_human_game_in_the_terminal_explains_bad_input() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sente"))

@@ -52,6 +52,9 @@ fn bench_prints_a_node_signature() {
     let nodes = |s: &str| s.lines().last().unwrap().split_whitespace().next().unwrap().to_string();
     assert_eq!(nodes(&a), nodes(&b), "the signature is deterministic");
     assert!(a.lines().last().unwrap().ends_with(" nps"), "{a}");
+    let two = run(&["bench", "3", "--threads", "2"]);
+    assert!(two.contains("positions 7 threads 2"), "{two}");
+    assert!(two.lines().last().unwrap().ends_with(" nps"), "{two}");
 }
 
 #[test]
@@ -82,4 +85,12 @@ fn othello_accuracy_runs_the_built_in_file_and_a_given_one() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn othello_accuracy_at_fixed_nodes_is_reproducible() {
+    let a = run(&["othello-accuracy", "--nodes", "200000", "--count", "12"]);
+    assert!(a.contains("12 positions, 200000 nodes per move, 1 thread"), "{a}");
+    let b = run(&["othello-accuracy", "--nodes", "200000", "--count", "12"]);
+    assert_eq!(a, b, "a node budget gives the same moves on every run");
 }

@@ -1,7 +1,8 @@
 //! `--shard i/n` and `merge` of the long batch commands (`train-othello gen`,
-//! `chaosclock openings`): the shards of a run, merged, are byte for byte what one
-//! unsharded run writes; a merge of shards that do not make up one finished run is
-//! refused with the reason.
+//! `chaosclock openings`): the shards of a run, merged, are what one unsharded run
+//! writes (training data byte for byte, openings results but for their times); a
+//! merge of shards that do not make up one finished run is refused with the reason,
+//! and a stopped shard is finished with `--resume`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -97,27 +98,38 @@ fn a_merge_that_is_not_one_finished_run_is_refused() {
     assert!(merge(&[&a], "m1").contains("shard 1/2 is missing"));
     assert!(merge(&[&a, &a, &b], "m2").contains("given twice"));
     assert!(merge(&[&a, &other_seed], "m3").contains("different runs"));
-    // Not a shard's file: no .games beside it.
+    // Not a shard's file: a run without --shard, and data without a progress file.
     let plain = dir.join("plain.dat");
     gen_run(&["--out", path(&plain)]);
     assert!(merge(&[&plain], "m4").contains("gen --shard"));
-    // A shard stopped early: its last game missing from both files.
-    let games = std::fs::read_to_string(format!("{}.games", path(&b))).unwrap();
-    let kept: Vec<&str> = games.lines().collect();
-    let last: serde_json::Value = serde_json::from_str(kept[kept.len() - 1]).unwrap();
-    let records = last["positions"].as_u64().unwrap() as usize;
-    std::fs::write(format!("{}.games", path(&b)), kept[..kept.len() - 1].join("\n") + "\n").unwrap();
+    let bare = dir.join("bare.dat");
+    std::fs::copy(&a, &bare).unwrap();
+    assert!(merge(&[&bare], "m4b").contains("gen --shard"));
+    // A shard stopped by a kill after writing its last game's records but not its
+    // progress line; then one stopped a game earlier. `--resume` finishes it.
+    let progress = format!("{}.progress", path(&b));
+    let before = std::fs::read_to_string(&progress).unwrap();
+    let kept: Vec<&str> = before.lines().collect();
+    let end_before: serde_json::Value = serde_json::from_str(kept[kept.len() - 2]).unwrap();
+    let end_before = end_before["end"].as_u64().unwrap() as usize;
+    std::fs::write(&progress, kept[..kept.len() - 1].join("\n") + "\n").unwrap();
     let data = std::fs::read(&b).unwrap();
     assert!(merge(&[&a, &b], "m5").contains("was the shard stopped?"));
-    std::fs::write(&b, &data[..data.len() - 18 * records]).unwrap();
+    std::fs::write(&b, &data[..end_before]).unwrap();
     assert!(merge(&[&a, &b], "m6").contains("finish that shard first"));
+    gen_run(&["--out", path(&b), "--shard", "1/2", "--seed", "1", "--resume"]);
+    assert!(std::fs::read(&b).unwrap() == data && std::fs::read_to_string(&progress).unwrap() == before);
     // A merge never overwrites data, and a shard never appends to it.
     let before = std::fs::read(&plain).unwrap();
     let (ok, _, stderr) = sente(&["train-othello", "merge", "--out", path(&plain), path(&a)]);
     assert!(!ok && stderr.contains("already holds data"), "{stderr}");
     assert!(std::fs::read(&plain).unwrap() == before);
     let (ok, _, stderr) = sente(&GEN.iter().copied().chain(["--out", path(&a), "--shard", "0/2"]).collect::<Vec<_>>());
-    assert!(!ok && stderr.contains("already holds data"), "{stderr}");
+    assert!(!ok && stderr.contains("--resume"), "{stderr}");
+    // A shard resumed as another shard, or with other --games, is refused.
+    let (ok, _, stderr) =
+        sente(&GEN.iter().copied().chain(["--out", path(&a), "--shard", "1/2", "--resume"]).collect::<Vec<_>>());
+    assert!(!ok && stderr.contains("--shard 0/2 of --games 7"), "{stderr}");
     let (ok, _, stderr) =
         sente(&GEN.iter().copied().chain(["--out", path(&plain), "--shard", "2/2"]).collect::<Vec<_>>());
     assert!(!ok && stderr.contains("--shard '2/2'"), "{stderr}");
@@ -127,6 +139,34 @@ fn a_merge_that_is_not_one_finished_run_is_refused() {
 /// deal still gets its line.
 const OPENINGS: &[&str] =
     &["chaosclock", "openings", "--count", "9", "--from", "4", "--seed", "7", "--nodes", "500", "--max-states", "500"];
+
+/// The text of an `openings` listing or results file without its times (seconds in
+/// the printed lines, `secs` and `wall` in the file).
+fn untimed(text: &str) -> Vec<String> {
+    let seconds = |line: &str| -> String {
+        match line.split_once(" s per opening") {
+            Some(_) => line.split(')').next().unwrap_or(line).to_string(),
+            None => line
+                .strip_suffix(" s")
+                .map_or(line, |l| l.trim_end_matches(|c: char| c == '.' || c.is_ascii_digit() || c == ' '))
+                .to_string(),
+        }
+    };
+    text.lines()
+        .map(|l| match serde_json::from_str::<serde_json::Value>(l) {
+            Ok(mut v) if v.is_object() => {
+                let map = v.as_object_mut().expect("an object");
+                map.remove("secs");
+                map.remove("wall");
+                if let Some(shown) = map.get("line").and_then(|s| s.as_str()).map(seconds) {
+                    map.insert("line".into(), shown.into());
+                }
+                v.to_string()
+            }
+            _ => seconds(l),
+        })
+        .collect()
+}
 
 #[test]
 fn sharded_openings_merge_into_the_results_file_of_one_run() {
@@ -158,7 +198,10 @@ fn sharded_openings_merge_into_the_results_file_of_one_run() {
     let (ok, stdout, stderr) = sente(&args);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("4 shards, 9 openings") && stdout.contains("not proven"), "{stdout}");
-    assert_eq!(std::fs::read_to_string(&merged).unwrap(), bytes);
+    assert_eq!(untimed(&std::fs::read_to_string(&merged).unwrap()), untimed(&bytes));
+    // The merged file is one run's: resuming it prints the whole run, solving nothing.
+    let resumed = run(&["--out", path(&merged), "--resume"]);
+    assert_eq!(untimed(&resumed), untimed(&listing));
 
     // Refused: a missing shard, a shard of another run, an unfinished shard, a shard
     // without a results file, and an --out that already holds results.
@@ -196,6 +239,15 @@ fn sharded_openings_merge_into_the_results_file_of_one_run() {
     let cut = dir.join("cut.jsonl");
     std::fs::write(&cut, text.lines().take(2).collect::<Vec<_>>().join("\n") + "\n").unwrap();
     assert!(merge_fails(&[&shards[0], &cut, &shards[2], &shards[3]], "m3").contains("finish that shard first"));
+    // Resumed, the cut shard is finished and the merge goes through.
+    run(&["--shard", "1/4", "--out", path(&cut), "--resume"]);
+    let (ok, _, stderr) = sente(
+        &["chaosclock", "merge", "--out", path(&dir.join("m4")), path(&shards[0]), path(&cut)]
+            .into_iter()
+            .chain([path(&shards[2]), path(&shards[3])])
+            .collect::<Vec<_>>(),
+    );
+    assert!(ok, "{stderr}");
     let (ok, _, stderr) = sente(&[OPENINGS, &["--shard", "1/4"]].concat());
     assert!(!ok && stderr.contains("--out"), "{stderr}");
     let (ok, _, stderr) = sente(&[OPENINGS, &["--out", path(&whole)]].concat());

@@ -1,6 +1,6 @@
 //! `bench`: a fixed-depth search over a fixed list of positions by the search that
 //! plays 8×8 Othello (the solver's iterative deepening with the trained evaluation,
-//! through [`search::othello::think`], one thread, the table cleared before each
+//! through [`search::othello::think`], one thread unless asked, the table cleared before each
 //! position). The total node count is a signature of the search (any change to it
 //! changes the count); the speed is reported beside it.
 
@@ -43,14 +43,16 @@ pub fn positions() -> Vec<Position<Board>> {
 /// The table's size in MiB: the UGI+ default.
 const BENCH_HASH_MB: usize = 64;
 
-/// Runs the benchmark to `depth` (default 10) and returns the lines to print, or
-/// `None` when `stop` was set before it ended.
-pub fn run(depth: Option<u32>, stop: &StopFlag) -> Option<Vec<String>> {
+/// Runs the benchmark to `depth` (default 10) on `threads` threads and returns the
+/// lines to print, or `None` when `stop` was set before it ended. The node count is
+/// a signature on one thread only: with more, it varies from run to run.
+pub fn run(depth: Option<u32>, threads: usize, stop: &StopFlag) -> Option<Vec<String>> {
+    let threads = threads.max(1);
     let depth = depth.unwrap_or(10);
     let mut nodes = 0;
     let mut lines = Vec::new();
     let positions = positions();
-    let solver = Solver::new(BENCH_HASH_MB, 1);
+    let solver = Solver::new(BENCH_HASH_MB, threads);
     let mut searching = std::time::Duration::ZERO;
     for pos in &positions {
         solver.clear();
@@ -62,7 +64,8 @@ pub fn run(depth: Option<u32>, stop: &StopFlag) -> Option<Vec<String>> {
         }
     }
     let ms = searching.as_millis().max(1) as u64;
-    lines.push(format!("info string bench depth {depth} positions {}", positions.len()));
+    let on = if threads > 1 { format!(" threads {threads}") } else { String::new() };
+    lines.push(format!("info string bench depth {depth} positions {}{on}", positions.len()));
     lines.push(format!("{nodes} nodes {} nps", nodes * 1000 / ms));
     Some(lines)
 }

@@ -1,7 +1,10 @@
 //! Chaos Clock behind the front ends: the UGI+ session, and the `sente chaosclock`
 //! subcommands (solve a position, deal and solve openings, play in the terminal).
 
+use std::collections::HashMap;
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -13,7 +16,8 @@ use search::chaosclock::retrograde::{Analysis, TooBig};
 use search::chaosclock::solver::{Solution, SolveLimits, Solver};
 use search::{Limits, Score, StopFlag, TimeBudget};
 
-use crate::openings_results::{self, DealResult, ResultsFile};
+use crate::journal::open_results;
+use crate::openings_results::{self, DealSolved, OPENING_OUTCOMES};
 use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 use crate::shard::Shard;
 
@@ -199,6 +203,23 @@ pub struct ProveLimits {
     pub deadline: Option<Instant>,
 }
 
+/// About how many bytes the retrograde analysis takes per state it enumerates.
+pub const STATE_BYTES: usize = 50;
+
+/// How many states the memory available now holds (four fifths of Linux's
+/// `MemAvailable`), or `None` where that cannot be read.
+pub fn states_in_available_memory() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024) / 5 * 4 / STATE_BYTES)
+}
+
+/// Bytes in GiB, for messages.
+pub fn gib(bytes: usize) -> f64 {
+    bytes as f64 / (1u64 << 30) as f64
+}
+
 /// Proves the outcome of `state` after `history`: the proof search first (quick on
 /// positions near the end), then the retrograde analysis of every reachable state.
 /// `Err` says why neither could.
@@ -271,93 +292,132 @@ pub struct Deals {
     pub shard: Shard,
 }
 
-/// The outcomes `openings` tallies: the words it prints and the keys of its results
-/// file (see [`crate::openings_results`]).
-const OUTCOMES: [(&str, &str); 5] = [
-    ("乙 (first player) wins", "yi-wins"),
-    ("甲 (second player) wins", "jia-wins"),
-    ("both win", "both-win"),
-    ("both lose", "both-lose"),
-    ("not proven", "not-proven"),
-];
-
-/// Prints how many of `count` openings had each outcome; `tally` counts by the index
-/// into [`OUTCOMES`].
-fn write_tally(tally: [u64; 5], count: u64, out: &mut impl Write) -> Result<()> {
-    for ((name, _), n) in OUTCOMES.iter().zip(tally) {
-        writeln!(out, "  {name:<24} {n:>6}  {:>5.1}%", 100.0 * n as f64 / count.max(1) as f64)?;
-    }
-    Ok(())
+/// Where `openings` keeps its results, and whether it goes on from them.
+pub struct OpeningsFile {
+    /// The results file (JSON lines, one per deal solved).
+    pub path: PathBuf,
+    /// Continue the run whose results are in it.
+    pub resume: bool,
 }
 
-/// `sente chaosclock openings`: deals openings, solves each and prints the outcomes;
-/// with `results`, also writes them there, one line per deal.
+/// Solves deal `k` of `seed`.
+fn solve_deal(seed: u64, k: u64, limits: ProveLimits) -> DealSolved {
+    let opening = deal(seed, k);
+    let t = Instant::now();
+    let r = prove(opening, &[], limits);
+    let secs = t.elapsed().as_secs_f64();
+    let outcome = match r.as_ref().map(|v| v.solution.outcome) {
+        Ok(Outcome::Win(Side::YI)) => 0,
+        Ok(Outcome::Win(Side::JIA)) => 1,
+        Ok(Outcome::BothWin) => 2,
+        Ok(Outcome::BothLose | Outcome::Draw) => 3,
+        Err(_) => 4,
+    };
+    let (best, size) = match &r {
+        Ok(v) => (
+            v.solution.best.map_or("-".to_string(), |m| m.to_string()),
+            match v.method {
+                Method::Search(n) => format!("{n} nodes"),
+                Method::Retrograde(n) => format!("{n} states"),
+            },
+        ),
+        Err(_) => ("-".to_string(), "too big".to_string()),
+    };
+    let line = format!("{opening}  {:<24} best {best:<4} {size:>16} {secs:7.2} s", OPENING_OUTCOMES[outcome]);
+    DealSolved { deal: k, outcome, line, secs, wall: 0.0 }
+}
+
+/// `sente chaosclock openings`: deals openings, solves each and prints the outcomes.
+/// With `file`, each deal solved is kept as it is printed, and a resumed run prints
+/// the ones kept again and solves the rest. A `shard` solves only its deals (for
+/// [`merge`]). `stop` (Ctrl-C, SIGTERM) drops the deals
+/// being solved and ends the run, saying how to go on.
 pub fn openings(
     deals: Deals,
     both_win_only: bool,
     limits: ProveLimits,
-    mut results: Option<&mut ResultsFile>,
+    file: Option<&OpeningsFile>,
+    stop: &AtomicBool,
     out: &mut impl Write,
 ) -> Result<()> {
     let Deals { seed, from, count, jobs, shard } = deals;
-    let mut tally = [0u64; 5];
-    let start = Instant::now();
-    let numbers: Vec<u64> = shard.items(from..from.saturating_add(count)).collect();
-    for batch in numbers.chunks(jobs.max(1)) {
-        // A batch is solved at once; its lines are printed in deal order.
-        let solved: Vec<(u64, State, Result<Verdict, String>, f64)> = batch
-            .par_iter()
-            .map(|&i| {
-                let opening = deal(seed, i);
-                let t = Instant::now();
-                let r = prove(opening, &[], limits);
-                (i, opening, r, t.elapsed().as_secs_f64())
-            })
-            .collect();
-        for (i, opening, r, secs) in solved {
-            let k = match r.as_ref().map(|v| v.solution.outcome) {
-                Ok(Outcome::Win(Side::YI)) => 0,
-                Ok(Outcome::Win(Side::JIA)) => 1,
-                Ok(Outcome::BothWin) => 2,
-                Ok(Outcome::BothLose | Outcome::Draw) => 3,
-                Err(_) => 4,
-            };
-            tally[k] += 1;
-            let (best, size) = match &r {
-                Ok(v) => (
-                    v.solution.best.map_or("-".to_string(), |m| m.to_string()),
-                    match v.method {
-                        Method::Search(n) => format!("{n} nodes"),
-                        Method::Retrograde(n) => format!("{n} states"),
-                    },
-                ),
-                Err(_) => ("-".to_string(), "too big".to_string()),
-            };
-            if let Some(file) = results.as_deref_mut() {
-                let (_, key) = OUTCOMES[k];
-                file.record(&DealResult {
-                    deal: i,
-                    position: opening.to_string(),
-                    outcome: key.to_string(),
-                    best: best.clone(),
-                    proof: size.clone(),
-                })?;
-            }
-            if !both_win_only || k == 2 {
-                writeln!(out, "{opening}  {:<24} best {best:<4} {size:>16} {secs:7.2} s", OUTCOMES[k].0)?;
-                out.flush()?;
+    let end = from.saturating_add(count);
+    let mut journal = None;
+    let mut kept: HashMap<u64, DealSolved> = HashMap::new();
+    if let Some(f) = file {
+        let header = openings_results::run_header(seed, from, count, limits, shard);
+        let (j, solved) = open_results::<DealSolved>(&f.path, header, f.resume)?;
+        kept = solved.into_iter().map(|d| (d.deal, d)).collect();
+        journal = Some(j);
+    }
+    let to_solve: Vec<u64> = shard.items(from..end).filter(|k| !kept.contains_key(k)).collect();
+    // The deals are solved on other threads, a batch of `jobs` at once; this one
+    // prints them in deal order and can stop at once.
+    let (tx, rx) = crossbeam_channel::unbounded::<DealSolved>();
+    std::thread::spawn(move || {
+        for batch in to_solve.chunks(jobs.max(1)) {
+            let solved: Vec<DealSolved> = batch.par_iter().map(|&k| solve_deal(seed, k, limits)).collect();
+            for d in solved {
+                if tx.send(d).is_err() {
+                    return;
+                }
             }
         }
+    });
+    let mut tally = [0u64; 5];
+    let mut wall = 0.0;
+    let mut last = Instant::now();
+    for k in shard.items(from..end) {
+        let solved = match kept.remove(&k) {
+            Some(d) => d,
+            None => loop {
+                if stop.load(Ordering::Relaxed) {
+                    let how = match file {
+                        Some(f) => format!("the same command with --resume continues from {}", f.path.display()),
+                        None => format!("--from {k} --count {} continues", end - k),
+                    };
+                    writeln!(out, "stopped at deal {k} (the deals being solved were dropped): {how}")?;
+                    return Ok(());
+                }
+                match rx.recv_timeout(Duration::from_millis(50)) {
+                    Ok(mut d) if d.deal == k => {
+                        d.wall = last.elapsed().as_secs_f64();
+                        last = Instant::now();
+                        if let Some(j) = journal.as_mut() {
+                            j.append(&serde_json::to_string(&d)?)?;
+                        }
+                        break d;
+                    }
+                    Ok(d) => bail!("deal {} came before deal {k}", d.deal),
+                    Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
+                    Err(crossbeam_channel::RecvTimeoutError::Disconnected) => bail!("the solving thread ended"),
+                }
+            },
+        };
+        tally[solved.outcome] += 1;
+        wall += solved.wall;
+        if !both_win_only || solved.outcome == 2 {
+            writeln!(out, "{}", solved.line)?;
+            out.flush()?;
+        }
     }
-    let secs = start.elapsed().as_secs_f64();
-    let solved = numbers.len() as u64;
+    let solved = shard.count_in(from..end);
     let which = if shard == Shard::WHOLE { String::new() } else { format!(", shard {shard}") };
     writeln!(
         out,
         "{solved} openings (seed {seed}, from {from}{which}), {:.2} s per opening:",
-        secs / solved.max(1) as f64
+        wall / solved.max(1) as f64
     )?;
     write_tally(tally, solved, out)
+}
+
+/// Prints how many of `count` openings had each outcome; `tally` counts by the index
+/// into [`OPENING_OUTCOMES`].
+fn write_tally(tally: [u64; 5], count: u64, out: &mut impl Write) -> Result<()> {
+    for (name, n) in OPENING_OUTCOMES.iter().zip(tally) {
+        writeln!(out, "  {name:<24} {n:>6}  {:>5.1}%", 100.0 * n as f64 / count.max(1) as f64)?;
+    }
+    Ok(())
 }
 
 /// `sente chaosclock merge`: joins the shards' results files into `merged` and prints
@@ -366,11 +426,8 @@ pub fn merge(files: &[String], merged: &str, out: &mut impl Write) -> Result<()>
     let deals = openings_results::merge(files, merged)?;
     let mut tally = [0u64; 5];
     for d in &deals {
-        let k = OUTCOMES
-            .iter()
-            .position(|(_, key)| *key == d.outcome)
-            .with_context(|| format!("deal {}: unknown outcome '{}'", d.deal, d.outcome))?;
-        tally[k] += 1;
+        let n = tally.get_mut(d.outcome).with_context(|| format!("deal {}: unknown outcome {}", d.deal, d.outcome))?;
+        *n += 1;
     }
     writeln!(out, "{} shards, {} openings written to {merged}:", files.len(), deals.len())?;
     write_tally(tally, deals.len() as u64, out)

@@ -45,7 +45,39 @@ impl GtpClock {
         clock.time[1] = Some(left);
         // In byo-yomi (stones > 0) the time must last that many moves.
         clock.moves_to_go = (stones > 0).then_some(stones);
+        // In main time with byo-yomi to come, every move will have at least a
+        // period's share once main time is spent: plan it as an increment.
+        if let Some((_, byo, period_stones)) = self.settings
+            && stones == 0
+            && period_stones > 0
+            && !byo.is_zero()
+        {
+            clock.increment = [byo / period_stones; 2];
+        }
         Limits { clock, ..Limits::default() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn main_time_counts_the_byo_yomi_to_come() {
+        let secs = Duration::from_secs;
+        // 60 s main time, then 10 s for every 5 stones; 30 s of main time left.
+        let clock = GtpClock { settings: Some((secs(60), secs(10), 5)), left: [Some((secs(30), 0)), None] };
+        let limits = clock.limits(true, secs(1));
+        assert_eq!(limits.clock.time[0], Some(secs(30)));
+        assert_eq!(limits.clock.increment, [secs(2); 2]);
+        assert_eq!(limits.clock.moves_to_go, None);
+        // In byo-yomi: 8 s for the 3 stones left of the period, no increment.
+        let clock = GtpClock { settings: Some((secs(60), secs(10), 5)), left: [Some((secs(8), 3)), None] };
+        let limits = clock.limits(true, secs(1));
+        assert_eq!((limits.clock.moves_to_go, limits.clock.increment), (Some(3), [Duration::ZERO; 2]));
+        // Sudden death: no increment.
+        let clock = GtpClock { settings: Some((secs(60), Duration::ZERO, 0)), left: [Some((secs(30), 0)), None] };
+        assert_eq!(clock.limits(true, secs(1)).clock.increment, [Duration::ZERO; 2]);
     }
 }
 

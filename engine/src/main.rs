@@ -18,7 +18,9 @@ mod games;
 mod go;
 mod gtp;
 mod homework;
+mod interrupt;
 mod io;
+mod journal;
 mod nboard;
 mod openings_results;
 mod othello;
@@ -121,6 +123,12 @@ enum Commands {
         /// Evaluation weights to use instead of the built-in ones.
         #[arg(long)]
         eval: Option<String>,
+        /// Keep each problem's result in this file as it is solved (JSON lines).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Continue the run whose results are in --out (after Ctrl-C, SIGTERM or a kill).
+        #[arg(long, requires = "out")]
+        resume: bool,
     },
     /// The move-quality benchmark: the 8×8 player at a fixed time per move on
     /// positions with every move solved exactly; prints the discs its choices lose.
@@ -131,6 +139,18 @@ enum Commands {
         /// Milliseconds per move.
         #[arg(long, default_value_t = 100)]
         movetime: u64,
+        /// Nodes per move instead of --movetime: reproducible whatever the machine and its load.
+        #[arg(long, conflicts_with_all = ["movetime", "depth"])]
+        nodes: Option<u64>,
+        /// A fixed search depth per move instead of --movetime (reproducible results).
+        #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
+        /// Keep each position's result in this file as it is played (JSON lines).
+        #[arg(long, conflicts_with = "make")]
+        out: Option<std::path::PathBuf>,
+        /// Continue the run whose results are in --out (after Ctrl-C, SIGTERM or a kill).
+        #[arg(long, requires = "out")]
+        resume: bool,
         /// Only the first N positions (with --make: the number the file should hold).
         #[arg(long)]
         count: Option<usize>,
@@ -190,6 +210,9 @@ enum Commands {
     Bench {
         /// Search depth.
         depth: Option<u32>,
+        /// Search threads (the node signature holds for one thread only).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
     },
 }
 
@@ -229,9 +252,12 @@ enum ChaosCommand {
         /// Openings solved at once (each also splits its work over the idle threads).
         #[arg(long, default_value_t = 2)]
         jobs: usize,
-        /// Also write the results here (JSON lines, in deal order; a new file).
+        /// Keep each opening's result in this file as it is solved (JSON lines, in deal order).
         #[arg(long)]
-        out: Option<String>,
+        out: Option<std::path::PathBuf>,
+        /// Continue the run whose results are in --out (after Ctrl-C, SIGTERM or a kill).
+        #[arg(long, requires = "out")]
+        resume: bool,
         /// Solve only the deals k with k mod n = i, e.g. 0/4 (with --out, for `merge`).
         #[arg(long, requires = "out")]
         shard: Option<String>,
@@ -269,18 +295,37 @@ struct ChaosLimits {
     /// opening within millions of nodes (their forced wins are 19–23 plies deep).
     #[arg(long)]
     nodes: Option<u64>,
-    /// The most states the retrograde analysis may enumerate (about 50 bytes each; 0: no analysis).
-    #[arg(long, default_value_t = 100_000_000)]
-    max_states: usize,
+    /// The most states the retrograde analysis may enumerate (about 50 bytes each; 0: no
+    /// analysis). Default: 100 000 000, or fewer where the memory available is smaller;
+    /// more than the memory available holds is refused.
+    #[arg(long)]
+    max_states: Option<usize>,
 }
 
 impl ChaosLimits {
-    /// The limits, with `default_nodes` of proof search unless `--nodes` says otherwise.
-    fn to_prove_limits(&self, default_nodes: u64) -> chaosclock::ProveLimits {
+    /// The limits, with `default_nodes` of proof search unless `--nodes` says otherwise;
+    /// an error when `--max-states` asks for more memory than is available.
+    fn to_prove_limits(&self, default_nodes: u64) -> Result<chaosclock::ProveLimits> {
         let search_nodes = self.nodes.unwrap_or(default_nodes);
-        chaosclock::ProveLimits { search_nodes, max_states: self.max_states, deadline: None }
+        let fits = chaosclock::states_in_available_memory();
+        let max_states = match (self.max_states, fits) {
+            (Some(n), Some(fits)) if n > fits => bail!(
+                "--max-states {n} may need {:.1} GiB (about {} bytes a state), more than the {:.1} GiB available; \
+                 give at most {fits}",
+                chaosclock::gib(n.saturating_mul(chaosclock::STATE_BYTES)),
+                chaosclock::STATE_BYTES,
+                chaosclock::gib(fits.saturating_mul(chaosclock::STATE_BYTES)),
+            ),
+            (Some(n), _) => n,
+            (None, Some(fits)) => DEFAULT_MAX_STATES.min(fits),
+            (None, None) => DEFAULT_MAX_STATES,
+        };
+        Ok(chaosclock::ProveLimits { search_nodes, max_states, deadline: None })
     }
 }
+
+/// `--max-states` when not given (and the memory available holds it).
+const DEFAULT_MAX_STATES: usize = 100_000_000;
 
 #[derive(Subcommand)]
 enum TrainCommand {
@@ -289,9 +334,12 @@ enum TrainCommand {
         /// Number of games.
         #[arg(long)]
         games: u64,
-        /// The data file (appended to).
+        /// The data file (appended to; the run's progress is kept beside it in OUT.progress).
         #[arg(long)]
         out: String,
+        /// Continue the run recorded in OUT.progress (after Ctrl-C, SIGTERM or a kill).
+        #[arg(long)]
+        resume: bool,
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -310,14 +358,14 @@ enum TrainCommand {
         /// Table size per thread in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
-        /// Play only the games k with k mod n = i, e.g. 0/4; `<out>.games` lists them
-        /// for `merge`.
+        /// Play only the games k with k mod n = i, e.g. 0/4 (OUT.progress lists them
+        /// for `merge`).
         #[arg(long)]
         shard: Option<String>,
     },
     /// Join the data files of a sharded `gen` run into the file one run would write.
     Merge {
-        /// The shards' data files (each with its `.games` file beside it).
+        /// The shards' data files (each with its `.progress` file beside it).
         #[arg(required = true)]
         files: Vec<String>,
         /// The merged data file (must be new).
@@ -393,13 +441,14 @@ fn run(cli: Cli) -> Result<()> {
             .map_err(anyhow::Error::msg)?;
             Ok(())
         }
-        Some(Commands::Ffo { file, threads, hash, only, eval }) => {
-            if let Some(path) = eval {
-                let bytes = std::fs::read(&path).with_context(|| format!("cannot read {path}"))?;
+        Some(Commands::Ffo { file, threads, hash, only, eval, out, resume }) => {
+            if let Some(path) = &eval {
+                let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
                 search::othello::install_weights(&bytes).map_err(anyhow::Error::msg).with_context(|| path.clone())?;
             }
-            let options = ffo::FfoOptions { threads, hash_mb: hash, only };
-            let wrong = ffo::run(&file, &options, &mut std::io::stdout().lock())?;
+            let options = ffo::FfoOptions { threads, hash_mb: hash, only, out, resume, eval };
+            let stop = interrupt::stop_flag();
+            let wrong = ffo::run(&file, &options, &stop, &mut std::io::stdout().lock())?;
             if wrong > 0 {
                 bail!("{wrong} wrong answers");
             }
@@ -415,11 +464,13 @@ fn run(cli: Cli) -> Result<()> {
             label_min,
             hash,
             shard,
+            resume,
         })) => {
             let shard = shard.map(|s| shard::Shard::parse(&s, "--shard")).transpose()?;
             let settings =
                 search::othello::train::GameSettings { solve_empties, children_from, label_min, ..Default::default() };
-            train::generate(games, threads, seed, settings, hash, &out, shard)
+            let run = train::GenRun { games, threads, seed, settings, hash_mb: hash, out, resume, shard };
+            train::generate(&run, interrupt::stop_flag())
         }
         Some(Commands::TrainOthello(TrainCommand::Merge { files, out })) => {
             let (games, positions) = train_shards::merge(&files, &out)?;
@@ -445,16 +496,40 @@ fn run(cli: Cli) -> Result<()> {
             };
             train::fit(&data, settings, &out)
         }
-        Some(Commands::OthelloAccuracy { file, movetime, count, threads, hash, make, seed }) => {
+        Some(Commands::OthelloAccuracy {
+            file,
+            movetime,
+            depth,
+            nodes,
+            out,
+            resume,
+            count,
+            threads,
+            hash,
+            make,
+            seed,
+        }) => {
             let mut stdout = std::io::stdout().lock();
+            let stop = interrupt::stop_flag();
             if let Some(path) = make {
-                return accuracy::make(&path, count.unwrap_or(500), seed, hash, &mut stdout);
+                return accuracy::make(&path, count.unwrap_or(500), seed, hash, &stop, &mut stdout);
             }
             if movetime == 0 {
                 bail!("--movetime must be at least 1 ms");
             }
-            let options =
-                accuracy::RunOptions { movetime: Duration::from_millis(movetime), count, threads, hash_mb: hash };
+            if nodes == Some(0) {
+                bail!("--nodes must be at least 1");
+            }
+            let options = accuracy::RunOptions {
+                movetime: Duration::from_millis(movetime),
+                depth,
+                nodes,
+                out,
+                resume,
+                count,
+                threads,
+                hash_mb: hash,
+            };
             let (name, text) = match file {
                 Some(path) => {
                     let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
@@ -462,7 +537,7 @@ fn run(cli: Cli) -> Result<()> {
                 }
                 None => (accuracy::DEFAULT_PATH.to_string(), accuracy::DEFAULT_POSITIONS.to_string()),
             };
-            accuracy::run(&name, &text, &options, &mut stdout).map(|_| ())
+            accuracy::run(&name, &text, &options, &stop, &mut stdout).map(|_| ())
         }
         Some(Commands::GoHomework { input, out, task }) => {
             let (_, errors) = homework::run(
@@ -496,7 +571,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Some(Commands::Arena(args)) => arena::cli::main(&args, &mut std::io::stdout().lock()),
         Some(Commands::Chaosclock(ChaosCommand::Solve { position, limits })) => {
-            chaosclock::solve(&position, limits.to_prove_limits(1_000_000), &mut std::io::stdout().lock())
+            chaosclock::solve(&position, limits.to_prove_limits(1_000_000)?, &mut std::io::stdout().lock())
         }
         Some(Commands::Chaosclock(ChaosCommand::Openings {
             count,
@@ -506,29 +581,18 @@ fn run(cli: Cli) -> Result<()> {
             jobs,
             out,
             shard,
+            resume,
             limits,
         })) => {
             if jobs == 0 {
                 bail!("--jobs must be at least 1");
             }
             let shard = shard.map(|s| shard::Shard::parse(&s, "--shard")).transpose()?.unwrap_or(shard::Shard::WHOLE);
-            let prove_limits = limits.to_prove_limits(0);
-            let mut results = match &out {
-                Some(path) => {
-                    let header = openings_results::RunHeader {
-                        seed,
-                        from,
-                        count,
-                        nodes: prove_limits.search_nodes,
-                        max_states: prove_limits.max_states,
-                        shard: shard.to_string(),
-                    };
-                    Some(openings_results::ResultsFile::create(path, &header)?)
-                }
-                None => None,
-            };
             let deals = chaosclock::Deals { seed, from, count, jobs, shard };
-            chaosclock::openings(deals, both_win, prove_limits, results.as_mut(), &mut std::io::stdout().lock())
+            let file = out.map(|path| chaosclock::OpeningsFile { path, resume });
+            let stop = interrupt::stop_flag();
+            let limits = limits.to_prove_limits(0)?;
+            chaosclock::openings(deals, both_win, limits, file.as_ref(), &stop, &mut std::io::stdout().lock())
         }
         Some(Commands::Chaosclock(ChaosCommand::Merge { files, out })) => {
             chaosclock::merge(&files, &out, &mut std::io::stdout().lock())
@@ -541,10 +605,10 @@ fn run(cli: Cli) -> Result<()> {
             }
             chaosclock::play(seed, human, think, &mut std::io::stdin().lock(), &mut std::io::stdout().lock())
         }
-        Some(Commands::Bench { depth }) => {
+        Some(Commands::Bench { depth, threads }) => {
             let mut stdout = std::io::stdout().lock();
             // Nothing stops a benchmark on the command line but Ctrl-C.
-            for line in bench::run(depth, &search::StopFlag::new()).into_iter().flatten() {
+            for line in bench::run(depth, threads as usize, &search::StopFlag::new()).into_iter().flatten() {
                 writeln!(stdout, "{line}")?;
             }
             Ok(())

@@ -1,129 +1,135 @@
-//! The results file of `sente chaosclock openings --out F` (JSON lines: the run's
-//! settings, then one line per deal in deal order, without times so that two runs
-//! write the same bytes), and `sente chaosclock merge`, which joins the files of the
-//! shards of a run into the file one unsharded run writes.
+//! The results file of `sente chaosclock openings --out F`, which `--resume` goes on
+//! from and `sente chaosclock merge` joins: a first line `{"run": …}` naming the run
+//! (seed, deals, limits, shard), then one JSON line per deal solved, in deal order
+//! (see [`crate::journal`]). The merge joins the files of the shards of a run into
+//! the file one unsharded run writes, equal to it but for the times.
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::Write;
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
+use crate::chaosclock::ProveLimits;
+use crate::journal::write_atomically;
 use crate::shard::Shard;
 
-/// The first line: which run the file belongs to.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunHeader {
-    /// Seed of the deals.
-    pub seed: u64,
-    /// First deal of the run.
-    pub from: u64,
-    /// Deals in the whole run.
-    pub count: u64,
-    /// Nodes of proof search tried first.
-    pub nodes: u64,
-    /// The retrograde analysis' limit on states.
-    pub max_states: usize,
-    /// Which shard (`i/n`; `0/1` for a whole run).
-    pub shard: String,
-}
+/// The outcomes `openings` counts; a result's `outcome` is an index into them.
+pub const OPENING_OUTCOMES: [&str; 5] =
+    ["乙 (first player) wins", "甲 (second player) wins", "both win", "both lose", "not proven"];
 
-/// A later line: one deal and what was proven about it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DealResult {
+/// One deal solved, a line of the `--out` results file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DealSolved {
     /// The deal's number in the seed's sequence.
     pub deal: u64,
-    /// The dealt position.
-    pub position: String,
-    /// `yi-wins`, `jia-wins`, `both-win`, `both-lose` or `not-proven`.
-    pub outcome: String,
-    /// A best move (`-` when none or not proven).
-    pub best: String,
-    /// The proof's size (`N nodes` of search, `N states` of retrograde analysis), or
-    /// `too big`.
-    pub proof: String,
+    /// Its outcome: an index into [`OPENING_OUTCOMES`].
+    pub outcome: usize,
+    /// The line printed for it.
+    pub line: String,
+    /// Seconds taken.
+    pub secs: f64,
+    /// Seconds of the run's wall time since the deal before it was printed (deals
+    /// are solved `jobs` at once): their sum is the run's time, over every resumption.
+    #[serde(default)]
+    pub wall: f64,
 }
 
-/// The results file being written by a run.
-pub struct ResultsFile {
-    file: File,
-    path: String,
+/// What the first line of a results file holds (inside `{"run": …}`): the run, and
+/// which shard of it (`0/1` for a whole run).
+pub fn run_header(seed: u64, from: u64, count: u64, limits: ProveLimits, shard: Shard) -> Value {
+    json!({
+        "command": "chaosclock openings", "seed": seed, "from": from, "count": count,
+        "search_nodes": limits.search_nodes, "max_states": limits.max_states, "shard": shard.to_string(),
+    })
 }
 
-impl ResultsFile {
-    /// Starts the file `path` (which must be new or empty) with the run's header.
-    pub fn create(path: &str, header: &RunHeader) -> Result<ResultsFile> {
-        if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
-            bail!("{path} already holds results: choose a new --out");
-        }
-        let mut file = File::create(path).with_context(|| format!("cannot create {path}"))?;
-        writeln!(file, "{}", serde_json::to_string(header)?).with_context(|| format!("cannot write {path}"))?;
-        Ok(ResultsFile { file, path: path.to_string() })
-    }
-
-    /// Appends one deal's result.
-    pub fn record(&mut self, result: &DealResult) -> Result<()> {
-        let line = serde_json::to_string(result)?;
-        writeln!(self.file, "{line}")
-            .and_then(|_| self.file.flush())
-            .with_context(|| format!("cannot write {}", self.path))
-    }
+/// One shard's results file, read whole and checked to hold the shard's every deal.
+struct ShardResults {
+    /// The run's header without its shard.
+    run: Value,
+    shard: Shard,
+    /// The deals' lines as written, in deal order.
+    lines: Vec<(DealSolved, String)>,
 }
 
-/// Reads a results file: its header, shard and deals, checked to be the shard's
-/// whole work in deal order.
-fn read(path: &str) -> Result<(RunHeader, Shard, Vec<DealResult>)> {
+/// Reads a results file without changing it (a line torn by a kill is left out, so
+/// the shard reads as unfinished).
+fn read(path: &str) -> Result<ShardResults> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    let mut lines = text[..whole].lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
     let Some((_, first)) = lines.next() else { bail!("{path} is empty") };
-    let header: RunHeader = serde_json::from_str(first)
+    let mut run = serde_json::from_str::<Value>(first)
+        .ok()
+        .and_then(|v| v.get("run").cloned())
+        .filter(|run| run["command"] == "chaosclock openings")
         .with_context(|| format!("{path}: line 1 is not the header of a `chaosclock openings --out` file"))?;
-    let shard = Shard::parse(&header.shard, &format!("{path}: shard"))?;
-    let deals = lines
-        .map(|(i, line)| serde_json::from_str(line).with_context(|| format!("{path}: line {} is not a deal", i + 1)))
-        .collect::<Result<Vec<DealResult>>>()?;
-    let end = header.from.checked_add(header.count).with_context(|| format!("{path}: the deals overflow"))?;
-    if !deals.iter().map(|d| d.deal).eq(shard.items(header.from..end)) {
-        let in_order = deals.iter().map(|d| d.deal).eq(shard.items(header.from..end).take(deals.len()));
+    let field = |name: &str| run[name].as_u64().with_context(|| format!("{path}: the header has no {name}"));
+    let (from, count) = (field("from")?, field("count")?);
+    let shard_text = run["shard"].as_str().with_context(|| format!("{path}: the header has no shard"))?;
+    let shard = Shard::parse(shard_text, &format!("{path}: shard"))?;
+    if let Some(map) = run.as_object_mut() {
+        map.remove("shard");
+    }
+    let lines = lines
+        .map(|(i, line)| {
+            let deal: DealSolved =
+                serde_json::from_str(line).with_context(|| format!("{path}: line {} is not a deal", i + 1))?;
+            if deal.outcome >= OPENING_OUTCOMES.len() {
+                bail!("{path}: line {}: unknown outcome {}", i + 1, deal.outcome);
+            }
+            Ok((deal, line.to_string()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let end = from.checked_add(count).with_context(|| format!("{path}: the deals overflow"))?;
+    if !lines.iter().map(|(d, _)| d.deal).eq(shard.items(from..end)) {
+        let in_order = lines.iter().map(|(d, _)| d.deal).eq(shard.items(from..end).take(lines.len()));
         bail!(
-            "{path} holds {} of shard {shard}'s {} deals{}: finish that shard first",
-            deals.len(),
-            shard.count_in(header.from..end),
+            "{path} holds {} of shard {shard}'s {} deals{}: finish that shard first (`openings … --resume`)",
+            lines.len(),
+            shard.count_in(from..end),
             if in_order { "" } else { ", not in its order" }
         );
     }
-    Ok((header, shard, deals))
+    Ok(ShardResults { run, shard, lines })
 }
 
 /// `sente chaosclock merge`: joins the results files of the shards of one run into
-/// `out`, which then holds the very bytes one unsharded run's `--out` holds. Every
+/// `out`, which then holds what one unsharded run's `--out` holds: its header, then
+/// every deal's line in deal order (with the times measured in the shards). Every
 /// shard must be given, finished, and of the same run. Returns the deals.
-pub fn merge(paths: &[String], out: &str) -> Result<Vec<DealResult>> {
+pub fn merge(paths: &[String], out: &str) -> Result<Vec<DealSolved>> {
     if std::fs::metadata(out).is_ok_and(|m| m.len() > 0) {
         bail!("{out} already holds results: merge writes a new file");
     }
     let files = paths.iter().map(|p| read(p)).collect::<Result<Vec<_>>>()?;
-    let Some((first, first_shard, _)) = files.first() else { bail!("no results files to merge") };
-    let whole = RunHeader { shard: Shard::WHOLE.to_string(), ..first.clone() };
+    let Some(first) = files.first() else { bail!("no results files to merge") };
+    let count = first.shard.count;
     let mut by_index: BTreeMap<u64, &str> = BTreeMap::new();
-    for ((header, shard, _), path) in files.iter().zip(paths) {
-        let same_run = RunHeader { shard: whole.shard.clone(), ..header.clone() } == whole;
-        if shard.count != first_shard.count || !same_run {
+    for (file, path) in files.iter().zip(paths) {
+        if file.shard.count != count || file.run != first.run {
             bail!("{path} and {} are shards of different runs (their headers differ)", paths[0]);
         }
-        if let Some(other) = by_index.insert(shard.index, path) {
-            bail!("shard {shard} is given twice: {other} and {path}");
+        if let Some(other) = by_index.insert(file.shard.index, path) {
+            bail!("shard {} is given twice: {other} and {path}", file.shard);
         }
     }
-    if let Some(missing) = (0..first_shard.count).find(|i| !by_index.contains_key(i)) {
-        bail!("shard {missing}/{} is missing", first_shard.count);
+    if let Some(missing) = (0..count).find(|i| !by_index.contains_key(i)) {
+        bail!("shard {missing}/{count} is missing");
     }
-    let mut deals: Vec<DealResult> = files.into_iter().flat_map(|(_, _, deals)| deals).collect();
-    deals.sort_by_key(|d| d.deal);
-    let mut merged = ResultsFile::create(out, &whole)?;
-    for d in &deals {
-        merged.record(d)?;
+    let mut whole = first.run.clone();
+    if let Some(map) = whole.as_object_mut() {
+        map.insert("shard".to_string(), Value::String(Shard::WHOLE.to_string()));
     }
-    Ok(deals)
+    let mut deals: Vec<(DealSolved, String)> = files.into_iter().flat_map(|f| f.lines).collect();
+    deals.sort_by_key(|(d, _)| d.deal);
+    let mut bytes = json!({ "run": whole }).to_string().into_bytes();
+    bytes.push(b'\n');
+    for (_, line) in &deals {
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+    }
+    write_atomically(std::path::Path::new(out), &bytes)?;
+    Ok(deals.into_iter().map(|(d, _)| d).collect())
 }

@@ -1,147 +1,82 @@
-//! Sharded `sente train-othello gen` runs: the `<out>.games` file a shard writes beside
-//! its data (the run's settings, then each game's number and record count), and
-//! `sente train-othello merge`, which joins finished shards into the bytes one
-//! unsharded run writes.
+//! `sente train-othello merge`: joins the data files of the shards of one
+//! `gen --shard` run into the bytes one unsharded run writes. A shard's games are
+//! read from its `<out>.progress` file (the one `--resume` uses; see
+//! [`crate::train`]): its header names the run and the shard, and each game's line
+//! its number in the run and where its records end in the data file.
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::Write;
 
 use anyhow::{Context, Result, bail};
-use search::othello::train::{self, GameSettings, Record};
-use serde::{Deserialize, Serialize};
+use search::othello::train::{self, Record};
 
 use crate::shard::Shard;
+use crate::train::{GameDone, ProgressLine, RunHeader, progress_path};
 
-/// The `.games` file of a shard being generated.
-pub struct ShardIndex {
-    file: File,
-    path: String,
-}
-
-impl ShardIndex {
-    /// Starts the `.games` file of shard `shard` of a run into `out`, which must be a
-    /// new or empty file (the merge reads a shard's data whole).
-    pub fn create(
-        out: &str,
-        games: u64,
-        seed: u64,
-        settings: &GameSettings,
-        hash_mb: usize,
-        shard: Shard,
-    ) -> Result<ShardIndex> {
-        if std::fs::metadata(out).is_ok_and(|m| m.len() > 0) {
-            bail!("{out} already holds data: a shard's --out must be a new file, as merge reads it whole");
-        }
-        let path = index_path(out);
-        let mut file = File::create(&path).with_context(|| format!("cannot create {path}"))?;
-        let header = ShardHeader::new(games, seed, settings, hash_mb, shard);
-        writeln!(file, "{}", serde_json::to_string(&header)?).with_context(|| format!("cannot write {path}"))?;
-        Ok(ShardIndex { file, path })
-    }
-
-    /// Notes that game `game`'s `positions` records were just appended to the data.
-    pub fn record(&mut self, game: u64, positions: u64) -> Result<()> {
-        let line = serde_json::to_string(&GameEntry { game, positions })?;
-        writeln!(self.file, "{line}").with_context(|| format!("cannot write {}", self.path))
-    }
-}
-
-/// The file next to a shard's data that lists its games.
-fn index_path(data: &str) -> String {
-    format!("{data}.games")
-}
-
-/// The first line of a shard's `.games` file: the run it belongs to.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct ShardHeader {
-    /// Which shard (`i/n`).
-    shard: String,
-    /// Games of the whole run.
-    games: u64,
-    seed: u64,
-    solve_empties: u32,
-    children_from: u32,
-    label_min: u32,
-    /// The table size changes which of equal moves a search picks, so shards share it.
-    hash_mb: usize,
-}
-
-impl ShardHeader {
-    fn new(games: u64, seed: u64, settings: &GameSettings, hash_mb: usize, shard: Shard) -> Self {
-        ShardHeader {
-            shard: shard.to_string(),
-            games,
-            seed,
-            solve_empties: settings.solve_empties,
-            children_from: settings.children_from,
-            label_min: settings.label_min,
-            hash_mb,
-        }
-    }
-}
-
-/// A later line of a shard's `.games` file: a game and how many records it wrote.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct GameEntry {
-    game: u64,
-    positions: u64,
-}
-
-/// One shard's data, read and checked against its `.games` file.
+/// One shard's data, read and checked against its progress file.
 struct ShardData {
     shard: Shard,
-    header: ShardHeader,
+    /// Games of the whole run.
+    games: u64,
+    header: RunHeader,
     /// Each game's records, in game order.
-    games: Vec<(u64, Vec<u8>)>,
+    parts: Vec<(u64, Vec<u8>)>,
 }
 
 fn read_shard(path: &str) -> Result<ShardData> {
-    let index = index_path(path);
-    let text = std::fs::read_to_string(&index)
-        .with_context(|| format!("cannot read {index}: merge takes the data files of `gen --shard` runs"))?;
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, first)) = lines.next() else { bail!("{index} is empty") };
-    let header: ShardHeader =
-        serde_json::from_str(first).with_context(|| format!("{index}: line 1 is not a shard's header"))?;
-    let shard = Shard::parse(&header.shard, &format!("{index}: shard"))?;
+    let progress = progress_path(path);
+    let text = std::fs::read_to_string(&progress)
+        .with_context(|| format!("cannot read {progress}: merge takes the data files of `gen --shard` runs"))?;
+    // Only whole lines: a line torn by a kill is a game not finished.
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    let mut lines = text[..whole].lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let Some((_, first)) = lines.next() else { bail!("{progress} is empty") };
+    let Ok(ProgressLine::Run { run: header }) = serde_json::from_str(first) else {
+        bail!("{progress}: line 1 is not a run's header")
+    };
+    let Some(of_run) = &header.shard else {
+        bail!("{progress} records a run without --shard: merge takes the data files of `gen --shard` runs")
+    };
+    let shard = Shard::parse(&of_run.shard, &format!("{progress}: shard"))?;
+    let games = of_run.games;
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
-    Record::read_all(&bytes).map_err(anyhow::Error::msg).with_context(|| path.to_string())?;
-    let mut games = Vec::new();
-    let mut offset = 0usize;
+    let mut parts = Vec::new();
+    let mut offset = header.start;
     for (i, line) in lines {
-        let entry: GameEntry =
-            serde_json::from_str(line).with_context(|| format!("{index}: line {} is not a game entry", i + 1))?;
-        let end = usize::try_from(entry.positions)
+        let Ok(ProgressLine::Game(GameDone { game, end })) = serde_json::from_str(line) else {
+            bail!("{progress}: line {} is not a game's line", i + 1)
+        };
+        let records = usize::try_from(offset)
             .ok()
-            .and_then(|n| n.checked_mul(train::RECORD_BYTES))
-            .and_then(|n| n.checked_add(offset))
-            .filter(|&end| end <= bytes.len())
-            .ok_or_else(|| anyhow::anyhow!("{index} lists more records than {path} holds"))?;
-        games.push((entry.game, bytes[offset..end].to_vec()));
+            .zip(usize::try_from(end).ok())
+            .and_then(|(from, to)| bytes.get(from..to))
+            .ok_or_else(|| anyhow::anyhow!("{progress} lists more data than {path} holds"))?;
+        Record::read_all(records).map_err(anyhow::Error::msg).with_context(|| format!("{path}: game {game}"))?;
+        parts.push((game, records.to_vec()));
         offset = end;
     }
-    if offset != bytes.len() {
+    if offset < bytes.len() as u64 {
         bail!(
-            "{path} holds {} records after the last game {index} lists: was the shard stopped?",
-            (bytes.len() - offset) / train::RECORD_BYTES
+            "{path} holds {} bytes after the last game {progress} lists: was the shard stopped? \
+             (`gen … --resume` finishes it)",
+            bytes.len() as u64 - offset
         );
     }
-    if !games.iter().map(|(k, _)| *k).eq(shard.items(0..header.games)) {
-        let in_order = games.iter().map(|(k, _)| *k).eq(shard.items(0..header.games).take(games.len()));
+    if !parts.iter().map(|(k, _)| *k).eq(shard.items(0..games)) {
+        let in_order = parts.iter().map(|(k, _)| *k).eq(shard.items(0..games).take(parts.len()));
         bail!(
-            "{path} holds {} of shard {shard}'s {} games{}: finish that shard first",
-            games.len(),
-            shard.count_in(0..header.games),
+            "{path} holds {} of shard {shard}'s {} games{}: finish that shard first (`gen … --resume`)",
+            parts.len(),
+            shard.count_in(0..games),
             if in_order { "" } else { ", not in its order" }
         );
     }
-    Ok(ShardData { shard, header, games })
+    Ok(ShardData { shard, games, header, parts })
 }
 
 /// `sente train-othello merge`: joins the data files of the shards of one `gen` run
 /// into `out`, game by game, so that `out` holds the very bytes one unsharded run
-/// would have written. Every shard must be given, finished, and of the same run.
+/// would have written. Every shard must be given, finished, and of the same run
+/// (seed, settings, `--hash`, `--games`).
 /// Returns (games, positions).
 pub fn merge(paths: &[String], out: &str) -> Result<(u64, u64)> {
     if std::fs::metadata(out).is_ok_and(|m| m.len() > 0) {
@@ -150,11 +85,12 @@ pub fn merge(paths: &[String], out: &str) -> Result<(u64, u64)> {
     let shards = paths.iter().map(|p| read_shard(p)).collect::<Result<Vec<_>>>()?;
     let Some(first) = shards.first() else { bail!("no data files to merge") };
     let count = first.shard.count;
+    // The run, without what differs between its shards.
+    let run_of = |data: &ShardData| RunHeader { start: 0, shard: None, ..data.header.clone() };
     let mut by_index: BTreeMap<u64, &str> = BTreeMap::new();
     for (data, path) in shards.iter().zip(paths) {
-        let same_run = ShardHeader { shard: first.header.shard.clone(), ..data.header.clone() } == first.header;
-        if data.shard.count != count || !same_run {
-            bail!("{path} and {} are shards of different runs (their .games headers differ)", paths[0]);
+        if data.shard.count != count || data.games != first.games || run_of(data) != run_of(first) {
+            bail!("{path} and {} are shards of different runs (their .progress headers differ)", paths[0]);
         }
         if let Some(other) = by_index.insert(data.shard.index, path) {
             bail!("shard {} is given twice: {other} and {path}", data.shard);
@@ -163,7 +99,7 @@ pub fn merge(paths: &[String], out: &str) -> Result<(u64, u64)> {
     if let Some(missing) = (0..count).find(|i| !by_index.contains_key(i)) {
         bail!("shard {missing}/{count} is missing");
     }
-    let mut parts: Vec<&(u64, Vec<u8>)> = shards.iter().flat_map(|s| &s.games).collect();
+    let mut parts: Vec<&(u64, Vec<u8>)> = shards.iter().flat_map(|s| &s.parts).collect();
     parts.sort_by_key(|(k, _)| *k);
     let mut bytes = Vec::new();
     for (_, records) in &parts {

@@ -307,7 +307,7 @@ impl UgiEngine {
         let thread_stop = stop.clone();
         let out = self.out.clone();
         let spawned = std::thread::Builder::new().name("bench".into()).spawn(move || {
-            match crate::bench::run(depth, &thread_stop) {
+            match crate::bench::run(depth, 1, &thread_stop) {
                 Some(lines) => lines.into_iter().for_each(|l| out.line(l)),
                 None => out.line("info string bench stopped"),
             }

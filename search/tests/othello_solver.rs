@@ -110,3 +110,28 @@ fn deeper_positions_agree_between_one_and_two_threads() {
         assert_eq!(a.score, c.score, "seed {seed}");
     }
 }
+
+#[test]
+fn midgame_searches_agree_between_one_and_two_threads() {
+    use search::othello::ThinkLimits;
+    let one = Solver::new(32, 1);
+    let two = Solver::new(32, 2);
+    let stop = AtomicBool::new(false);
+    // Deep enough for the midgame nodes to split (from 6 plies left).
+    let mut checked = 0;
+    for seed in 3000..3030u64 {
+        let Some(b) = random_position(seed, 30 + (seed % 20) as u32) else {
+            continue;
+        };
+        let limits = ThinkLimits { depth: Some(9), ..ThinkLimits::default() };
+        one.clear();
+        two.clear();
+        let a = one.think(b, limits, &stop, |_| {});
+        let c = two.think(b, limits, &stop, |_| {});
+        assert_eq!((a.score, a.depth), (c.score, c.depth), "seed {seed}");
+        let best = c.best_move.expect("a move");
+        assert!(b.moves() >> best & 1 == 1, "seed {seed}: {best} is not legal");
+        checked += 1;
+    }
+    assert!(checked >= 25);
+}

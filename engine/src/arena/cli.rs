@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Result, bail};
@@ -11,7 +10,7 @@ use clap::{Args, Subcommand};
 
 use super::{
     DeadStones, EloModel, EngineSpec, GameKind, GameSetup, MatchConfig, OpeningSource, RefereeRules, Sprt, Summary,
-    TimeControl, merge, openings, run, write_results,
+    TimeControl, compliance, merge, openings, run, write_results,
 };
 
 /// `sente arena`: play a match, or merge the results of shards.
@@ -117,6 +116,10 @@ struct PlayArgs {
     /// Log every line sent to and received from the engines to this file.
     #[arg(long)]
     debug_log: Option<PathBuf>,
+    /// Check one engine's protocol conversation (one --engine; --debug-log records it)
+    /// instead of playing a match.
+    #[arg(long)]
+    compliance: bool,
 }
 
 fn parse_seconds(text: &str, what: &str) -> Result<Duration> {
@@ -130,6 +133,46 @@ fn parse_sprt(text: &Option<String>, normalized: bool) -> Result<Option<Sprt>> {
 }
 
 impl PlayArgs {
+    fn board_size(&self) -> Result<usize> {
+        Ok(match (self.game, self.size) {
+            (GameKind::Othello, None | Some(8)) => 8,
+            (GameKind::Othello, Some(n)) => bail!("the arena referees Othello on 8x8, not {n}x{n}"),
+            (GameKind::Go, None) => 9,
+            (GameKind::Go, Some(n)) if (2..=9).contains(&n) => n,
+            (GameKind::Go, Some(n)) => bail!("Go boards up to 9x9, not {n}x{n}"),
+            (GameKind::PhantomGo, None | Some(9)) => 9,
+            (GameKind::PhantomGo, Some(n)) => bail!("Phantom Go is played on 9x9, not {n}x{n}"),
+            (GameKind::ChaosClock, _) => 12,
+        })
+    }
+
+    fn komi(&self) -> f64 {
+        self.komi.unwrap_or(if self.game == GameKind::PhantomGo { 7.5 } else { 7.0 })
+    }
+
+    /// `--compliance`: the checks of [`compliance::run`] on the one engine; an error
+    /// (a non-zero exit status) when one fails.
+    fn compliance(&self, out: &mut dyn std::io::Write) -> Result<()> {
+        let [text]: &[String; 1] = self
+            .engines
+            .as_slice()
+            .try_into()
+            .map_err(|_| anyhow::anyhow!("--compliance checks one engine: give exactly one --engine"))?;
+        let spec = EngineSpec::parse(text).map_err(anyhow::Error::msg)?;
+        let setup = GameSetup { kind: self.game, size: self.board_size()?, komi: self.komi() };
+        let log = match &self.debug_log {
+            Some(path) => Some(Arc::new(std::sync::Mutex::new(
+                std::fs::File::create(path).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", path.display()))?,
+            ))),
+            None => None,
+        };
+        let report = compliance::run(&spec, setup, log, out)?;
+        if !report.all_passed() {
+            bail!("{} is not compliant: {} checks failed, {} not run", spec.name, report.failed, report.not_run);
+        }
+        Ok(())
+    }
+
     fn config(&self) -> Result<MatchConfig> {
         let kind = self.game;
         let engines: Vec<EngineSpec> =
@@ -139,16 +182,7 @@ impl PlayArgs {
         if a.name == b.name {
             bail!("both engines are named '{}': give one of them name=...", a.name);
         }
-        let size = match (kind, self.size) {
-            (GameKind::Othello, None | Some(8)) => 8,
-            (GameKind::Othello, Some(n)) => bail!("the arena referees Othello on 8x8, not {n}x{n}"),
-            (GameKind::Go, None) => 9,
-            (GameKind::Go, Some(n)) if (2..=9).contains(&n) => n,
-            (GameKind::Go, Some(n)) => bail!("Go boards up to 9x9, not {n}x{n}"),
-            (GameKind::PhantomGo, None | Some(9)) => 9,
-            (GameKind::PhantomGo, Some(n)) => bail!("Phantom Go is played on 9x9, not {n}x{n}"),
-            (GameKind::ChaosClock, _) => 12,
-        };
+        let size = self.board_size()?;
         let control = match (&self.tc, self.st, self.nodes) {
             (Some(tc), _, _) => {
                 let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
@@ -183,7 +217,7 @@ impl PlayArgs {
             GameKind::PhantomGo => 12 * size * size,
             GameKind::ChaosClock => 300,
         });
-        let komi = self.komi.unwrap_or(if kind == GameKind::PhantomGo { 7.5 } else { 7.0 });
+        let komi = self.komi();
         let rules = RefereeRules {
             size,
             komi,
@@ -250,12 +284,11 @@ pub fn main(args: &ArenaArgs, out: &mut impl std::io::Write) -> Result<()> {
             write!(out, "{}", Summary::of(&results).report([&names[0], &names[1]], sprt.as_ref()))?;
             Ok(())
         }
+        None if args.play.compliance => args.play.compliance(out),
         None => {
             let config = args.play.config()?;
-            let stop = Arc::new(AtomicBool::new(false));
-            let flag = stop.clone();
-            // Ctrl-C: stop starting games, drop the unfinished ones, keep the rest.
-            let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+            // Ctrl-C or SIGTERM: stop starting games, drop the unfinished ones, keep the rest.
+            let stop = crate::interrupt::stop_flag();
             let report = run(&config, stop)?;
             write!(out, "{report}")?;
             Ok(())

@@ -3,6 +3,7 @@
 //! JSON-lines results, shards, and the statistics of [`stats`].
 
 pub mod cli;
+mod compliance;
 mod openings;
 mod phantom;
 mod players;
@@ -11,8 +12,8 @@ mod referee;
 mod stats;
 
 use std::collections::{BTreeMap, HashSet};
-use std::fs::{self, File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::fs::{self, File};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -23,6 +24,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
 pub use crate::games::GameKind;
+use crate::journal::{Journal, write_atomically};
 use bitboards::Outcome;
 pub use openings::OpeningSource;
 pub use players::{EngineSpec, GameSetup, Protocol, TimeControl};
@@ -124,6 +126,19 @@ pub fn read_results(path: &Path) -> Result<Vec<GameRecord>> {
     Ok(out)
 }
 
+/// The game results of the complete lines of `path` (see [`Journal::open`]); a line
+/// that is not a game result is an error naming it.
+fn parse_results(lines: &[String], path: &Path) -> Result<Vec<GameRecord>> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            serde_json::from_str(line)
+                .with_context(|| format!("{} result {}: not a game result", path.display(), i + 1))
+        })
+        .collect()
+}
+
 /// The statistics of a set of results, for engine A against B.
 pub struct Summary {
     /// Engine A's games.
@@ -215,16 +230,16 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
     fs::create_dir_all(config.out.join("games"))
         .with_context(|| format!("cannot create {}", config.out.join("games").display()))?;
     let results_path = config.out.join("results.jsonl");
-    let mut results = Vec::new();
-    if results_path.exists() && fs::metadata(&results_path)?.len() > 0 {
-        if !config.resume {
-            bail!(
-                "{} already holds results: add --resume to continue, or choose another --out",
-                results_path.display()
-            );
-        }
-        results = read_results(&results_path)?;
+    if !config.resume && results_path.exists() && fs::metadata(&results_path)?.len() > 0 {
+        bail!("{} already holds results: add --resume to continue, or choose another --out", results_path.display());
     }
+    // Each finished game is one whole line; a line torn by a kill is cut off here and
+    // its game played again.
+    let (mut results_file, recovered) = Journal::open(&results_path)?;
+    if let Some(message) = &recovered.dropped {
+        eprintln!("{message}");
+    }
+    let mut results = parse_results(&recovered.lines, &results_path)?;
     let done: HashSet<u64> = results.iter().map(|r| r.game).collect();
     let (shard, shards) = config.shard;
     let schedule: Vec<u64> = (0..config.pairs)
@@ -232,11 +247,6 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
         .flat_map(|pair| [2 * pair, 2 * pair + 1])
         .filter(|g| !done.contains(g))
         .collect();
-    let mut results_file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&results_path)
-        .with_context(|| format!("cannot write {}", results_path.display()))?;
     let log: Option<Log> = match &config.debug_log {
         Some(path) => {
             Some(Arc::new(Mutex::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?)))
@@ -277,9 +287,7 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
             match end {
                 GameEnd::Interrupted => interrupted = true,
                 GameEnd::Finished(record) => {
-                    let line = serde_json::to_string(&record)?;
-                    writeln!(results_file, "{line}")?;
-                    results_file.flush()?;
+                    results_file.append(&serde_json::to_string(&record)?)?;
                     results.push(record);
                     let summary = Summary::of(&results);
                     let t = summary.tally;
@@ -298,7 +306,10 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
     bar.finish_and_clear();
     let mut report = Summary::of(&results).report(names, config.sprt.as_ref());
     if interrupted || stop.load(Ordering::Relaxed) {
-        report.push_str("interrupted: the games finished are in the results; --resume continues\n");
+        report.push_str(&format!(
+            "interrupted: the games finished are in {}; the same command with --resume continues\n",
+            results_path.display()
+        ));
     }
     if decided.load(Ordering::Relaxed) {
         report.push_str("stopped: the SPRT is decided\n");
@@ -338,7 +349,8 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
         let score_a = if who[0] == 0 { score_first } else { 1.0 - score_first };
         let (ext, text) = referee.record(names, moves, &ending);
         let file = format!("games/{game:06}.{ext}");
-        let record = fs::write(config.out.join(&file), text).ok().map(|_| file);
+        // Whole or not at all; its results line is written after it.
+        let record = write_atomically(&config.out.join(&file), text.as_bytes()).ok().map(|_| file);
         GameEnd::Finished(GameRecord {
             game,
             opening: opening_index,
@@ -495,11 +507,12 @@ pub fn merge(paths: &[PathBuf]) -> Result<Vec<GameRecord>> {
     Ok(by_game.into_values().map(|(r, _)| r).collect())
 }
 
-/// Writes results as JSON lines.
+/// Writes results as JSON lines, whole or not at all.
 pub fn write_results(path: &Path, results: &[GameRecord]) -> Result<()> {
-    let mut f = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let mut text = String::new();
     for r in results {
-        writeln!(f, "{}", serde_json::to_string(r)?)?;
+        text.push_str(&serde_json::to_string(r)?);
+        text.push('\n');
     }
-    Ok(())
+    write_atomically(path, text.as_bytes())
 }

@@ -40,7 +40,6 @@
 //! its comment).
 
 use std::fmt::Write as _;
-use std::fs;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -54,6 +53,7 @@ use super::players::UGI_LINES;
 use super::process::{Fault, Log, Process};
 use super::referee::result_text;
 use super::{EngineSpec, GameEnd, GameRecord, MatchConfig, Protocol, TimeControl};
+use crate::journal::write_atomically;
 use crate::phantom::rules_name;
 
 /// How long an engine may take to start and to answer `name?`.
@@ -292,9 +292,11 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
         let shown = score.clone().unwrap_or_else(|| result_text(outcome).to_string());
         let stem = format!("games/{game:06}");
         let sgf = sgf_record(names, referee, &shown, &reason);
-        let _ = fs::write(config.out.join(format!("{stem}.sgf")), sgf);
+        let _ = write_atomically(&config.out.join(format!("{stem}.sgf")), sgf.as_bytes());
         let text = text_record(config, names, referee, &reason, &shown);
-        let record = fs::write(config.out.join(format!("{stem}.txt")), text).ok().map(|_| format!("{stem}.txt"));
+        let record = write_atomically(&config.out.join(format!("{stem}.txt")), text.as_bytes())
+            .ok()
+            .map(|_| format!("{stem}.txt"));
         GameEnd::Finished(GameRecord {
             game,
             opening: 0,

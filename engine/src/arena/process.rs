@@ -37,6 +37,21 @@ impl std::fmt::Display for Fault {
 /// silent during set-up before it is judged unable to answer.
 pub const HANDSHAKE_QUIET: Duration = Duration::from_secs(3);
 
+/// Lines of an engine's standard error kept for the report of a crash.
+const STDERR_TAIL_LINES: usize = 8;
+/// Characters kept of each such line.
+const STDERR_LINE_CHARS: usize = 200;
+/// How long a crashed engine is given to exit and close its standard error before
+/// the crash is reported with what has been read.
+const CRASH_SETTLE: Duration = Duration::from_millis(1000);
+
+/// The last lines an engine wrote to its standard error, and whether it closed it.
+#[derive(Default)]
+struct StderrTail {
+    lines: std::collections::VecDeque<String>,
+    closed: bool,
+}
+
 /// A shared log of engine I/O.
 pub type Log = Arc<Mutex<File>>;
 
@@ -48,6 +63,7 @@ pub struct Process {
     lines: Receiver<String>,
     log: Option<Log>,
     stop: Arc<AtomicBool>,
+    stderr: Arc<Mutex<StderrTail>>,
 }
 
 impl Process {
@@ -58,7 +74,7 @@ impl Process {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| Fault::Crash(format!("cannot start '{program}': {e}")))?;
         let stdout = child.stdout.take().ok_or_else(|| Fault::Crash("no stdout".into()))?;
@@ -79,8 +95,37 @@ impl Process {
                 }
             }
         });
+        let stderr = Arc::new(Mutex::new(StderrTail::default()));
+        if let Some(pipe) = child.stderr.take() {
+            let tail = stderr.clone();
+            std::thread::spawn(move || keep_tail(pipe, &tail));
+        } else if let Ok(mut tail) = stderr.lock() {
+            tail.closed = true;
+        }
         let stdin = child.stdin.take();
-        Ok(Process { name: name.to_string(), child, stdin, lines: rx, log, stop })
+        Ok(Process { name: name.to_string(), child, stdin, lines: rx, log, stop, stderr })
+    }
+
+    /// The fault of an engine found dead (`what` happened): its exit status and the
+    /// last lines of its standard error, once it has exited and closed it (or
+    /// [`CRASH_SETTLE`] has passed).
+    fn crash(&mut self, what: String) -> Fault {
+        let deadline = Instant::now() + CRASH_SETTLE;
+        let mut status = None;
+        loop {
+            if status.is_none() {
+                status = self.child.try_wait().ok().flatten();
+            }
+            let closed = self.stderr.lock().map_or(true, |t| t.closed);
+            if (status.is_some() && closed) || Instant::now() >= deadline {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let why = status.map_or(what, |s| format!("exited: {s}"));
+        let tail =
+            self.stderr.lock().map(|t| t.lines.iter().cloned().collect::<Vec<_>>().join(" | ")).unwrap_or_default();
+        if tail.is_empty() { Fault::Crash(why) } else { Fault::Crash(format!("{why}; stderr: {tail}")) }
     }
 
     fn log(&self, direction: &str, line: &str) {
@@ -95,10 +140,10 @@ impl Process {
     pub fn send(&mut self, line: &str) -> Result<(), Fault> {
         self.log(">", line);
         let stdin = self.stdin.as_mut().ok_or_else(|| Fault::Crash("input closed".into()))?;
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .and_then(|_| stdin.flush())
-            .map_err(|e| Fault::Crash(format!("cannot write to it: {e}")))
+        match stdin.write_all(format!("{line}\n").as_bytes()).and_then(|_| stdin.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.crash(format!("cannot write to it: {e}"))),
+        }
     }
 
     /// The next line before `deadline`.
@@ -117,11 +162,7 @@ impl Process {
                     return Ok(line);
                 }
                 Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => {
-                    let status = self.child.try_wait().ok().flatten();
-                    let why = status.map_or("output closed".to_string(), |s| format!("exited: {s}"));
-                    return Err(Fault::Crash(why));
-                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.crash("output closed".to_string())),
             }
         }
     }
@@ -190,6 +231,21 @@ impl Process {
         }
     }
 
+    /// Waits up to `limit` for the process to exit by itself (its input left open);
+    /// its exit status, or `None` while it still runs.
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// Asks the engine to quit, then ends it.
     pub fn quit(&mut self, command: &str) {
         let _ = self.send(command);
@@ -209,5 +265,33 @@ impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Reads an engine's standard error to its end, keeping the last lines in `tail`.
+fn keep_tail(pipe: std::process::ChildStderr, tail: &Mutex<StderrTail>) {
+    let mut reader = BufReader::new(pipe);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&buf);
+                let line: String = text.trim().chars().take(STDERR_LINE_CHARS).collect();
+                if line.is_empty() {
+                    continue;
+                }
+                if let Ok(mut t) = tail.lock() {
+                    t.lines.push_back(line);
+                    if t.lines.len() > STDERR_TAIL_LINES {
+                        t.lines.pop_front();
+                    }
+                }
+            }
+        }
+    }
+    if let Ok(mut t) = tail.lock() {
+        t.closed = true;
     }
 }

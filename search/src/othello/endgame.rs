@@ -484,7 +484,7 @@ impl Searcher<'_> {
         for (i, m) in list.iter().enumerate() {
             if (i > 0 || searched_first) && self.can_split_null_window(n) {
                 let rest = &list.as_slice()[i..];
-                let (score, sq) = self.split_endgame(p, o, alpha, n, parity, rest);
+                let (score, sq) = self.split_null_window(p, o, alpha, n, n, parity, rest);
                 if score > best {
                     best = score;
                     best_move = sq;

@@ -12,6 +12,7 @@ use super::context::Searcher;
 use super::eval::eval_discs;
 use super::hash::{HashEntry, NO_MOVE, board_hash};
 use super::moves::{INF, Move, MoveList, QUADRANT, final_score, ordering_score};
+use super::parallel::SiblingScores;
 
 /// Weight of a disc of the shallow-search score in the ordering value: a quarter of
 /// an opponent move ([`ordering_score`] counts each reply 2^15). Fastest-first
@@ -81,13 +82,36 @@ impl Searcher<'_> {
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
+        // With more than one thread, the moves after the first are searched in
+        // parallel (`parallel.rs`): at a null-window node all of them at once, the
+        // best taken; at a principal-variation node with the window the first leaves,
+        // then each goes on as in the sequential search.
+        let null_window = beta == alpha + 1;
+        let mut siblings = SiblingScores::default();
         for (i, m) in list.iter().enumerate() {
+            if i == 1 && self.can_split_midgame(depth, null_window) {
+                if null_window {
+                    let (score, sq) = self.split_null_window(p, o, alpha, depth, n, parity, &list.as_slice()[1..]);
+                    if self.aborted {
+                        return 0;
+                    }
+                    if score > best {
+                        best = score;
+                        best_move = sq;
+                    }
+                    break;
+                }
+                siblings = SiblingScores::search(self, p, o, alpha, beta, depth, n, parity, &list.as_slice()[1..]);
+                if self.aborted {
+                    return 0;
+                }
+            }
             let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
             let cparity = parity ^ QUADRANT[m.sq as usize];
-            let mut score = if i == 0 || beta == alpha + 1 {
-                -self.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity)
-            } else {
-                -self.pvs_midgame(cp, co, -alpha - 1, -alpha, depth - 1, n - 1, cparity)
+            let mut score = match siblings.get(i, alpha) {
+                Some(score) => score,
+                None if i == 0 || null_window => -self.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity),
+                None => -self.pvs_midgame(cp, co, -alpha - 1, -alpha, depth - 1, n - 1, cparity),
             };
             if i > 0 && beta > alpha + 1 && score > alpha && score < beta && !self.aborted {
                 score = -self.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity);

@@ -36,12 +36,24 @@ pub const SPLIT_MIN_EMPTIES: u32 = 18;
 /// 18 took 14.92–14.94 G nodes, 171.7 and 172.2 s (#57: 1.35 G → 1.26 G nodes).
 pub const NULL_WINDOW_SPLIT_MIN_EMPTIES: u32 = 22;
 
+/// Fewest plies a midgame principal-variation node must have left to search its
+/// moves after the first in parallel (null-window nodes: one more).
+pub const MIDGAME_SPLIT_MIN_DEPTH: u32 = 6;
+
 impl Searcher<'_> {
     /// Whether a principal-variation node with `n` empties may hand its moves after
     /// the first to other threads.
     #[inline]
     pub fn can_split(&self, n: u32) -> bool {
         self.shared.threads > 1 && n >= SPLIT_MIN_EMPTIES
+    }
+
+    /// Whether a midgame node searched `depth` plies may hand its moves after the
+    /// first to other threads: at a principal-variation node from
+    /// [`MIDGAME_SPLIT_MIN_DEPTH`], at a null-window node from one ply more.
+    #[inline]
+    pub fn can_split_midgame(&self, depth: u32, null_window: bool) -> bool {
+        self.shared.threads > 1 && depth >= MIDGAME_SPLIT_MIN_DEPTH + u32::from(null_window)
     }
 
     /// Whether a null-window node with `n` empties may hand its remaining moves to
@@ -52,16 +64,27 @@ impl Searcher<'_> {
     }
 
     /// Searches `rest` (the moves after the first) in parallel with a null window at
-    /// `alpha`; returns the best score and its move. Sets `self.aborted` if the search
+    /// `alpha`, `depth` plies deep (the endgame when `depth >= n`); returns the best
+    /// score and its move. Sets `self.aborted` if the search
     /// was stopped from outside.
-    pub fn split_endgame(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8, rest: &[Move]) -> (i32, u8) {
-        let scores = self.null_window_scores(p, o, alpha, alpha + 1, n, parity, rest);
+    #[allow(clippy::too_many_arguments)]
+    pub fn split_null_window(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        depth: u32,
+        n: u32,
+        parity: u8,
+        rest: &[Move],
+    ) -> (i32, u8) {
+        let scores = self.null_window_scores(p, o, alpha, alpha + 1, depth, n, parity, rest);
         let best = rest.iter().zip(scores).filter_map(|(m, s)| s.map(|s| pack(s, m.sq))).max();
         unpack(best.unwrap_or(pack(-INF, 64)))
     }
 
-    /// The null-window scores at `alpha` of the moves `rest` of `(p, o)`, in their
-    /// order, searched by this thread and the helpers that join in. A score of at
+    /// The null-window scores at `alpha` of the moves `rest` of `(p, o)` searched
+    /// `depth` plies (exactly to the end when `depth >= n`), in their order, searched by this thread and the helpers that join in. A score of at
     /// least `cut` ends the node: the moves still being searched are cancelled (their
     /// subtrees store nothing in the table) and, with those not started, come back as
     /// `None`. If the search was stopped from outside, `self.aborted` is set.
@@ -77,6 +100,7 @@ impl Searcher<'_> {
         o: u64,
         alpha: i32,
         cut: i32,
+        depth: u32,
         n: u32,
         parity: u8,
         rest: &[Move],
@@ -101,7 +125,12 @@ impl Searcher<'_> {
                 let mut s = Searcher::new(shared, Some(&cancel));
                 s.sel = sel;
                 let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-                let score = -s.nws_endgame(cp, co, -alpha - 1, n - 1, parity ^ QUADRANT[m.sq as usize]);
+                let cparity = parity ^ QUADRANT[m.sq as usize];
+                let score = if depth >= n {
+                    -s.nws_endgame(cp, co, -alpha - 1, n - 1, cparity)
+                } else {
+                    -s.pvs_midgame(cp, co, -alpha - 1, -alpha, depth - 1, n - 1, cparity)
+                };
                 s.flush_nodes();
                 if s.aborted {
                     incomplete.store(true, Ordering::Relaxed);
@@ -137,7 +166,8 @@ pub struct SiblingScores {
 }
 
 impl SiblingScores {
-    /// Searches the moves `rest` of `(p, o)` (all but the first) at `alpha`.
+    /// Searches the moves `rest` of `(p, o)` (all but the first) at `alpha`, `depth`
+    /// plies deep (the endgame when `depth >= n`).
     #[allow(clippy::too_many_arguments)]
     pub fn search(
         s: &mut Searcher<'_>,
@@ -145,11 +175,12 @@ impl SiblingScores {
         o: u64,
         alpha: i32,
         beta: i32,
+        depth: u32,
         n: u32,
         parity: u8,
         rest: &[Move],
     ) -> Self {
-        SiblingScores { scores: s.null_window_scores(p, o, alpha, beta, n, parity, rest), alpha }
+        SiblingScores { scores: s.null_window_scores(p, o, alpha, beta, depth, n, parity, rest), alpha }
     }
 
     /// The score of move `i` of the node (the first is 0) where it stands for the one

@@ -23,6 +23,11 @@ pub fn exact_reach(time: Option<Duration>) -> u32 {
     }
 }
 
+/// The speed at which a node budget (`go nodes`) is taken as a time by
+/// [`think_limits`], to choose how deep to solve: about what one thread searches
+/// on this project's machines at 20–24 empties.
+const NOMINAL_NODES_PER_SECOND: f64 = 10e6;
+
 /// The time [`exact_reach`] takes to reach `empties` (the inverse of its table): a
 /// rough model of an exact solve's time on one core.
 fn solve_time(empties: u32) -> Duration {
@@ -117,17 +122,21 @@ pub fn think_limits(root: &Position<Board>, limits: &Limits) -> (TimeBudget, Thi
             node_limit: limits.nodes,
             exact_empties: plan.exact_empties,
             exclude: 0,
+            selective: true,
         };
         return (budget, think);
     }
     let hard = budget.hard_limit();
+    // A node budget alone is taken as the time it lasts at a nominal speed.
+    let reach_time = hard.or(limits.nodes.map(|n| Duration::from_secs_f64(n as f64 / NOMINAL_NODES_PER_SECOND)));
     let think = ThinkLimits {
         depth: limits.depth,
         soft_deadline: at(hard.map(|h| h.mul_f64(0.5))),
         hard_deadline: at(hard),
         node_limit: limits.nodes,
-        exact_empties: if limits.depth.is_some() { 0 } else { exact_reach(hard) },
+        exact_empties: if limits.depth.is_some() { 0 } else { exact_reach(reach_time) },
         exclude: 0,
+        selective: limits.depth.is_none(),
     };
     (budget, think)
 }
@@ -173,7 +182,24 @@ mod tests {
     fn a_fixed_depth_is_never_widened_to_an_exact_search() {
         let (_, think) = think_limits(&Position::start(), &Limits::depth(5));
         assert_eq!((think.depth, think.exact_empties), (Some(5), 0));
+        assert!(!think.selective);
         assert_eq!(level_limits(20, 0).exact_empties, 26);
+        assert!(!level_limits(20, 0).selective);
+    }
+
+    #[test]
+    fn play_on_time_or_nodes_is_selective() {
+        let root = Position::start();
+        let (_, timed) = think_limits(&root, &Limits::movetime(Duration::from_millis(100)));
+        assert!(timed.selective);
+        assert_eq!(timed.exact_empties, exact_reach(Some(Duration::from_millis(100))));
+        // A million nodes is taken as 0.1 s at the nominal speed.
+        let (_, nodes) = think_limits(&root, &Limits { nodes: Some(1_000_000), ..Limits::default() });
+        assert!(nodes.selective);
+        assert_eq!(nodes.exact_empties, exact_reach(Some(Duration::from_millis(100))));
+        let mut clock = Limits::default();
+        clock.clock.time = [Some(Duration::from_secs(60)); 2];
+        assert!(think_limits(&root, &clock).1.selective);
     }
 
     /// Plays the mover's side of a game on a simulated clock: each move spends

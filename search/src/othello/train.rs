@@ -216,7 +216,7 @@ pub fn training_game(solver: &Solver, seed: u64, settings: &GameSettings) -> Vec
 }
 
 /// Draws a move with probability proportional to `exp(value / temperature)`.
-pub(super) fn softmax_pick(values: &[(u8, i32)], temperature: f64, rng: &mut Xoshiro256PlusPlus) -> u8 {
+pub fn softmax_pick(values: &[(u8, i32)], temperature: f64, rng: &mut Xoshiro256PlusPlus) -> u8 {
     let best = values.iter().map(|&(_, v)| v).max().unwrap_or(0);
     let weights: Vec<f64> = values.iter().map(|&(_, v)| ((v - best) as f64 / temperature.max(1e-3)).exp()).collect();
     let total: f64 = weights.iter().sum();
