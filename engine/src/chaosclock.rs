@@ -15,11 +15,11 @@ use search::chaosclock::player::{self, evaluate};
 use search::chaosclock::retrograde::{Analysis, TooBig};
 use search::chaosclock::solver::{Solution, SolveLimits, Solver};
 use search::{Limits, Score, StopFlag, TimeBudget};
-use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use crate::journal::open_results;
+use crate::openings_results::{self, DealSolved, OPENING_OUTCOMES};
 use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
+use crate::shard::Shard;
 
 /// The outcome in the words of the front ends.
 pub fn outcome_text(o: Outcome) -> &'static str {
@@ -276,7 +276,8 @@ pub fn deal(seed: u64, k: u64) -> State {
     random_opening(seed.wrapping_mul(1_000_003).wrapping_add(k))
 }
 
-/// Which openings `openings` deals: numbers `from..from + count` of the seed's sequence.
+/// Which openings `openings` deals: numbers `from..from + count` of the seed's
+/// sequence, those of `shard` only.
 #[derive(Clone, Copy, Debug)]
 pub struct Deals {
     /// Seed of the sequence.
@@ -287,6 +288,8 @@ pub struct Deals {
     pub count: u64,
     /// How many are solved at once.
     pub jobs: usize,
+    /// Solve only the deals `k` this shard holds.
+    pub shard: Shard,
 }
 
 /// Where `openings` keeps its results, and whether it goes on from them.
@@ -296,27 +299,6 @@ pub struct OpeningsFile {
     /// Continue the run whose results are in it.
     pub resume: bool,
 }
-
-/// One deal solved, a line of the `--out` results file.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct DealSolved {
-    /// The deal's number in the seed's sequence.
-    deal: u64,
-    /// Its outcome: an index into [`OPENING_OUTCOMES`].
-    outcome: usize,
-    /// The line printed for it.
-    line: String,
-    /// Seconds taken.
-    secs: f64,
-    /// Seconds of the run's wall time since the deal before it was printed (deals
-    /// are solved `jobs` at once): their sum is the run's time, over every resumption.
-    #[serde(default)]
-    wall: f64,
-}
-
-/// The outcomes `openings` counts.
-const OPENING_OUTCOMES: [&str; 5] =
-    ["乙 (first player) wins", "甲 (second player) wins", "both win", "both lose", "not proven"];
 
 /// Solves deal `k` of `seed`.
 fn solve_deal(seed: u64, k: u64, limits: ProveLimits) -> DealSolved {
@@ -347,7 +329,8 @@ fn solve_deal(seed: u64, k: u64, limits: ProveLimits) -> DealSolved {
 
 /// `sente chaosclock openings`: deals openings, solves each and prints the outcomes.
 /// With `file`, each deal solved is kept as it is printed, and a resumed run prints
-/// the ones kept again and solves the rest. `stop` (Ctrl-C, SIGTERM) drops the deals
+/// the ones kept again and solves the rest. A `shard` solves only its deals (for
+/// [`merge`]). `stop` (Ctrl-C, SIGTERM) drops the deals
 /// being solved and ends the run, saying how to go on.
 pub fn openings(
     deals: Deals,
@@ -357,19 +340,17 @@ pub fn openings(
     stop: &AtomicBool,
     out: &mut impl Write,
 ) -> Result<()> {
-    let Deals { seed, from, count, jobs } = deals;
+    let Deals { seed, from, count, jobs, shard } = deals;
+    let end = from.saturating_add(count);
     let mut journal = None;
     let mut kept: HashMap<u64, DealSolved> = HashMap::new();
     if let Some(f) = file {
-        let header = json!({
-            "command": "chaosclock openings", "seed": seed,
-            "search_nodes": limits.search_nodes, "max_states": limits.max_states,
-        });
+        let header = openings_results::run_header(seed, from, count, limits, shard);
         let (j, solved) = open_results::<DealSolved>(&f.path, header, f.resume)?;
         kept = solved.into_iter().map(|d| (d.deal, d)).collect();
         journal = Some(j);
     }
-    let to_solve: Vec<u64> = (from..from + count).filter(|k| !kept.contains_key(k)).collect();
+    let to_solve: Vec<u64> = shard.items(from..end).filter(|k| !kept.contains_key(k)).collect();
     // The deals are solved on other threads, a batch of `jobs` at once; this one
     // prints them in deal order and can stop at once.
     let (tx, rx) = crossbeam_channel::unbounded::<DealSolved>();
@@ -386,14 +367,14 @@ pub fn openings(
     let mut tally = [0u64; 5];
     let mut wall = 0.0;
     let mut last = Instant::now();
-    for k in from..from + count {
+    for k in shard.items(from..end) {
         let solved = match kept.remove(&k) {
             Some(d) => d,
             None => loop {
                 if stop.load(Ordering::Relaxed) {
                     let how = match file {
                         Some(f) => format!("the same command with --resume continues from {}", f.path.display()),
-                        None => format!("--from {k} --count {} continues", from + count - k),
+                        None => format!("--from {k} --count {} continues", end - k),
                     };
                     writeln!(out, "stopped at deal {k} (the deals being solved were dropped): {how}")?;
                     return Ok(());
@@ -420,11 +401,36 @@ pub fn openings(
             out.flush()?;
         }
     }
-    writeln!(out, "{count} openings (seed {seed}, from {from}), {:.2} s per opening:", wall / count.max(1) as f64)?;
+    let solved = shard.count_in(from..end);
+    let which = if shard == Shard::WHOLE { String::new() } else { format!(", shard {shard}") };
+    writeln!(
+        out,
+        "{solved} openings (seed {seed}, from {from}{which}), {:.2} s per opening:",
+        wall / solved.max(1) as f64
+    )?;
+    write_tally(tally, solved, out)
+}
+
+/// Prints how many of `count` openings had each outcome; `tally` counts by the index
+/// into [`OPENING_OUTCOMES`].
+fn write_tally(tally: [u64; 5], count: u64, out: &mut impl Write) -> Result<()> {
     for (name, n) in OPENING_OUTCOMES.iter().zip(tally) {
         writeln!(out, "  {name:<24} {n:>6}  {:>5.1}%", 100.0 * n as f64 / count.max(1) as f64)?;
     }
     Ok(())
+}
+
+/// `sente chaosclock merge`: joins the shards' results files into `merged` and prints
+/// the tally of the whole run.
+pub fn merge(files: &[String], merged: &str, out: &mut impl Write) -> Result<()> {
+    let deals = openings_results::merge(files, merged)?;
+    let mut tally = [0u64; 5];
+    for d in &deals {
+        let n = tally.get_mut(d.outcome).with_context(|| format!("deal {}: unknown outcome {}", d.deal, d.outcome))?;
+        *n += 1;
+    }
+    writeln!(out, "{} shards, {} openings written to {merged}:", files.len(), deals.len())?;
+    write_tally(tally, deals.len() as u64, out)
 }
 
 /// `sente chaosclock play`: a human against the engine in the terminal.

@@ -22,6 +22,7 @@ mod interrupt;
 mod io;
 mod journal;
 mod nboard;
+mod openings_results;
 mod othello;
 mod othello_book;
 mod phantom;
@@ -29,7 +30,9 @@ mod platform;
 mod registry;
 mod selfplay;
 mod session;
+mod shard;
 mod train;
+mod train_shards;
 mod ugi;
 
 /// Mutations of valid inputs, shared with the other crates' fuzz tests.
@@ -265,14 +268,26 @@ enum ChaosCommand {
         /// Openings solved at once (each also splits its work over the idle threads).
         #[arg(long, default_value_t = 2)]
         jobs: usize,
-        /// Keep each opening's result in this file as it is solved (JSON lines).
+        /// Keep each opening's result in this file as it is solved (JSON lines, in deal order).
         #[arg(long)]
         out: Option<std::path::PathBuf>,
         /// Continue the run whose results are in --out (after Ctrl-C, SIGTERM or a kill).
         #[arg(long, requires = "out")]
         resume: bool,
+        /// Solve only the deals k with k mod n = i, e.g. 0/4 (with --out, for `merge`).
+        #[arg(long, requires = "out")]
+        shard: Option<String>,
         #[command(flatten)]
         limits: ChaosLimits,
+    },
+    /// Join the results files of a sharded `openings` run into the file one run writes.
+    Merge {
+        /// The shards' results files (`openings --shard i/n --out F`).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// The merged results file (must be new).
+        #[arg(long)]
+        out: String,
     },
     /// Play against the engine in the terminal.
     Play {
@@ -359,6 +374,19 @@ enum TrainCommand {
         /// Table size per thread in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Play only the games k with k mod n = i, e.g. 0/4 (OUT.progress lists them
+        /// for `merge`).
+        #[arg(long)]
+        shard: Option<String>,
+    },
+    /// Join the data files of a sharded `gen` run into the file one run would write.
+    Merge {
+        /// The shards' data files (each with its `.progress` file beside it).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// The merged data file (must be new).
+        #[arg(long)]
+        out: String,
     },
     /// Fit the evaluation's weights to data files.
     Fit {
@@ -451,12 +479,19 @@ fn run(cli: Cli) -> Result<()> {
             children_from,
             label_min,
             hash,
+            shard,
             resume,
         })) => {
+            let shard = shard.map(|s| shard::Shard::parse(&s, "--shard")).transpose()?;
             let settings =
                 search::othello::train::GameSettings { solve_empties, children_from, label_min, ..Default::default() };
-            let run = train::GenRun { games, threads, seed, settings, hash_mb: hash, out, resume };
+            let run = train::GenRun { games, threads, seed, settings, hash_mb: hash, out, resume, shard };
             train::generate(&run, interrupt::stop_flag())
+        }
+        Some(Commands::TrainOthello(TrainCommand::Merge { files, out })) => {
+            let (games, positions) = train_shards::merge(&files, &out)?;
+            println!("{} shards, {games} games, {positions} positions written to {out}", files.len());
+            Ok(())
         }
         Some(Commands::TrainOthello(TrainCommand::Fit {
             data,
@@ -565,17 +600,22 @@ fn run(cli: Cli) -> Result<()> {
             both_win,
             jobs,
             out,
+            shard,
             resume,
             limits,
         })) => {
             if jobs == 0 {
                 bail!("--jobs must be at least 1");
             }
-            let deals = chaosclock::Deals { seed, from, count, jobs };
+            let shard = shard.map(|s| shard::Shard::parse(&s, "--shard")).transpose()?.unwrap_or(shard::Shard::WHOLE);
+            let deals = chaosclock::Deals { seed, from, count, jobs, shard };
             let file = out.map(|path| chaosclock::OpeningsFile { path, resume });
             let stop = interrupt::stop_flag();
             let limits = limits.to_prove_limits(0)?;
             chaosclock::openings(deals, both_win, limits, file.as_ref(), &stop, &mut std::io::stdout().lock())
+        }
+        Some(Commands::Chaosclock(ChaosCommand::Merge { files, out })) => {
+            chaosclock::merge(&files, &out, &mut std::io::stdout().lock())
         }
         Some(Commands::Chaosclock(ChaosCommand::Play { seed, side, think })) => {
             let human = chaosclock::parse_side(&side)?;

@@ -6,7 +6,7 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -17,32 +17,57 @@ use search::othello::train::{self, FitSettings, GameSettings, Record};
 use serde::{Deserialize, Serialize};
 
 use crate::journal::Journal;
+use crate::shard::Shard;
 
 /// What a `gen` run is: the data of two runs can follow each other in one file only
-/// if they are the same run.
+/// if they are the same run, and the shards of one run are merged only if their
+/// headers agree but for `shard` and `start`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct RunHeader {
+pub struct RunHeader {
     /// The seed of the run.
-    seed: u64,
+    pub seed: u64,
     /// How its games are played.
-    settings: String,
+    pub settings: String,
+    /// Table size per thread in MiB (it can change which of two equal moves a search
+    /// picks, so a resumed run and the shards of a run keep it).
+    pub hash_mb: usize,
     /// The data file's length when the run began.
-    start: u64,
+    pub start: u64,
+    /// A sharded run's shard (`i/n`) and games in the whole run; `None` for a run
+    /// without `--shard` (whose `--games` may grow when resumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardOfRun>,
 }
 
-/// One line of the progress file: game `game` is in the data file, which it ends at
-/// byte `end`.
+/// Which part of a sharded `gen` run a progress file records.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct GameDone {
-    game: u64,
-    end: u64,
+pub struct ShardOfRun {
+    /// The shard, `i/n`.
+    pub shard: String,
+    /// Games of the whole run (the shard plays those `k < games` with `k mod n = i`).
+    pub games: u64,
+}
+
+/// One line of the progress file: game `game` (its number in the whole run) is in
+/// the data file, which it ends at byte `end`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameDone {
+    /// The game's number in the run.
+    pub game: u64,
+    /// Where the data file ends after its records.
+    pub end: u64,
 }
 
 /// A line of the progress file `<out>.progress`: the header, then one per game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
-enum ProgressLine {
-    Run { run: RunHeader },
+pub enum ProgressLine {
+    /// The first line: the run.
+    Run {
+        /// What the run is.
+        run: RunHeader,
+    },
+    /// A later line: a game written.
     Game(GameDone),
 }
 
@@ -72,15 +97,18 @@ pub struct GenRun {
     pub out: String,
     /// Continue the run recorded in `<out>.progress`.
     pub resume: bool,
+    /// Play only this shard's games (see [`crate::train_shards::merge`]).
+    pub shard: Option<Shard>,
 }
 
 /// Plays the run's training games and appends their records to its data file, in
 /// game order. Game `i` is seeded from the seed and `i`, so runs are reproducible.
 /// After each game `<out>.progress` records where the data file ends: with `resume`,
 /// a run stopped (`stop`) or killed goes on from the games written, first cutting off
-/// the data file any game it holds without its progress line.
+/// the data file any game it holds without its progress line. A shard plays only its
+/// games, in game order, each progress line naming the game's number in the run.
 pub fn generate(run: &GenRun, stop: Arc<AtomicBool>) -> Result<()> {
-    let GenRun { games, threads, seed, settings, hash_mb, ref out, resume } = *run;
+    let GenRun { games, threads, seed, settings, hash_mb, ref out, resume, shard } = *run;
     let progress = progress_path(out);
     let had_progress = std::fs::metadata(&progress).is_ok_and(|m| m.len() > 0);
     if had_progress && !resume {
@@ -95,8 +123,12 @@ pub fn generate(run: &GenRun, stop: Arc<AtomicBool>) -> Result<()> {
     if let Some(message) = &recovered.dropped {
         eprintln!("{message}");
     }
-    let header = RunHeader { seed, settings: format!("{settings:?}"), start: length };
-    let mut done = 0u64;
+    let shard_of_run = shard.map(|s| ShardOfRun { shard: s.to_string(), games });
+    let header = RunHeader { seed, settings: format!("{settings:?}"), hash_mb, start: length, shard: shard_of_run };
+    let shard = shard.unwrap_or(Shard::WHOLE);
+    // This run's games, in the order they are written.
+    let list: Vec<u64> = shard.items(0..games).collect();
+    let mut done = 0usize;
     let mut end = length;
     match recovered.lines.split_first() {
         None => journal.append(&serde_json::to_string(&ProgressLine::Run { run: header.clone() })?)?,
@@ -104,17 +136,32 @@ pub fn generate(run: &GenRun, stop: Arc<AtomicBool>) -> Result<()> {
             let Ok(ProgressLine::Run { run }) = serde_json::from_str(first) else {
                 bail!("{progress}: the first line is not a run header");
             };
-            if run.seed != seed || run.settings != header.settings {
+            if run.seed != seed || run.settings != header.settings || run.hash_mb != hash_mb {
                 bail!(
-                    "{progress} records a run of seed {} with {}: resume it with the same settings",
+                    "{progress} records a run of seed {} with {} and --hash {}: resume it with the same settings",
                     run.seed,
-                    run.settings
+                    run.settings,
+                    run.hash_mb
+                );
+            }
+            if run.shard != header.shard {
+                let describe = |s: &Option<ShardOfRun>| {
+                    s.as_ref()
+                        .map_or("no --shard".to_string(), |s| format!("--shard {} of --games {}", s.shard, s.games))
+                };
+                bail!(
+                    "{progress} records a run with {}: resume it with the same (not {})",
+                    describe(&run.shard),
+                    describe(&header.shard)
                 );
             }
             end = run.start;
+            // Every game this shard plays, however many --games (an unsharded run
+            // may grow).
+            let mut numbers = shard.items(0..u64::MAX);
             for (i, line) in rest.iter().enumerate() {
                 match serde_json::from_str(line) {
-                    Ok(ProgressLine::Game(g)) if g.game == i as u64 && g.end >= end => end = g.end,
+                    Ok(ProgressLine::Game(g)) if Some(g.game) == numbers.next() && g.end >= end => end = g.end,
                     _ => bail!("{progress} line {}: not the next game of the run", i + 2),
                 }
                 done += 1;
@@ -129,50 +176,54 @@ pub fn generate(run: &GenRun, stop: Arc<AtomicBool>) -> Result<()> {
             }
         }
     }
-    if done >= games {
+    if done >= list.len() {
         println!("{out} already holds the {done} games of this run (seed {seed})");
         return Ok(());
     }
 
-    let next = Arc::new(AtomicU64::new(done));
-    let (tx, rx) = unbounded::<(u64, Vec<Record>)>();
+    let list = Arc::new(list);
+    let next = Arc::new(AtomicUsize::new(done));
+    // Sent with the game's place in `list`.
+    let (tx, rx) = unbounded::<(usize, Vec<Record>)>();
     for _ in 0..threads.max(1) {
-        let (tx, next, stop) = (tx.clone(), next.clone(), stop.clone());
+        let (tx, next, stop, list) = (tx.clone(), next.clone(), stop.clone(), list.clone());
         // Not joined: when the run is stopped, the games under way are dropped
         // with the process.
         std::thread::spawn(move || {
             let solver = Solver::new(hash_mb, 1);
             loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= games || stop.load(Ordering::Relaxed) {
+                let n = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&i) = list.get(n) else { break };
+                if stop.load(Ordering::Relaxed) {
                     break;
                 }
                 let records = train::training_game(&solver, game_seed(seed, i), &settings);
                 solver.clear();
-                if tx.send((i, records)).is_err() {
+                if tx.send((n, records)).is_err() {
                     break;
                 }
             }
         });
     }
     drop(tx);
-    let bar = ProgressBar::new(games);
+    let bar = ProgressBar::new(list.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} games {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar.set_position(done);
+    bar.set_position(done as u64);
     bar.enable_steady_tick(Duration::from_millis(500));
     let start = Instant::now();
     let first = done;
+    let which = if shard == Shard::WHOLE { String::new() } else { format!(" of shard {shard} of {games}") };
     let mut positions = 0u64;
     // Games come in as they finish; they are written in game order.
-    let mut waiting: BTreeMap<u64, Vec<Record>> = BTreeMap::new();
-    while done < games {
+    let mut waiting: BTreeMap<usize, Vec<Record>> = BTreeMap::new();
+    while done < list.len() {
         if stop.load(Ordering::Relaxed) {
             bar.finish_and_clear();
             println!(
-                "stopped: games 0..{done} of seed {seed} are in {out} (the games under way were dropped); \
+                "stopped: {done} games{which} of seed {seed} are in {out} (the games under way were dropped); \
                  the same command with --resume continues"
             );
             return Ok(());
@@ -184,7 +235,7 @@ pub fn generate(run: &GenRun, stop: Arc<AtomicBool>) -> Result<()> {
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => {
                 if !stop.load(Ordering::Relaxed) {
-                    bail!("the game threads ended before game {done}");
+                    bail!("the game threads ended before game {}", list[done]);
                 }
                 continue;
             }
@@ -197,7 +248,7 @@ pub fn generate(run: &GenRun, stop: Arc<AtomicBool>) -> Result<()> {
             // The game's records first, then the line saying they are there.
             data.write_all(&bytes).and_then(|_| data.sync_data()).with_context(|| format!("cannot write {out}"))?;
             end += bytes.len() as u64;
-            journal.append(&serde_json::to_string(&ProgressLine::Game(GameDone { game: done, end }))?)?;
+            journal.append(&serde_json::to_string(&ProgressLine::Game(GameDone { game: list[done], end }))?)?;
             done += 1;
             positions += records.len() as u64;
             bar.inc(1);
@@ -206,8 +257,8 @@ pub fn generate(run: &GenRun, stop: Arc<AtomicBool>) -> Result<()> {
     }
     bar.finish_and_clear();
     println!(
-        "{} games, {positions} positions in {:.1} s, appended to {out} (games 0..{games} of seed {seed}, progress in {progress})",
-        games - first,
+        "{} games{which}, {positions} positions in {:.1} s, appended to {out} (seed {seed}, progress in {progress})",
+        list.len() - first,
         start.elapsed().as_secs_f64()
     );
     Ok(())

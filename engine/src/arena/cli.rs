@@ -209,12 +209,7 @@ impl PlayArgs {
         } else if platform_engine {
             bail!("proto=phantom is the Phantom Go platform protocol: use it only with --game phantomgo");
         }
-        let (shard, shards) = self
-            .shard
-            .split_once('/')
-            .and_then(|(i, n)| Some((i.parse::<u64>().ok()?, n.parse::<u64>().ok()?)))
-            .filter(|&(i, n)| n > 0 && i < n)
-            .ok_or_else(|| anyhow::anyhow!("--shard '{}': i/n with 0 <= i < n", self.shard))?;
+        let shard = crate::shard::Shard::parse(&self.shard, "--shard")?;
         let max_moves = self.max_moves.unwrap_or(match kind {
             GameKind::Othello => 200,
             GameKind::Go => 3 * size * size,
@@ -261,7 +256,7 @@ impl PlayArgs {
             concurrency: self.concurrency.max(1),
             out: self.out.clone(),
             resume: self.resume,
-            shard: (shard, shards),
+            shard: (shard.index, shard.count),
             sprt: parse_sprt(&self.sprt, self.normalized)?,
             dead_stones,
             debug_log: self.debug_log.clone(),

@@ -1,0 +1,256 @@
+//! `--shard i/n` and `merge` of the long batch commands (`train-othello gen`,
+//! `chaosclock openings`): the shards of a run, merged, are what one unsharded run
+//! writes (training data byte for byte, openings results but for their times); a
+//! merge of shards that do not make up one finished run is refused with the reason,
+//! and a stopped shard is finished with `--resume`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const SENTE: &str = env!("CARGO_BIN_EXE_sente");
+
+/// Small, quick training games (a few hundred positions in all), seed 1 unless told.
+const GEN: &[&str] = &[
+    "train-othello",
+    "gen",
+    "--games",
+    "7",
+    "--solve-empties",
+    "12",
+    "--children-from",
+    "10",
+    "--label-min",
+    "8",
+    "--hash",
+    "4",
+];
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sente-shards-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// Runs `sente` with `args`; returns (success, stdout, stderr).
+fn sente(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(SENTE).args(args).output().expect("run sente");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+/// `train-othello gen` with the small settings and `extra` arguments.
+fn gen_run(extra: &[&str]) {
+    let args: Vec<&str> = GEN.iter().copied().chain(extra.iter().copied()).collect();
+    let (ok, _, stderr) = sente(&args);
+    assert!(ok, "{args:?}: {stderr}");
+}
+
+#[test]
+fn sharded_training_data_merges_into_the_bytes_of_one_run() {
+    let dir = scratch("gen");
+    let whole = dir.join("whole.dat");
+    gen_run(&["--out", path(&whole), "--threads", "1"]);
+    let bytes = std::fs::read(&whole).expect("the unsharded data");
+    assert!(bytes.len() > 18 * 100, "{} bytes", bytes.len());
+    // Several threads finish games out of order; the file is still in game order.
+    let threaded = dir.join("threaded.dat");
+    gen_run(&["--out", path(&threaded), "--threads", "3"]);
+    assert!(std::fs::read(&threaded).unwrap() == bytes, "--threads 3 wrote other bytes than --threads 1");
+
+    for n in [1, 3, 8] {
+        let shards: Vec<PathBuf> = (0..n).map(|i| dir.join(format!("shard-{i}-of-{n}.dat"))).collect();
+        for (i, file) in shards.iter().enumerate() {
+            gen_run(&["--out", path(file), "--shard", &format!("{i}/{n}"), "--threads", "2"]);
+        }
+        // Given in any order.
+        let merged = dir.join(format!("merged-{n}.dat"));
+        let mut args = vec!["train-othello", "merge", "--out", path(&merged)];
+        args.extend(shards.iter().rev().map(|p| path(p)));
+        let (ok, stdout, stderr) = sente(&args);
+        assert!(ok, "{stderr}");
+        assert!(stdout.contains(&format!("{n} shards, 7 games")), "{stdout}");
+        assert!(std::fs::read(&merged).unwrap() == bytes, "{n} shards merged differ from one run");
+    }
+}
+
+#[test]
+fn a_merge_that_is_not_one_finished_run_is_refused() {
+    let dir = scratch("gen-refused");
+    let shard = |i: u64, seed: &str| {
+        let file = dir.join(format!("s{i}-seed{seed}.dat"));
+        gen_run(&["--out", path(&file), "--shard", &format!("{i}/2"), "--seed", seed]);
+        file
+    };
+    let (a, b, other_seed) = (shard(0, "1"), shard(1, "1"), shard(1, "4"));
+    let merge = |files: &[&Path], out: &str| {
+        let out = dir.join(out);
+        let mut args = vec!["train-othello", "merge", "--out", path(&out)];
+        args.extend(files.iter().map(|p| path(p)));
+        let (ok, _, stderr) = sente(&args);
+        assert!(!ok, "{files:?} merged");
+        assert!(!out.exists() || std::fs::metadata(&out).unwrap().len() == 0, "a refused merge wrote data");
+        stderr
+    };
+    assert!(merge(&[&a], "m1").contains("shard 1/2 is missing"));
+    assert!(merge(&[&a, &a, &b], "m2").contains("given twice"));
+    assert!(merge(&[&a, &other_seed], "m3").contains("different runs"));
+    // Not a shard's file: a run without --shard, and data without a progress file.
+    let plain = dir.join("plain.dat");
+    gen_run(&["--out", path(&plain)]);
+    assert!(merge(&[&plain], "m4").contains("gen --shard"));
+    let bare = dir.join("bare.dat");
+    std::fs::copy(&a, &bare).unwrap();
+    assert!(merge(&[&bare], "m4b").contains("gen --shard"));
+    // A shard stopped by a kill after writing its last game's records but not its
+    // progress line; then one stopped a game earlier. `--resume` finishes it.
+    let progress = format!("{}.progress", path(&b));
+    let before = std::fs::read_to_string(&progress).unwrap();
+    let kept: Vec<&str> = before.lines().collect();
+    let end_before: serde_json::Value = serde_json::from_str(kept[kept.len() - 2]).unwrap();
+    let end_before = end_before["end"].as_u64().unwrap() as usize;
+    std::fs::write(&progress, kept[..kept.len() - 1].join("\n") + "\n").unwrap();
+    let data = std::fs::read(&b).unwrap();
+    assert!(merge(&[&a, &b], "m5").contains("was the shard stopped?"));
+    std::fs::write(&b, &data[..end_before]).unwrap();
+    assert!(merge(&[&a, &b], "m6").contains("finish that shard first"));
+    gen_run(&["--out", path(&b), "--shard", "1/2", "--seed", "1", "--resume"]);
+    assert!(std::fs::read(&b).unwrap() == data && std::fs::read_to_string(&progress).unwrap() == before);
+    // A merge never overwrites data, and a shard never appends to it.
+    let before = std::fs::read(&plain).unwrap();
+    let (ok, _, stderr) = sente(&["train-othello", "merge", "--out", path(&plain), path(&a)]);
+    assert!(!ok && stderr.contains("already holds data"), "{stderr}");
+    assert!(std::fs::read(&plain).unwrap() == before);
+    let (ok, _, stderr) = sente(&GEN.iter().copied().chain(["--out", path(&a), "--shard", "0/2"]).collect::<Vec<_>>());
+    assert!(!ok && stderr.contains("--resume"), "{stderr}");
+    // A shard resumed as another shard, or with other --games, is refused.
+    let (ok, _, stderr) =
+        sente(&GEN.iter().copied().chain(["--out", path(&a), "--shard", "1/2", "--resume"]).collect::<Vec<_>>());
+    assert!(!ok && stderr.contains("--shard 0/2 of --games 7"), "{stderr}");
+    let (ok, _, stderr) =
+        sente(&GEN.iter().copied().chain(["--out", path(&plain), "--shard", "2/2"]).collect::<Vec<_>>());
+    assert!(!ok && stderr.contains("--shard '2/2'"), "{stderr}");
+}
+
+/// `chaosclock openings` with limits too small to prove a deal: quick, and every
+/// deal still gets its line.
+const OPENINGS: &[&str] =
+    &["chaosclock", "openings", "--count", "9", "--from", "4", "--seed", "7", "--nodes", "500", "--max-states", "500"];
+
+/// The text of an `openings` listing or results file without its times (seconds in
+/// the printed lines, `secs` and `wall` in the file).
+fn untimed(text: &str) -> Vec<String> {
+    let seconds = |line: &str| -> String {
+        match line.split_once(" s per opening") {
+            Some(_) => line.split(')').next().unwrap_or(line).to_string(),
+            None => line
+                .strip_suffix(" s")
+                .map_or(line, |l| l.trim_end_matches(|c: char| c == '.' || c.is_ascii_digit() || c == ' '))
+                .to_string(),
+        }
+    };
+    text.lines()
+        .map(|l| match serde_json::from_str::<serde_json::Value>(l) {
+            Ok(mut v) if v.is_object() => {
+                let map = v.as_object_mut().expect("an object");
+                map.remove("secs");
+                map.remove("wall");
+                if let Some(shown) = map.get("line").and_then(|s| s.as_str()).map(seconds) {
+                    map.insert("line".into(), shown.into());
+                }
+                v.to_string()
+            }
+            _ => seconds(l),
+        })
+        .collect()
+}
+
+#[test]
+fn sharded_openings_merge_into_the_results_file_of_one_run() {
+    let dir = scratch("openings");
+    let run = |extra: &[&str]| {
+        let args: Vec<&str> = OPENINGS.iter().copied().chain(extra.iter().copied()).collect();
+        let (ok, stdout, stderr) = sente(&args);
+        assert!(ok, "{args:?}: {stderr}");
+        stdout
+    };
+    let whole = dir.join("whole.jsonl");
+    let listing = run(&["--out", path(&whole)]);
+    assert!(listing.contains("9 openings (seed 7, from 4)"), "{listing}");
+    let bytes = std::fs::read_to_string(&whole).expect("the unsharded results");
+    let deals: Vec<u64> = bytes
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["deal"].as_u64().unwrap())
+        .collect();
+    assert_eq!(deals, (4..13).collect::<Vec<u64>>());
+    let shards: Vec<PathBuf> = (0..4).map(|i| dir.join(format!("shard-{i}.jsonl"))).collect();
+    for (i, file) in shards.iter().enumerate() {
+        let listing = run(&["--shard", &format!("{i}/4"), "--out", path(file), "--jobs", "1"]);
+        assert!(listing.contains(&format!("shard {i}/4")), "{listing}");
+    }
+    let merged = dir.join("merged.jsonl");
+    let mut args = vec!["chaosclock", "merge", "--out", path(&merged)];
+    args.extend(shards.iter().rev().map(|p| path(p)));
+    let (ok, stdout, stderr) = sente(&args);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("4 shards, 9 openings") && stdout.contains("not proven"), "{stdout}");
+    assert_eq!(untimed(&std::fs::read_to_string(&merged).unwrap()), untimed(&bytes));
+    // The merged file is one run's: resuming it prints the whole run, solving nothing.
+    let resumed = run(&["--out", path(&merged), "--resume"]);
+    assert_eq!(untimed(&resumed), untimed(&listing));
+
+    // Refused: a missing shard, a shard of another run, an unfinished shard, a shard
+    // without a results file, and an --out that already holds results.
+    let merge_fails = |files: &[&Path], out: &str| {
+        let out = dir.join(out);
+        let mut args = vec!["chaosclock", "merge", "--out", path(&out)];
+        args.extend(files.iter().map(|p| path(p)));
+        let (ok, _, stderr) = sente(&args);
+        assert!(!ok && !out.exists(), "{files:?} merged");
+        stderr
+    };
+    assert!(merge_fails(&[&shards[0], &shards[1], &shards[3]], "m1").contains("shard 2/4 is missing"));
+    let other = dir.join("other.jsonl");
+    let (ok, _, stderr) = sente(&[
+        "chaosclock",
+        "openings",
+        "--count",
+        "9",
+        "--from",
+        "4",
+        "--seed",
+        "8",
+        "--nodes",
+        "500",
+        "--max-states",
+        "500",
+        "--shard",
+        "2/4",
+        "--out",
+        path(&other),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(merge_fails(&[&shards[0], &shards[1], &other, &shards[3]], "m2").contains("different runs"));
+    let text = std::fs::read_to_string(&shards[1]).unwrap();
+    let cut = dir.join("cut.jsonl");
+    std::fs::write(&cut, text.lines().take(2).collect::<Vec<_>>().join("\n") + "\n").unwrap();
+    assert!(merge_fails(&[&shards[0], &cut, &shards[2], &shards[3]], "m3").contains("finish that shard first"));
+    // Resumed, the cut shard is finished and the merge goes through.
+    run(&["--shard", "1/4", "--out", path(&cut), "--resume"]);
+    let (ok, _, stderr) = sente(
+        &["chaosclock", "merge", "--out", path(&dir.join("m4")), path(&shards[0]), path(&cut)]
+            .into_iter()
+            .chain([path(&shards[2]), path(&shards[3])])
+            .collect::<Vec<_>>(),
+    );
+    assert!(ok, "{stderr}");
+    let (ok, _, stderr) = sente(&[OPENINGS, &["--shard", "1/4"]].concat());
+    assert!(!ok && stderr.contains("--out"), "{stderr}");
+    let (ok, _, stderr) = sente(&[OPENINGS, &["--out", path(&whole)]].concat());
+    assert!(!ok && stderr.contains("already holds results"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&whole).unwrap(), bytes);
+}
