@@ -3,7 +3,8 @@
 //! every search thread shares (tree parallelism).
 //!
 //! Each iteration walks down the tree by the UCT-RAVE value, expands a node once it
-//! has been visited [`EXPAND_AFTER`] times, finishes the game with a light playout,
+//! has been visited [`EXPAND_AFTER`] times (its children start with the priors of
+//! [`super::prior`]), finishes the game with a playout,
 //! and updates every node on the way with the result; RAVE ("all moves as first")
 //! also credits each child whose move the same colour played later in the iteration.
 //! The root's moves are filtered by the game's full rules (superko included); inside
@@ -33,6 +34,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 
 use super::playout::{Policy, area_owners, move_cap, playout, settling_playout};
+use super::prior::{Prior, prior};
 use crate::limits::{Limits, StopFlag, TimeBudget};
 
 /// A node is expanded once it has been visited this many times.
@@ -72,11 +74,13 @@ pub struct MctsSettings {
     pub max_nodes: usize,
     /// The playout policy.
     pub policy: Policy,
+    /// New nodes start with virtual experience from Go knowledge ([`super::prior`]).
+    pub priors: bool,
 }
 
 impl Default for MctsSettings {
     fn default() -> Self {
-        MctsSettings { threads: 1, max_nodes: DEFAULT_MAX_NODES, policy: Policy::default() }
+        MctsSettings { threads: 1, max_nodes: DEFAULT_MAX_NODES, policy: Policy::default(), priors: true }
     }
 }
 
@@ -87,6 +91,7 @@ impl MctsSettings {
             threads: threads.max(1),
             max_nodes: ((hash_mb.max(1) << 20) / NODE_BYTES).max(1024),
             policy: Policy::default(),
+            priors: true,
         }
     }
 }
@@ -95,6 +100,10 @@ impl MctsSettings {
 #[derive(Default)]
 struct Node {
     cell: AtomicU8,
+    /// Virtual visits from the prior (set when the node is created).
+    prior_visits: AtomicU8,
+    /// Virtual wins among them.
+    prior_wins: AtomicU8,
     /// Visits, counted on the way down (virtual loss until the result is backed up).
     visits: AtomicU32,
     /// Wins for the player who made this node's move.
@@ -125,16 +134,21 @@ impl Node {
         if visits > 0 { self.wins.load(Relaxed) as f32 / visits as f32 } else { 0.0 }
     }
 
+    /// The selection value; the prior's virtual visits and wins count in both the
+    /// node's own statistics and its RAVE statistics.
     fn value(&self, parent_log: f32) -> f32 {
-        let rave_visits = self.rave_visits.load(Relaxed);
-        let rave = if rave_visits > 0 { self.rave_wins.load(Relaxed) as f32 / rave_visits as f32 } else { 0.5 };
-        let visits = self.visits.load(Relaxed);
+        let prior_visits = u32::from(self.prior_visits.load(Relaxed));
+        let prior_wins = u32::from(self.prior_wins.load(Relaxed));
+        let rave_visits = self.rave_visits.load(Relaxed) + prior_visits;
+        let rave =
+            if rave_visits > 0 { (self.rave_wins.load(Relaxed) + prior_wins) as f32 / rave_visits as f32 } else { 0.5 };
+        let visits = self.visits.load(Relaxed) + prior_visits;
         if visits == 0 {
             // First-play urgency: trust RAVE, a little above an even game.
             return rave + 0.1;
         }
         let n = visits as f32;
-        let q = self.wins.load(Relaxed) as f32 / n;
+        let q = (self.wins.load(Relaxed) + prior_wins) as f32 / n;
         let beta = (RAVE_K / (3.0 * n + RAVE_K)).sqrt();
         (1.0 - beta) * q + beta * rave + EXPLORATION * (parent_log / n).sqrt()
     }
@@ -151,14 +165,19 @@ impl Tree {
         Tree { nodes: (0..capacity.max(1)).map(|_| Node::default()).collect(), used: AtomicUsize::new(1) }
     }
 
-    /// Gives `cells` to `node` as its children; false when the arena is full.
-    fn add_children(&self, node: usize, cells: &[Cell]) -> bool {
+    /// Gives `cells` to `node` as its children, with their priors (none if
+    /// `priors` is empty); false when the arena is full.
+    fn add_children(&self, node: usize, cells: &[Cell], priors: &[Prior]) -> bool {
         let first = self.used.fetch_add(cells.len(), Relaxed);
         if first + cells.len() > self.nodes.len() {
             return false;
         }
         for (i, &cell) in cells.iter().enumerate() {
-            self.nodes[first + i].cell.store(cell, Relaxed);
+            let child = &self.nodes[first + i];
+            child.cell.store(cell, Relaxed);
+            let prior = priors.get(i).copied().unwrap_or_default();
+            child.prior_visits.store(prior.visits, Relaxed);
+            child.prior_wins.store(prior.wins, Relaxed);
         }
         self.nodes[node].children.store(((first as u64) << 16) | cells.len() as u64, Release);
         true
@@ -193,6 +212,8 @@ pub struct Mcts {
     tree: Option<Tree>,
     root: FastBoard,
     root_cells: Vec<Cell>,
+    /// The move that led to the root (0 for a pass or none).
+    root_last: Cell,
     komi: f32,
     seed: u64,
     searches: u64,
@@ -257,6 +278,10 @@ impl Mcts {
             cap: move_cap(board.size()),
             root,
             root_cells,
+            root_last: match game.moves().last() {
+                Some((_, Move::Play(p))) => FastBoard::cell(*p),
+                _ => PASS,
+            },
             settings: MctsSettings::default(),
         }
     }
@@ -285,19 +310,34 @@ impl Mcts {
         needed.min(self.settings.max_nodes).max(self.root_cells.len() + 1)
     }
 
-    /// Children for a node inside the tree: playable points of the playout board, and
-    /// a pass.
-    fn expand(tree: &Tree, node: usize, board: &FastBoard) -> bool {
+    /// Children for a node inside the tree: playable points of the playout board (never
+    /// an own eye), and a pass; with their priors after the node's move `last` when
+    /// `priors`.
+    fn expand(tree: &Tree, node: usize, board: &FastBoard, last: Cell, priors: bool) -> bool {
         let mut cells = [0 as Cell; 128];
+        let mut values = [Prior::default(); 128];
         let mut n = 0;
         for &c in board.empties() {
             if board.is_playable(c) {
                 cells[n] = c;
+                if priors {
+                    values[n] = prior(board, c, last);
+                }
                 n += 1;
             }
         }
         cells[n] = PASS;
-        tree.add_children(node, &cells[..=n])
+        tree.add_children(node, &cells[..=n], &values[..=n])
+    }
+
+    /// The priors of the root's children (a pass gets none).
+    fn root_priors(&self) -> Vec<Prior> {
+        self.root_cells
+            .iter()
+            .map(|&c| {
+                if c == PASS || !self.settings.priors { Prior::default() } else { prior(&self.root, c, self.root_last) }
+            })
+            .collect()
     }
 
     fn select(tree: &Tree, node: usize, children: std::ops::Range<usize>) -> usize {
@@ -342,7 +382,8 @@ impl Mcts {
                         && tree.nodes[node].children.compare_exchange(UNEXPANDED, EXPANDING, Relaxed, Relaxed).is_ok();
                     // Not visited enough, being expanded by another thread, or no room
                     // left: play out from here.
-                    if !claimed || !Self::expand(tree, node, &board) {
+                    let last = if node == 0 { self.root_last } else { tree.nodes[node].cell() };
+                    if !claimed || !Self::expand(tree, node, &board, last, self.settings.priors) {
                         break;
                     }
                     match tree.nodes[node].children() {
@@ -439,7 +480,7 @@ impl Mcts {
         if self.tree.is_none() {
             let tree = Tree::new(self.capacity(limits.nodes));
             // The root's children always fit: the capacity counts them.
-            tree.add_children(0, &self.root_cells);
+            tree.add_children(0, &self.root_cells, &self.root_priors());
             self.tree = Some(tree);
         }
         let Some(tree) = self.tree.as_ref() else { unreachable!("the tree was just made") };
