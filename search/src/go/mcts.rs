@@ -10,9 +10,10 @@
 //! The root's moves are filtered by the game's full rules (superko included); inside
 //! the tree the playout board's simple ko applies.
 //!
-//! The tree lives in an arena of nodes allocated once per search, sized by the node
-//! budget ([`MctsSettings::max_nodes`]); every statistic is an atomic counter, so the
-//! threads share it without a lock:
+//! The tree lives in an arena of nodes allocated by the first search, sized by the
+//! node budget ([`MctsSettings::max_nodes`]) and kept for the next position
+//! ([`Mcts::reuse`]); every statistic is an atomic counter, so the threads share it
+//! without a lock:
 //!
 //! * **virtual loss**: a thread counts its visit on every node of its path on the
 //!   way down, and the win only on the way back, so until its playout ends the path
@@ -186,6 +187,88 @@ impl Tree {
     fn used(&self) -> usize {
         self.used.load(Relaxed).min(self.nodes.len())
     }
+
+    /// Copies every field of node `from` onto node `to`.
+    fn copy_node(&self, from: usize, to: usize) {
+        let (a, b) = (&self.nodes[from], &self.nodes[to]);
+        b.cell.store(a.cell.load(Relaxed), Relaxed);
+        b.prior_visits.store(a.prior_visits.load(Relaxed), Relaxed);
+        b.prior_wins.store(a.prior_wins.load(Relaxed), Relaxed);
+        b.visits.store(a.visits.load(Relaxed), Relaxed);
+        b.wins.store(a.wins.load(Relaxed), Relaxed);
+        b.rave_visits.store(a.rave_visits.load(Relaxed), Relaxed);
+        b.rave_wins.store(a.rave_wins.load(Relaxed), Relaxed);
+        b.children.store(a.children.load(Relaxed), Relaxed);
+    }
+
+    /// Clears the nodes `range` (back to unused).
+    fn clear(&self, range: std::ops::Range<usize>) {
+        for n in &self.nodes[range] {
+            n.cell.store(0, Relaxed);
+            n.prior_visits.store(0, Relaxed);
+            n.prior_wins.store(0, Relaxed);
+            n.visits.store(0, Relaxed);
+            n.wins.store(0, Relaxed);
+            n.rave_visits.store(0, Relaxed);
+            n.rave_wins.store(0, Relaxed);
+            n.children.store(UNEXPANDED, Relaxed);
+        }
+    }
+
+    /// Forgets every node but an empty root; clears only the nodes that were used.
+    fn reset(&self) {
+        self.clear(0..self.used());
+        self.used.store(1, Relaxed);
+    }
+
+    /// Makes `new_root` the root, keeping its subtree and dropping every other node:
+    /// the subtree moves to the front of the arena in place, the rest of what was
+    /// used is cleared. A child block always lies after its parent, so packing the
+    /// kept blocks in their old order moves every node down (or not at all) and
+    /// never over a node still to be moved.
+    fn reroot(&self, new_root: usize) {
+        let mut blocks: Vec<(usize, usize)> = Vec::new();
+        let mut stack = vec![new_root];
+        while let Some(n) = stack.pop() {
+            if let Some(children) = self.nodes[n].children() {
+                blocks.push((children.start, children.len()));
+                stack.extend(children);
+            }
+        }
+        blocks.sort_unstable();
+        let old_used = self.used();
+        self.copy_node(new_root, 0);
+        let mut next = 1;
+        let mut new_first = Vec::with_capacity(blocks.len());
+        for &(first, len) in &blocks {
+            new_first.push(next);
+            for i in 0..len {
+                self.copy_node(first + i, next + i);
+            }
+            next += len;
+        }
+        for node in &self.nodes[..next] {
+            let word = node.children.load(Relaxed);
+            let relinked = if word <= EXPANDING {
+                // A node left half-expanded (the arena was full) may expand again.
+                UNEXPANDED
+            } else {
+                let first = (word >> 16) as usize;
+                match blocks.binary_search_by_key(&first, |b| b.0) {
+                    Ok(k) => ((new_first[k] as u64) << 16) | (word & 0xFFFF),
+                    Err(_) => UNEXPANDED,
+                }
+            };
+            node.children.store(relinked, Relaxed);
+        }
+        self.clear(next..old_used.max(next));
+        self.used.store(next, Relaxed);
+    }
+
+    /// The child of `node` whose move is `cell`, if the node is expanded and has one.
+    fn child_with(&self, node: usize, cell: Cell) -> Option<usize> {
+        self.nodes[node].children()?.find(|&i| self.nodes[i].cell() == cell)
+    }
 }
 
 /// What a search found.
@@ -214,6 +297,8 @@ pub struct Mcts {
     root_cells: Vec<Cell>,
     /// The move that led to the root (0 for a pass or none).
     root_last: Cell,
+    /// The game at the root, to find it again in a later position ([`Mcts::reuse`]).
+    root_game: Game,
     komi: f32,
     seed: u64,
     searches: u64,
@@ -283,6 +368,73 @@ impl Mcts {
                 _ => PASS,
             },
             settings: MctsSettings::default(),
+            root_game: game.clone(),
+        }
+    }
+
+    /// A tree for `game`, as [`Mcts::with_excluded`] makes it, that keeps what this
+    /// tree learned about it: when `game` continues this tree's game (same start and
+    /// komi, its moves and then more), the subtree of the moves played since becomes
+    /// the new tree, moved to the front of the same arena (tree reuse); otherwise,
+    /// or if those moves leave the tree, it starts empty (only the used part of the
+    /// arena is cleared). With other `settings` than this tree's, the arena is freed
+    /// and the next search allocates a new one. The root's children are those the
+    /// full rules allow now, keeping the statistics of the ones the tree had.
+    pub fn reuse(mut self, game: &Game, seed: u64, allow_pass: bool, excluded: u128, settings: MctsSettings) -> Mcts {
+        let mut next = Mcts::with_excluded(game, seed, allow_pass, excluded).with_settings(settings);
+        if next.settings != self.settings {
+            return next;
+        }
+        let Some(tree) = self.tree.take() else { return next };
+        let old = self.root_game.moves();
+        let continues = game.start() == self.root_game.start()
+            && game.komi() == self.root_game.komi()
+            && game.moves().len() >= old.len()
+            && game.moves()[..old.len()] == *old;
+        let mut node = Some(0);
+        if continues {
+            for &(_, m) in &game.moves()[old.len()..] {
+                let cell = match m {
+                    Move::Play(p) => FastBoard::cell(p),
+                    Move::Pass => PASS,
+                };
+                node = node.and_then(|n| tree.child_with(n, cell));
+            }
+        }
+        match node {
+            Some(root) if continues => tree.reroot(root),
+            _ => tree.reset(),
+        }
+        next.tree = Some(tree);
+        next.fit_root_children();
+        next
+    }
+
+    /// Gives the root exactly [`Mcts::root_cells`] as children, with the statistics
+    /// (and subtrees) of the children it already has for them.
+    fn fit_root_children(&mut self) {
+        let priors = self.root_priors();
+        let Some(tree) = self.tree.as_ref() else { return };
+        let old: Vec<usize> = tree.nodes[0].children().map_or(Vec::new(), |c| c.collect());
+        let same = old.len() == self.root_cells.len()
+            && old.iter().zip(&self.root_cells).all(|(&i, &c)| tree.nodes[i].cell() == c);
+        if same {
+            return;
+        }
+        let keep: Vec<Option<usize>> =
+            self.root_cells.iter().map(|&c| old.iter().copied().find(|&i| tree.nodes[i].cell() == c)).collect();
+        tree.nodes[0].children.store(UNEXPANDED, Relaxed);
+        if !tree.add_children(0, &self.root_cells, &priors) {
+            // No room for a new block of root children: start afresh.
+            tree.reset();
+            tree.add_children(0, &self.root_cells, &priors);
+            return;
+        }
+        let Some(block) = tree.nodes[0].children() else { return };
+        for (slot, kept) in block.zip(keep) {
+            if let Some(from) = kept {
+                tree.copy_node(from, slot);
+            }
         }
     }
 
@@ -477,8 +629,13 @@ impl Mcts {
         let player = if to_move == Color::BLACK { crate::Player::One } else { crate::Player::Two };
         let budget = TimeBudget::new(limits, player, 40);
         let start = Instant::now();
+        let wanted = self.capacity(limits.nodes);
+        if self.tree.as_ref().is_some_and(|t| t.nodes.len() < wanted) {
+            // A kept tree too small for this search: start again.
+            self.tree = None;
+        }
         if self.tree.is_none() {
-            let tree = Tree::new(self.capacity(limits.nodes));
+            let tree = Tree::new(wanted);
             // The root's children always fit: the capacity counts them.
             tree.add_children(0, &self.root_cells, &self.root_priors());
             self.tree = Some(tree);
@@ -688,6 +845,93 @@ mod tests {
         assert!(r.nodes <= 3000 && r.nodes > 1000, "{} nodes", r.nodes);
         assert_eq!(r.playouts, 20_000);
         assert!(matches!(r.best, Move::Play(_)));
+    }
+
+    /// The visits of the children of `node`, by cell.
+    fn child_visits(tree: &Tree, node: usize) -> Vec<(Cell, u32)> {
+        let mut v: Vec<(Cell, u32)> = tree.nodes[node]
+            .children()
+            .map_or(Vec::new(), |c| c.map(|i| (tree.nodes[i].cell(), tree.nodes[i].visits.load(Relaxed))).collect());
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn the_subtree_after_two_moves_is_kept_and_the_rest_cleared() {
+        let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
+        let settings = MctsSettings::default();
+        let mut m = Mcts::new(&game, 2).with_settings(settings);
+        let limits = Limits { nodes: Some(4000), ..Limits::default() };
+        let r = m.search(&limits, &StopFlag::new(), Color::BLACK);
+        let Move::Play(first) = r.best else { panic!("a pass on the empty board") };
+        let tree = m.tree.as_ref().unwrap();
+        let mine = tree.child_with(0, FastBoard::cell(first)).unwrap();
+        let (reply_cell, _) = child_visits(tree, mine).into_iter().max_by_key(|c| c.1).unwrap();
+        let reply = tree.child_with(mine, reply_cell).unwrap();
+        let kept_visits = tree.nodes[reply].visits.load(Relaxed);
+        let kept_children = child_visits(tree, reply);
+        let used_before = tree.used();
+        assert!(kept_visits > 10 && !kept_children.is_empty(), "{kept_visits} visits");
+
+        game.play(Color::BLACK, Move::Play(first)).unwrap();
+        game.play(Color::WHITE, to_move(reply_cell)).unwrap();
+        let mut m = m.reuse(&game, 3, true, 0, settings);
+        let tree = m.tree.as_ref().unwrap();
+        assert_eq!(tree.nodes[0].visits.load(Relaxed), kept_visits);
+        assert_eq!(child_visits(tree, 0), kept_children, "the root's children and their statistics");
+        let used = tree.used();
+        assert!(used < used_before, "{used} of {used_before} nodes kept");
+        assert!(tree.nodes[used..used_before].iter().all(|n| n.visits.load(Relaxed) == 0 && n.cell() == 0));
+        // Every kept child block lies inside the used part.
+        for n in &tree.nodes[..used] {
+            if let Some(c) = n.children() {
+                assert!(c.end <= used);
+            }
+        }
+        let kept_sum: u32 = kept_children.iter().map(|c| c.1).sum();
+        let r = m.search(&limits, &StopFlag::new(), Color::BLACK);
+        let sum: u32 = r.root_moves.iter().map(|m| m.1).sum();
+        assert_eq!(sum, kept_sum + 4000, "the new playouts add to the kept ones");
+    }
+
+    #[test]
+    fn another_game_starts_an_empty_tree_and_the_budget_holds_across_moves() {
+        let settings = MctsSettings { threads: 2, max_nodes: 3000, ..MctsSettings::default() };
+        let limits = Limits { nodes: Some(5000), ..Limits::default() };
+        let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
+        let mut m = Mcts::new(&game, 1).with_settings(settings);
+        for _ in 0..6 {
+            let color = game.board().to_move();
+            let r = m.search(&limits, &StopFlag::new(), color);
+            assert!(r.nodes <= 3000, "{} nodes", r.nodes);
+            game.play(color, r.best).unwrap();
+            m = m.reuse(&game, 1, true, 0, settings);
+        }
+        // A game that does not continue this one: nothing is kept.
+        let other = Game::new(Board::new(9), 6.5, Superko::Positional);
+        let m = m.reuse(&other, 1, true, 0, settings);
+        let tree = m.tree.as_ref().unwrap();
+        assert_eq!(tree.nodes[0].visits.load(Relaxed), 0);
+        assert_eq!(tree.used(), 1 + m.root_cells.len());
+        assert!(tree.nodes[tree.used()..].iter().all(|n| n.visits.load(Relaxed) == 0));
+    }
+
+    #[test]
+    fn reused_searches_with_one_thread_are_deterministic() {
+        let run = || {
+            let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
+            let mut m = Mcts::new(&game, 9);
+            let mut moves = Vec::new();
+            for _ in 0..4 {
+                let color = game.board().to_move();
+                let r = m.search(&Limits { nodes: Some(1500), ..Limits::default() }, &StopFlag::new(), color);
+                moves.push(r.root_moves.clone());
+                game.play(color, r.best).unwrap();
+                m = m.reuse(&game, 9, true, 0, MctsSettings::default());
+            }
+            moves
+        };
+        assert_eq!(run(), run());
     }
 
     #[test]
