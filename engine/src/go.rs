@@ -148,7 +148,9 @@ impl GoState {
         let allow_pass = ending == Ending::Normal || opponent_dead == 0;
         let excluded = settlement.settled_territory(game.board(), color);
         self.seed = self.seed.wrapping_add(1);
-        let mut tree = match self.kept.take() {
+        // Cleanup searches start afresh: the kept statistics were gathered for normal
+        // play, where capturing dead stones does not change the result.
+        let mut tree = match self.kept.take().filter(|_| ending == Ending::Normal) {
             Some(old) => old.reuse(&game, self.seed, allow_pass, excluded, self.settings),
             None => Mcts::with_excluded(&game, self.seed, allow_pass, excluded).with_settings(self.settings),
         };

@@ -14,7 +14,7 @@
 //! | self-atari of 2+ stones that captures nothing | +30 lost |
 //! | matches a MoGo 3×3 pattern, next to the last move | +10 won |
 //! | next to the last move (its 8 neighbours) | +4 won |
-//! | first line while more than half the board is empty | +10 lost |
+//! | first line while more than half the board is empty (unless it captures or saves) | +10 lost |
 //!
 //! Own eyes are never children at all (the tree only expands points
 //! [`FastBoard::is_playable`] allows); a pass gets no prior.
@@ -213,7 +213,7 @@ pub fn prior(board: &FastBoard, cell: Cell, last: Cell) -> Prior {
     let point = FastBoard::point(cell);
     let edge = board.size() - 1;
     let first_line = point.row() == 0 || point.col() == 0 || point.row() == edge || point.col() == edge;
-    if first_line && 2 * board.empty_count() > board.size() * board.size() {
+    if first_line && !captures && saves == 0 && 2 * board.empty_count() > board.size() * board.size() {
         p.bad(10);
     }
     p
@@ -388,6 +388,12 @@ mod tests {
         let edge = prior(&early, at(9, 0, 4), 0);
         assert!(edge.rate() < 0.5, "{edge:?}");
         assert_eq!(prior(&early, at(9, 1, 4), 0).rate(), 0.5);
+        // A capture on the first line is not penalised: white on (0, 1) has its last
+        // liberty in the corner.
+        let mut rows = vec![".OX......", ".X......."];
+        rows.extend(["........."; 7]);
+        let capture = prior(&board(&rows, Color::BLACK), at(9, 0, 0), 0);
+        assert_eq!(capture.visits, capture.wins + EVEN / 2, "{capture:?}");
         // A crowded board: no penalty any more.
         let mut rows = vec!["XOXOXOXOX"; 5];
         rows.extend(["........."; 4]);
