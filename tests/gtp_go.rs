@@ -161,6 +161,28 @@ fn genmoves_are_legal(e: &mut Engine, moves: usize) {
 }
 
 #[test]
+fn the_tree_kept_between_moves_follows_undo_and_new_games() {
+    // The tree is kept after each genmove; undo, another line and a new game must
+    // each find their own position, not the kept one.
+    let mut e = Engine::start(&["gtp", "--hash", "8"]);
+    assert_eq!(gtp(&mut e, "time_settings 0 1 1"), "=");
+    genmoves_are_legal(&mut e, 2);
+    assert_eq!(gtp(&mut e, "undo"), "=");
+    assert_eq!(gtp(&mut e, "undo"), "=");
+    // An atari for white to answer: black surrounds a white stone on three sides.
+    for m in ["play b D4", "play w E5", "play b E4", "play w pass", "play b D5", "play w pass", "play b E6"] {
+        assert_eq!(gtp(&mut e, m), "=", "{m}");
+    }
+    let reply = gtp(&mut e, "genmove w");
+    assert!(reply.starts_with("= "), "{reply}");
+    for taken in ["D4", "E5", "E4", "D5", "E6"] {
+        assert_ne!(reply, format!("= {taken}"), "{taken} is taken");
+    }
+    assert_eq!(gtp(&mut e, "clear_board"), "=");
+    genmoves_are_legal(&mut e, 2);
+}
+
+#[test]
 fn threads_and_hash_come_from_the_command_line() {
     // Two threads on a tree of at most 8 MiB: legal moves, and the memory stays within
     // the budget (the default 64 MiB tree alone would pass the bound).

@@ -29,12 +29,45 @@ pub struct GoState {
     seed: u64,
     /// Threads and tree size of the searches (from `Threads` and `Hash`).
     settings: MctsSettings,
+    /// The tree of the last search, kept for the next one (shared by the clones a
+    /// UGI+ search job takes).
+    kept: KeptTree,
+}
+
+/// The search tree kept between moves: the next search starts from the subtree of
+/// the moves played since ([`Mcts::reuse`]), in the same arena.
+#[derive(Clone, Default)]
+struct KeptTree(std::sync::Arc<std::sync::Mutex<Option<Mcts>>>);
+
+impl KeptTree {
+    /// The kept tree, taken out (none if another search holds it).
+    fn take(&self) -> Option<Mcts> {
+        self.0.lock().ok().and_then(|mut kept| kept.take())
+    }
+
+    /// Keeps `tree` for the next search.
+    fn keep(&self, tree: Mcts) {
+        if let Ok(mut kept) = self.0.lock() {
+            *kept = Some(tree);
+        }
+    }
+}
+
+impl std::fmt::Debug for KeptTree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeptTree")
+    }
 }
 
 impl GoState {
     /// An empty 9×9 board, komi 7.5, positional superko.
     pub fn new() -> GoState {
-        GoState { game: Game::new(Board::new(9), 7.5, Superko::Positional), seed: 1, settings: MctsSettings::default() }
+        GoState {
+            game: Game::new(Board::new(9), 7.5, Superko::Positional),
+            seed: 1,
+            settings: MctsSettings::default(),
+            kept: KeptTree::default(),
+        }
     }
 
     fn restart(&mut self, board: Board) {
@@ -115,13 +148,19 @@ impl GoState {
         let allow_pass = ending == Ending::Normal || opponent_dead == 0;
         let excluded = settlement.settled_territory(game.board(), color);
         self.seed = self.seed.wrapping_add(1);
-        let mut tree = Mcts::with_excluded(&game, self.seed, allow_pass, excluded).with_settings(self.settings);
+        // Cleanup searches start afresh: the kept statistics were gathered for normal
+        // play, where capturing dead stones does not change the result.
+        let mut tree = match self.kept.take().filter(|_| ending == Ending::Normal) {
+            Some(old) => old.reuse(&game, self.seed, allow_pass, excluded, self.settings),
+            None => Mcts::with_excluded(&game, self.seed, allow_pass, excluded).with_settings(self.settings),
+        };
         // The time judging the position took comes off this move's time.
         let limits = &time_left_after(limits, color, started.elapsed());
         let r = match progress {
             None => tree.search(limits, stop, color),
             Some(progress) => search_in_steps(&mut tree, color, limits, stop, progress),
         };
+        self.kept.keep(tree);
         let resign = r.win_rate < RESIGN_WIN_RATE && r.playouts >= RESIGN_MIN_PLAYOUTS;
         (if resign { None } else { Some(r.best) }, r)
     }

@@ -299,6 +299,37 @@ impl FastBoard {
         DIRS.map(|d| (cell as isize + d) as Cell)
     }
 
+    /// The eight cells around `cell`, row by row: the three on the row before, left,
+    /// right, the three on the row after (off-board ones included; see
+    /// [`FastBoard::is_on_board`]).
+    #[inline(always)]
+    pub fn ring(cell: Cell) -> [Cell; 8] {
+        let p = PAD as isize;
+        [-p - 1, -p, -p + 1, -1, 1, p - 1, p, p + 1].map(|d| (cell as isize + d) as Cell)
+    }
+
+    /// True if `cell` is a point of the board (not the padding around it).
+    #[inline(always)]
+    pub fn is_on_board(&self, cell: Cell) -> bool {
+        self.color[ix(cell as usize)] != OFF
+    }
+
+    /// True if stones stand on `a` and `b` and they belong to one chain.
+    #[inline]
+    pub fn same_chain(&self, a: Cell, b: Cell) -> bool {
+        let (ca, cb) = (self.color[ix(a as usize)], self.color[ix(b as usize)]);
+        (ca == BLACK || ca == WHITE) && ca == cb && self.chain[ix(a as usize)] == self.chain[ix(b as usize)]
+    }
+
+    /// Stones in the chain standing on `cell` (0 for an empty or off-board cell).
+    #[inline]
+    pub fn chain_stones(&self, cell: Cell) -> u32 {
+        match self.color[ix(cell as usize)] {
+            BLACK | WHITE => u32::from(self.chain_size[ix(self.chain[ix(cell as usize)] as usize)]),
+            _ => 0,
+        }
+    }
+
     /// The only liberty of the chain standing on `cell` if it has exactly one (the chain
     /// is in atari). Exact: more than 4 pseudo-liberties rule atari out at once (a single
     /// liberty touches at most 4 stones); otherwise the chain's stones are scanned.

@@ -3,15 +3,17 @@
 //! every search thread shares (tree parallelism).
 //!
 //! Each iteration walks down the tree by the UCT-RAVE value, expands a node once it
-//! has been visited [`EXPAND_AFTER`] times, finishes the game with a light playout,
+//! has been visited [`EXPAND_AFTER`] times (its children start with the priors of
+//! [`super::prior`]), finishes the game with a playout,
 //! and updates every node on the way with the result; RAVE ("all moves as first")
 //! also credits each child whose move the same colour played later in the iteration.
 //! The root's moves are filtered by the game's full rules (superko included); inside
 //! the tree the playout board's simple ko applies.
 //!
-//! The tree lives in an arena of nodes allocated once per search, sized by the node
-//! budget ([`MctsSettings::max_nodes`]); every statistic is an atomic counter, so the
-//! threads share it without a lock:
+//! The tree lives in an arena of nodes allocated by the first search, sized by the
+//! node budget ([`MctsSettings::max_nodes`]) and kept for the next position
+//! ([`Mcts::reuse`]); every statistic is an atomic counter, so the threads share it
+//! without a lock:
 //!
 //! * **virtual loss**: a thread counts its visit on every node of its path on the
 //!   way down, and the win only on the way back, so until its playout ends the path
@@ -33,6 +35,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 
 use super::playout::{Policy, area_owners, move_cap, playout, settling_playout};
+use super::prior::{Prior, prior};
 use crate::limits::{Limits, StopFlag, TimeBudget};
 
 /// A node is expanded once it has been visited this many times.
@@ -72,11 +75,13 @@ pub struct MctsSettings {
     pub max_nodes: usize,
     /// The playout policy.
     pub policy: Policy,
+    /// New nodes start with virtual experience from Go knowledge ([`super::prior`]).
+    pub priors: bool,
 }
 
 impl Default for MctsSettings {
     fn default() -> Self {
-        MctsSettings { threads: 1, max_nodes: DEFAULT_MAX_NODES, policy: Policy::default() }
+        MctsSettings { threads: 1, max_nodes: DEFAULT_MAX_NODES, policy: Policy::default(), priors: true }
     }
 }
 
@@ -87,6 +92,7 @@ impl MctsSettings {
             threads: threads.max(1),
             max_nodes: ((hash_mb.max(1) << 20) / NODE_BYTES).max(1024),
             policy: Policy::default(),
+            priors: true,
         }
     }
 }
@@ -95,6 +101,10 @@ impl MctsSettings {
 #[derive(Default)]
 struct Node {
     cell: AtomicU8,
+    /// Virtual visits from the prior (set when the node is created).
+    prior_visits: AtomicU8,
+    /// Virtual wins among them.
+    prior_wins: AtomicU8,
     /// Visits, counted on the way down (virtual loss until the result is backed up).
     visits: AtomicU32,
     /// Wins for the player who made this node's move.
@@ -125,16 +135,21 @@ impl Node {
         if visits > 0 { self.wins.load(Relaxed) as f32 / visits as f32 } else { 0.0 }
     }
 
+    /// The selection value; the prior's virtual visits and wins count in both the
+    /// node's own statistics and its RAVE statistics.
     fn value(&self, parent_log: f32) -> f32 {
-        let rave_visits = self.rave_visits.load(Relaxed);
-        let rave = if rave_visits > 0 { self.rave_wins.load(Relaxed) as f32 / rave_visits as f32 } else { 0.5 };
-        let visits = self.visits.load(Relaxed);
+        let prior_visits = u32::from(self.prior_visits.load(Relaxed));
+        let prior_wins = u32::from(self.prior_wins.load(Relaxed));
+        let rave_visits = self.rave_visits.load(Relaxed) + prior_visits;
+        let rave =
+            if rave_visits > 0 { (self.rave_wins.load(Relaxed) + prior_wins) as f32 / rave_visits as f32 } else { 0.5 };
+        let visits = self.visits.load(Relaxed) + prior_visits;
         if visits == 0 {
             // First-play urgency: trust RAVE, a little above an even game.
             return rave + 0.1;
         }
         let n = visits as f32;
-        let q = self.wins.load(Relaxed) as f32 / n;
+        let q = (self.wins.load(Relaxed) + prior_wins) as f32 / n;
         let beta = (RAVE_K / (3.0 * n + RAVE_K)).sqrt();
         (1.0 - beta) * q + beta * rave + EXPLORATION * (parent_log / n).sqrt()
     }
@@ -151,14 +166,19 @@ impl Tree {
         Tree { nodes: (0..capacity.max(1)).map(|_| Node::default()).collect(), used: AtomicUsize::new(1) }
     }
 
-    /// Gives `cells` to `node` as its children; false when the arena is full.
-    fn add_children(&self, node: usize, cells: &[Cell]) -> bool {
+    /// Gives `cells` to `node` as its children, with their priors (none if
+    /// `priors` is empty); false when the arena is full.
+    fn add_children(&self, node: usize, cells: &[Cell], priors: &[Prior]) -> bool {
         let first = self.used.fetch_add(cells.len(), Relaxed);
         if first + cells.len() > self.nodes.len() {
             return false;
         }
         for (i, &cell) in cells.iter().enumerate() {
-            self.nodes[first + i].cell.store(cell, Relaxed);
+            let child = &self.nodes[first + i];
+            child.cell.store(cell, Relaxed);
+            let prior = priors.get(i).copied().unwrap_or_default();
+            child.prior_visits.store(prior.visits, Relaxed);
+            child.prior_wins.store(prior.wins, Relaxed);
         }
         self.nodes[node].children.store(((first as u64) << 16) | cells.len() as u64, Release);
         true
@@ -166,6 +186,88 @@ impl Tree {
 
     fn used(&self) -> usize {
         self.used.load(Relaxed).min(self.nodes.len())
+    }
+
+    /// Copies every field of node `from` onto node `to`.
+    fn copy_node(&self, from: usize, to: usize) {
+        let (a, b) = (&self.nodes[from], &self.nodes[to]);
+        b.cell.store(a.cell.load(Relaxed), Relaxed);
+        b.prior_visits.store(a.prior_visits.load(Relaxed), Relaxed);
+        b.prior_wins.store(a.prior_wins.load(Relaxed), Relaxed);
+        b.visits.store(a.visits.load(Relaxed), Relaxed);
+        b.wins.store(a.wins.load(Relaxed), Relaxed);
+        b.rave_visits.store(a.rave_visits.load(Relaxed), Relaxed);
+        b.rave_wins.store(a.rave_wins.load(Relaxed), Relaxed);
+        b.children.store(a.children.load(Relaxed), Relaxed);
+    }
+
+    /// Clears the nodes `range` (back to unused).
+    fn clear(&self, range: std::ops::Range<usize>) {
+        for n in &self.nodes[range] {
+            n.cell.store(0, Relaxed);
+            n.prior_visits.store(0, Relaxed);
+            n.prior_wins.store(0, Relaxed);
+            n.visits.store(0, Relaxed);
+            n.wins.store(0, Relaxed);
+            n.rave_visits.store(0, Relaxed);
+            n.rave_wins.store(0, Relaxed);
+            n.children.store(UNEXPANDED, Relaxed);
+        }
+    }
+
+    /// Forgets every node but an empty root; clears only the nodes that were used.
+    fn reset(&self) {
+        self.clear(0..self.used());
+        self.used.store(1, Relaxed);
+    }
+
+    /// Makes `new_root` the root, keeping its subtree and dropping every other node:
+    /// the subtree moves to the front of the arena in place, the rest of what was
+    /// used is cleared. A child block always lies after its parent, so packing the
+    /// kept blocks in their old order moves every node down (or not at all) and
+    /// never over a node still to be moved.
+    fn reroot(&self, new_root: usize) {
+        let mut blocks: Vec<(usize, usize)> = Vec::new();
+        let mut stack = vec![new_root];
+        while let Some(n) = stack.pop() {
+            if let Some(children) = self.nodes[n].children() {
+                blocks.push((children.start, children.len()));
+                stack.extend(children);
+            }
+        }
+        blocks.sort_unstable();
+        let old_used = self.used();
+        self.copy_node(new_root, 0);
+        let mut next = 1;
+        let mut new_first = Vec::with_capacity(blocks.len());
+        for &(first, len) in &blocks {
+            new_first.push(next);
+            for i in 0..len {
+                self.copy_node(first + i, next + i);
+            }
+            next += len;
+        }
+        for node in &self.nodes[..next] {
+            let word = node.children.load(Relaxed);
+            let relinked = if word <= EXPANDING {
+                // A node left half-expanded (the arena was full) may expand again.
+                UNEXPANDED
+            } else {
+                let first = (word >> 16) as usize;
+                match blocks.binary_search_by_key(&first, |b| b.0) {
+                    Ok(k) => ((new_first[k] as u64) << 16) | (word & 0xFFFF),
+                    Err(_) => UNEXPANDED,
+                }
+            };
+            node.children.store(relinked, Relaxed);
+        }
+        self.clear(next..old_used.max(next));
+        self.used.store(next, Relaxed);
+    }
+
+    /// The child of `node` whose move is `cell`, if the node is expanded and has one.
+    fn child_with(&self, node: usize, cell: Cell) -> Option<usize> {
+        self.nodes[node].children()?.find(|&i| self.nodes[i].cell() == cell)
     }
 }
 
@@ -193,6 +295,10 @@ pub struct Mcts {
     tree: Option<Tree>,
     root: FastBoard,
     root_cells: Vec<Cell>,
+    /// The move that led to the root (0 for a pass or none).
+    root_last: Cell,
+    /// The game at the root, to find it again in a later position ([`Mcts::reuse`]).
+    root_game: Game,
     komi: f32,
     seed: u64,
     searches: u64,
@@ -257,7 +363,78 @@ impl Mcts {
             cap: move_cap(board.size()),
             root,
             root_cells,
+            root_last: match game.moves().last() {
+                Some((_, Move::Play(p))) => FastBoard::cell(*p),
+                _ => PASS,
+            },
             settings: MctsSettings::default(),
+            root_game: game.clone(),
+        }
+    }
+
+    /// A tree for `game`, as [`Mcts::with_excluded`] makes it, that keeps what this
+    /// tree learned about it: when `game` continues this tree's game (same start and
+    /// komi, its moves and then more), the subtree of the moves played since becomes
+    /// the new tree, moved to the front of the same arena (tree reuse); otherwise,
+    /// or if those moves leave the tree, it starts empty (only the used part of the
+    /// arena is cleared). With other `settings` than this tree's, the arena is freed
+    /// and the next search allocates a new one. The root's children are those the
+    /// full rules allow now, keeping the statistics of the ones the tree had.
+    pub fn reuse(mut self, game: &Game, seed: u64, allow_pass: bool, excluded: u128, settings: MctsSettings) -> Mcts {
+        let mut next = Mcts::with_excluded(game, seed, allow_pass, excluded).with_settings(settings);
+        if next.settings != self.settings {
+            return next;
+        }
+        let Some(tree) = self.tree.take() else { return next };
+        let old = self.root_game.moves();
+        let continues = game.start() == self.root_game.start()
+            && game.komi() == self.root_game.komi()
+            && game.moves().len() >= old.len()
+            && game.moves()[..old.len()] == *old;
+        let mut node = Some(0);
+        if continues {
+            for &(_, m) in &game.moves()[old.len()..] {
+                let cell = match m {
+                    Move::Play(p) => FastBoard::cell(p),
+                    Move::Pass => PASS,
+                };
+                node = node.and_then(|n| tree.child_with(n, cell));
+            }
+        }
+        match node {
+            Some(root) if continues => tree.reroot(root),
+            _ => tree.reset(),
+        }
+        next.tree = Some(tree);
+        next.fit_root_children();
+        next
+    }
+
+    /// Gives the root exactly [`Mcts::root_cells`] as children, with the statistics
+    /// (and subtrees) of the children it already has for them.
+    fn fit_root_children(&mut self) {
+        let priors = self.root_priors();
+        let Some(tree) = self.tree.as_ref() else { return };
+        let old: Vec<usize> = tree.nodes[0].children().map_or(Vec::new(), |c| c.collect());
+        let same = old.len() == self.root_cells.len()
+            && old.iter().zip(&self.root_cells).all(|(&i, &c)| tree.nodes[i].cell() == c);
+        if same {
+            return;
+        }
+        let keep: Vec<Option<usize>> =
+            self.root_cells.iter().map(|&c| old.iter().copied().find(|&i| tree.nodes[i].cell() == c)).collect();
+        tree.nodes[0].children.store(UNEXPANDED, Relaxed);
+        if !tree.add_children(0, &self.root_cells, &priors) {
+            // No room for a new block of root children: start afresh.
+            tree.reset();
+            tree.add_children(0, &self.root_cells, &priors);
+            return;
+        }
+        let Some(block) = tree.nodes[0].children() else { return };
+        for (slot, kept) in block.zip(keep) {
+            if let Some(from) = kept {
+                tree.copy_node(from, slot);
+            }
         }
     }
 
@@ -285,19 +462,34 @@ impl Mcts {
         needed.min(self.settings.max_nodes).max(self.root_cells.len() + 1)
     }
 
-    /// Children for a node inside the tree: playable points of the playout board, and
-    /// a pass.
-    fn expand(tree: &Tree, node: usize, board: &FastBoard) -> bool {
+    /// Children for a node inside the tree: playable points of the playout board (never
+    /// an own eye), and a pass; with their priors after the node's move `last` when
+    /// `priors`.
+    fn expand(tree: &Tree, node: usize, board: &FastBoard, last: Cell, priors: bool) -> bool {
         let mut cells = [0 as Cell; 128];
+        let mut values = [Prior::default(); 128];
         let mut n = 0;
         for &c in board.empties() {
             if board.is_playable(c) {
                 cells[n] = c;
+                if priors {
+                    values[n] = prior(board, c, last);
+                }
                 n += 1;
             }
         }
         cells[n] = PASS;
-        tree.add_children(node, &cells[..=n])
+        tree.add_children(node, &cells[..=n], &values[..=n])
+    }
+
+    /// The priors of the root's children (a pass gets none).
+    fn root_priors(&self) -> Vec<Prior> {
+        self.root_cells
+            .iter()
+            .map(|&c| {
+                if c == PASS || !self.settings.priors { Prior::default() } else { prior(&self.root, c, self.root_last) }
+            })
+            .collect()
     }
 
     fn select(tree: &Tree, node: usize, children: std::ops::Range<usize>) -> usize {
@@ -342,7 +534,8 @@ impl Mcts {
                         && tree.nodes[node].children.compare_exchange(UNEXPANDED, EXPANDING, Relaxed, Relaxed).is_ok();
                     // Not visited enough, being expanded by another thread, or no room
                     // left: play out from here.
-                    if !claimed || !Self::expand(tree, node, &board) {
+                    let last = if node == 0 { self.root_last } else { tree.nodes[node].cell() };
+                    if !claimed || !Self::expand(tree, node, &board, last, self.settings.priors) {
                         break;
                     }
                     match tree.nodes[node].children() {
@@ -436,10 +629,15 @@ impl Mcts {
         let player = if to_move == Color::BLACK { crate::Player::One } else { crate::Player::Two };
         let budget = TimeBudget::new(limits, player, 40);
         let start = Instant::now();
+        let wanted = self.capacity(limits.nodes);
+        if self.tree.as_ref().is_some_and(|t| t.nodes.len() < wanted) {
+            // A kept tree too small for this search: start again.
+            self.tree = None;
+        }
         if self.tree.is_none() {
-            let tree = Tree::new(self.capacity(limits.nodes));
+            let tree = Tree::new(wanted);
             // The root's children always fit: the capacity counts them.
-            tree.add_children(0, &self.root_cells);
+            tree.add_children(0, &self.root_cells, &self.root_priors());
             self.tree = Some(tree);
         }
         let Some(tree) = self.tree.as_ref() else { unreachable!("the tree was just made") };
@@ -647,6 +845,93 @@ mod tests {
         assert!(r.nodes <= 3000 && r.nodes > 1000, "{} nodes", r.nodes);
         assert_eq!(r.playouts, 20_000);
         assert!(matches!(r.best, Move::Play(_)));
+    }
+
+    /// The visits of the children of `node`, by cell.
+    fn child_visits(tree: &Tree, node: usize) -> Vec<(Cell, u32)> {
+        let mut v: Vec<(Cell, u32)> = tree.nodes[node]
+            .children()
+            .map_or(Vec::new(), |c| c.map(|i| (tree.nodes[i].cell(), tree.nodes[i].visits.load(Relaxed))).collect());
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn the_subtree_after_two_moves_is_kept_and_the_rest_cleared() {
+        let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
+        let settings = MctsSettings::default();
+        let mut m = Mcts::new(&game, 2).with_settings(settings);
+        let limits = Limits { nodes: Some(4000), ..Limits::default() };
+        let r = m.search(&limits, &StopFlag::new(), Color::BLACK);
+        let Move::Play(first) = r.best else { panic!("a pass on the empty board") };
+        let tree = m.tree.as_ref().unwrap();
+        let mine = tree.child_with(0, FastBoard::cell(first)).unwrap();
+        let (reply_cell, _) = child_visits(tree, mine).into_iter().max_by_key(|c| c.1).unwrap();
+        let reply = tree.child_with(mine, reply_cell).unwrap();
+        let kept_visits = tree.nodes[reply].visits.load(Relaxed);
+        let kept_children = child_visits(tree, reply);
+        let used_before = tree.used();
+        assert!(kept_visits > 10 && !kept_children.is_empty(), "{kept_visits} visits");
+
+        game.play(Color::BLACK, Move::Play(first)).unwrap();
+        game.play(Color::WHITE, to_move(reply_cell)).unwrap();
+        let mut m = m.reuse(&game, 3, true, 0, settings);
+        let tree = m.tree.as_ref().unwrap();
+        assert_eq!(tree.nodes[0].visits.load(Relaxed), kept_visits);
+        assert_eq!(child_visits(tree, 0), kept_children, "the root's children and their statistics");
+        let used = tree.used();
+        assert!(used < used_before, "{used} of {used_before} nodes kept");
+        assert!(tree.nodes[used..used_before].iter().all(|n| n.visits.load(Relaxed) == 0 && n.cell() == 0));
+        // Every kept child block lies inside the used part.
+        for n in &tree.nodes[..used] {
+            if let Some(c) = n.children() {
+                assert!(c.end <= used);
+            }
+        }
+        let kept_sum: u32 = kept_children.iter().map(|c| c.1).sum();
+        let r = m.search(&limits, &StopFlag::new(), Color::BLACK);
+        let sum: u32 = r.root_moves.iter().map(|m| m.1).sum();
+        assert_eq!(sum, kept_sum + 4000, "the new playouts add to the kept ones");
+    }
+
+    #[test]
+    fn another_game_starts_an_empty_tree_and_the_budget_holds_across_moves() {
+        let settings = MctsSettings { threads: 2, max_nodes: 3000, ..MctsSettings::default() };
+        let limits = Limits { nodes: Some(5000), ..Limits::default() };
+        let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
+        let mut m = Mcts::new(&game, 1).with_settings(settings);
+        for _ in 0..6 {
+            let color = game.board().to_move();
+            let r = m.search(&limits, &StopFlag::new(), color);
+            assert!(r.nodes <= 3000, "{} nodes", r.nodes);
+            game.play(color, r.best).unwrap();
+            m = m.reuse(&game, 1, true, 0, settings);
+        }
+        // A game that does not continue this one: nothing is kept.
+        let other = Game::new(Board::new(9), 6.5, Superko::Positional);
+        let m = m.reuse(&other, 1, true, 0, settings);
+        let tree = m.tree.as_ref().unwrap();
+        assert_eq!(tree.nodes[0].visits.load(Relaxed), 0);
+        assert_eq!(tree.used(), 1 + m.root_cells.len());
+        assert!(tree.nodes[tree.used()..].iter().all(|n| n.visits.load(Relaxed) == 0));
+    }
+
+    #[test]
+    fn reused_searches_with_one_thread_are_deterministic() {
+        let run = || {
+            let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
+            let mut m = Mcts::new(&game, 9);
+            let mut moves = Vec::new();
+            for _ in 0..4 {
+                let color = game.board().to_move();
+                let r = m.search(&Limits { nodes: Some(1500), ..Limits::default() }, &StopFlag::new(), color);
+                moves.push(r.root_moves.clone());
+                game.play(color, r.best).unwrap();
+                m = m.reuse(&game, 9, true, 0, MctsSettings::default());
+            }
+            moves
+        };
+        assert_eq!(run(), run());
     }
 
     #[test]

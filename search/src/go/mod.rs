@@ -4,3 +4,4 @@ pub mod endgame;
 mod game;
 pub mod mcts;
 pub mod playout;
+pub mod prior;

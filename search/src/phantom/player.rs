@@ -202,8 +202,9 @@ fn belief_search(view: &View, settings: &PlayerSettings, candidates: u128, budge
         samples += 1;
         let board: Board = sample.board;
         let game = Game::new(board, settings.komi, Superko::Off);
-        // Light playouts: the player was tuned and measured with them.
-        let settings = MctsSettings { policy: Policy::Light, ..MctsSettings::default() };
+        // Light playouts and no priors: the player was tuned and measured without
+        // them (the priors were measured in Go, not in Phantom Go).
+        let settings = MctsSettings { policy: Policy::Light, priors: false, ..MctsSettings::default() };
         let mut tree = Mcts::with_pass(&game, rng.next_u64(), true).with_settings(settings);
         let per_sample =
             (PLAYOUTS_PER_CANDIDATE * u64::from(candidates.count_ones())).clamp(MIN_PER_SAMPLE, MAX_PER_SAMPLE);

@@ -1,0 +1,403 @@
+//! Priors for new tree nodes ("equivalent experience", as in Fuego and Pachi): when a
+//! node's children are created, each starts with virtual visits and wins from cheap
+//! Go knowledge, so the search tries likely moves first and wastes fewer playouts on
+//! hopeless ones. Real playouts soon outweigh them.
+//!
+//! Every child starts at [`EVEN`] visits with half of them won; each rule that fires
+//! adds visits that are all wins (good) or all losses (bad), hand-set:
+//!
+//! | rule | virtual visits |
+//! |------|----------------|
+//! | captures a chain | +10 won, +5 won per stone (up to 4) |
+//! | ... a chain that the last move played or touches | +10 won more |
+//! | saves an own chain in atari (extends to 2+ liberties, or captures) | +15 won, +5 won per stone (up to 4) |
+//! | self-atari of 2+ stones that captures nothing | +30 lost |
+//! | matches a MoGo 3×3 pattern, next to the last move | +10 won |
+//! | next to the last move (its 8 neighbours) | +4 won |
+//! | first line while more than half the board is empty (unless it captures or saves) | +10 lost |
+//!
+//! Own eyes are never children at all (the tree only expands points
+//! [`FastBoard::is_playable`] allows); a pass gets no prior.
+//!
+//! The 3×3 patterns are MoGo's (Gelly, Wang, Munos & Teytaud 2006, "Modification of
+//! UCT with patterns in Monte-Carlo Go"), as Pachi lists them, centred on the empty
+//! candidate point: `X` and `O` are the two colours (matched both ways round, so a
+//! shape point is urgent for either side, except the thin hane, only for `X` to
+//! move), `.` empty, `?` anything, `x` anything but `X`, `o` anything but `O`, `#`
+//! off the board; every rotation and reflection counts.
+
+use std::sync::OnceLock;
+
+use bitboards::go::{Cell, FastBoard};
+
+/// Virtual visits every child starts with, half of them won.
+pub const EVEN: u8 = 10;
+
+/// Virtual experience of one child: visits and the wins among them (for the player
+/// who makes the move).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Prior {
+    /// Virtual visits.
+    pub visits: u8,
+    /// Virtual wins among them.
+    pub wins: u8,
+}
+
+impl Prior {
+    fn good(&mut self, n: u8) {
+        self.visits = self.visits.saturating_add(n);
+        self.wins = self.wins.saturating_add(n);
+    }
+
+    fn bad(&mut self, n: u8) {
+        self.visits = self.visits.saturating_add(n);
+    }
+
+    /// The virtual win rate.
+    pub fn rate(self) -> f32 {
+        if self.visits == 0 { 0.5 } else { f32::from(self.wins) / f32::from(self.visits) }
+    }
+}
+
+/// One MoGo pattern: 9 cells row by row (the centre is the move), and whether it
+/// counts only with `X` the side to move.
+struct Pattern(&'static [u8; 9], bool);
+
+/// The hand-set MoGo patterns (see the module documentation).
+const PATTERNS: [Pattern; 13] = [
+    Pattern(b"XOX...???", false), // hane: enclosing hane
+    Pattern(b"XO....?.?", false), // hane: non-cutting hane
+    Pattern(b"XO?X..x.?", false), // hane: magari
+    Pattern(b"XOO...?.?", true),  // hane: thin hane
+    Pattern(b"XO?O.o?o?", false), // cut 1: unprotected cut
+    Pattern(b"XO?O.X???", false), // cut 1: peeped cut
+    Pattern(b"?X?O.Oooo", false), // cut 2
+    Pattern(b"OX?o.O???", false), // cut keima
+    Pattern(b"X.?O.?##?", false), // edge: chase
+    Pattern(b"OX?X.O###", false), // edge: block side cut
+    Pattern(b"?X?x.O###", false), // edge: block side connection
+    Pattern(b"?XOx.x###", false), // edge: sagari
+    Pattern(b"?OXX.O###", false), // edge: cut
+];
+
+/// Cell contents in a pattern code, seen from the side to move.
+const EMPTY: u16 = 0;
+const OWN: u16 = 1;
+const ENEMY: u16 = 2;
+const EDGE: u16 = 3;
+
+/// Positions of the ring (see [`FastBoard::ring`]) on the 3×3 grid, as (row, column).
+const RING_GRID: [(i8, i8); 8] = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)];
+
+/// The contents a pattern symbol allows, given which code stands for `X`.
+fn allowed(symbol: u8, x: u16, o: u16) -> Vec<u16> {
+    match symbol {
+        b'X' => vec![x],
+        b'O' => vec![o],
+        b'.' => vec![EMPTY],
+        b'#' => vec![EDGE],
+        b'x' => vec![EMPTY, o, EDGE],
+        b'o' => vec![EMPTY, x, EDGE],
+        _ => vec![EMPTY, OWN, ENEMY, EDGE],
+    }
+}
+
+/// Every ring code (2 bits per ring cell, ring order) that matches some pattern.
+fn pattern_table() -> &'static [bool] {
+    static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = vec![false; 1 << 16];
+        for Pattern(cells, x_to_move_only) in &PATTERNS {
+            for (x, o) in [(OWN, ENEMY), (ENEMY, OWN)] {
+                if *x_to_move_only && x != OWN {
+                    continue;
+                }
+                for symmetry in 0..8 {
+                    // What each ring position allows under this symmetry.
+                    let options: Vec<Vec<u16>> = RING_GRID
+                        .iter()
+                        .map(|&(r, c)| {
+                            let (pr, pc) = transform(r - 1, c - 1, symmetry);
+                            allowed(cells[((pr + 1) * 3 + pc + 1) as usize], x, o)
+                        })
+                        .collect();
+                    mark_codes(&options, 0, 0, &mut table);
+                }
+            }
+        }
+        table
+    })
+}
+
+/// One of the 8 symmetries of the square applied to an offset from the centre.
+fn transform(dr: i8, dc: i8, symmetry: u8) -> (i8, i8) {
+    let (r, c) = if symmetry & 4 != 0 { (dc, dr) } else { (dr, dc) };
+    let r = if symmetry & 1 != 0 { -r } else { r };
+    let c = if symmetry & 2 != 0 { -c } else { c };
+    (r, c)
+}
+
+fn mark_codes(options: &[Vec<u16>], position: usize, code: u16, table: &mut [bool]) {
+    if position == options.len() {
+        table[code as usize] = true;
+        return;
+    }
+    for &v in &options[position] {
+        mark_codes(options, position + 1, code | (v << (2 * position)), table);
+    }
+}
+
+/// The ring code of `cell` on `board`, seen from the side to move.
+fn ring_code(board: &FastBoard, cell: Cell) -> u16 {
+    let me = board.to_move();
+    let mut code = 0;
+    for (i, q) in FastBoard::ring(cell).into_iter().enumerate() {
+        let v = match board.at(q) {
+            Some(c) if c == me => OWN,
+            Some(_) => ENEMY,
+            None if board.is_on_board(q) => EMPTY,
+            None => EDGE,
+        };
+        code |= v << (2 * i);
+    }
+    code
+}
+
+/// True if the empty `cell` matches one of MoGo's 3×3 patterns for the side to move.
+pub fn matches_pattern(board: &FastBoard, cell: Cell) -> bool {
+    pattern_table()[ring_code(board, cell) as usize]
+}
+
+/// The prior of the side to move playing the empty, playable `cell`, after the last
+/// move `last` (0 for a pass or none).
+pub fn prior(board: &FastBoard, cell: Cell, last: Cell) -> Prior {
+    let mut p = Prior { visits: EVEN, wins: EVEN / 2 };
+    let me = board.to_move();
+    let mut captures = false;
+    let mut saves = 0u32;
+    let mut checked = [0 as Cell; 4];
+    for (k, q) in FastBoard::neighbours(cell).into_iter().enumerate() {
+        let Some(color) = board.at(q) else { continue };
+        if board.atari_liberty(q) != Some(cell) {
+            continue;
+        }
+        // Each chain once: its stones may touch `cell` on several sides.
+        let chain_seen = checked[..k].iter().any(|&c| board.same_chain(c, q));
+        checked[k] = q;
+        if chain_seen {
+            continue;
+        }
+        let stones = board.chain_stones(q);
+        if color != me {
+            captures = true;
+            p.good(10 + 5 * stones.min(4) as u8);
+            if last != 0 && (board.same_chain(q, last) || touches(board, q, last)) {
+                p.good(10);
+            }
+        } else {
+            saves += stones;
+        }
+    }
+    if saves > 0 && (captures || !board.is_big_self_atari(cell)) {
+        p.good(15 + 5 * saves.min(4) as u8);
+    }
+    if !captures && board.is_big_self_atari(cell) {
+        p.bad(30);
+    }
+    if last != 0 && FastBoard::ring(last).contains(&cell) {
+        p.good(4);
+        if matches_pattern(board, cell) {
+            p.good(10);
+        }
+    }
+    let point = FastBoard::point(cell);
+    let edge = board.size() - 1;
+    let first_line = point.row() == 0 || point.col() == 0 || point.row() == edge || point.col() == edge;
+    if first_line && !captures && saves == 0 && 2 * board.empty_count() > board.size() * board.size() {
+        p.bad(10);
+    }
+    p
+}
+
+/// True if a stone of the chain on `chain` is next to `cell`.
+fn touches(board: &FastBoard, chain: Cell, cell: Cell) -> bool {
+    FastBoard::neighbours(cell).iter().any(|&q| board.same_chain(chain, q))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bitboards::go::{Board, Color, Point};
+
+    /// A board from rows of text, top row first: `X` black, `O` white, `.` empty.
+    fn board(rows: &[&str], to_move: Color) -> FastBoard {
+        let size = rows.len();
+        let mut b = Board::new(size);
+        for (i, row) in rows.iter().enumerate() {
+            for (c, ch) in row.bytes().enumerate() {
+                let color = match ch {
+                    b'X' => Color::BLACK,
+                    b'O' => Color::WHITE,
+                    _ => continue,
+                };
+                b.set(Point::new(size - 1 - i, c), Some(color));
+            }
+        }
+        b.set_to_move(to_move);
+        FastBoard::from_board(&b)
+    }
+
+    /// The cell of row `r` counted from the top, column `c`.
+    fn at(size: usize, r: usize, c: usize) -> Cell {
+        FastBoard::cell(Point::new(size - 1 - r, c))
+    }
+
+    #[test]
+    fn a_capture_beats_a_quiet_move_and_more_stones_more() {
+        let b = board(
+            &[
+                ".........",
+                "..X......",
+                ".XOX.....",
+                ".........",
+                ".........",
+                ".....XX..",
+                "....XOOX.",
+                ".....X...",
+                ".........",
+            ],
+            Color::BLACK,
+        );
+        let one = prior(&b, at(9, 3, 2), 0);
+        let two = prior(&b, at(9, 7, 6), 0);
+        let quiet = prior(&b, at(9, 4, 4), 0);
+        assert_eq!(quiet, Prior { visits: EVEN, wins: EVEN / 2 });
+        assert!(one.rate() > quiet.rate() && one.visits > quiet.visits, "{one:?}");
+        assert!(two.wins > one.wins, "{two:?} against {one:?}");
+        // Capturing the stone the last move played is worth more.
+        let after_last = prior(&b, at(9, 3, 2), at(9, 2, 2));
+        assert!(after_last.wins >= one.wins + 10, "{after_last:?}");
+    }
+
+    #[test]
+    fn saving_an_own_chain_in_atari_is_good_and_a_dead_end_is_not() {
+        // White to move. The white pair in the middle has one liberty left, below it
+        // (row 4, column 3), where it extends to three liberties. The white corner
+        // stone's extension to (1, 0) would leave the pair with one liberty.
+        let b = board(
+            &[
+                "OX.......",
+                ".X.......",
+                "...XX....",
+                "..XOOX...",
+                "....X....",
+                ".........",
+                ".........",
+                ".........",
+                ".........",
+            ],
+            Color::WHITE,
+        );
+        let save = prior(&b, at(9, 4, 3), 0);
+        assert!(save.rate() > 0.7, "{save:?}");
+        let corner_escape = prior(&b, at(9, 1, 0), 0);
+        assert!(corner_escape.rate() < 0.5, "a self-atari of two stones: {corner_escape:?}");
+    }
+
+    #[test]
+    fn a_big_self_atari_is_penalised_but_a_lone_stone_in_atari_is_not() {
+        // Black to move. Black extending its corner stone to (0, 1) makes a pair with
+        // one liberty, (0, 2), and captures nothing; a lone black stone at (2, 4)
+        // between three white ones is in atari too, but alone (a throw-in).
+        let b = board(
+            &[
+                "X..O.....",
+                "OO..O....",
+                "...O.O...",
+                ".........",
+                ".........",
+                ".........",
+                ".........",
+                ".........",
+                ".........",
+            ],
+            Color::BLACK,
+        );
+        let self_atari = prior(&b, at(9, 0, 1), 0);
+        assert_eq!(self_atari.wins, EVEN / 2, "{self_atari:?}");
+        assert!(self_atari.visits >= EVEN + 30, "{self_atari:?}");
+        assert_eq!(prior(&b, at(9, 2, 4), 0), Prior { visits: EVEN, wins: EVEN / 2 });
+    }
+
+    #[test]
+    fn mogo_patterns_next_to_the_last_move() {
+        // Black at (4, 3), white's last move at (4, 4) touching it; black to move.
+        let b = board(
+            &[
+                ".........",
+                ".........",
+                ".........",
+                ".........",
+                "...XO....",
+                ".........",
+                ".........",
+                ".........",
+                ".........",
+            ],
+            Color::BLACK,
+        );
+        let last = at(9, 4, 4);
+        // Non-cutting hane "XO. / ... / ?.?": the point diagonal to X, under O.
+        assert!(matches_pattern(&b, at(9, 5, 4)), "hane under the white stone");
+        assert!(matches_pattern(&b, at(9, 3, 4)), "hane above it (reflected)");
+        let hane = prior(&b, at(9, 5, 4), last);
+        let near = prior(&b, at(9, 5, 5), last);
+        let far = prior(&b, at(9, 7, 7), last);
+        assert!(!matches_pattern(&b, at(9, 7, 7)));
+        assert!(hane.wins > near.wins && near.wins > far.wins, "{hane:?} {near:?} {far:?}");
+        // The empty board matches nothing, and a pattern counts only next to the
+        // last move.
+        let empty = board(&["........."; 9], Color::BLACK);
+        assert!(!matches_pattern(&empty, at(9, 4, 4)));
+        assert_eq!(prior(&b, at(9, 5, 4), 0).wins, EVEN / 2);
+    }
+
+    #[test]
+    fn an_edge_cut_pattern_matches_on_the_edge_only() {
+        // Edge "cut": ?OX / X.O / ### with the move on the first line.
+        let b = board(
+            &[
+                ".........",
+                ".........",
+                ".........",
+                ".........",
+                ".........",
+                ".........",
+                ".........",
+                "...OX....",
+                "..X.O....",
+            ],
+            Color::BLACK,
+        );
+        assert!(matches_pattern(&b, at(9, 8, 3)));
+    }
+
+    #[test]
+    fn first_line_moves_are_penalised_early_only() {
+        let early = board(&["........."; 9], Color::BLACK);
+        let edge = prior(&early, at(9, 0, 4), 0);
+        assert!(edge.rate() < 0.5, "{edge:?}");
+        assert_eq!(prior(&early, at(9, 1, 4), 0).rate(), 0.5);
+        // A capture on the first line is not penalised: white on (0, 1) has its last
+        // liberty in the corner.
+        let mut rows = vec![".OX......", ".X......."];
+        rows.extend(["........."; 7]);
+        let capture = prior(&board(&rows, Color::BLACK), at(9, 0, 0), 0);
+        assert_eq!(capture.visits, capture.wins + EVEN / 2, "{capture:?}");
+        // A crowded board: no penalty any more.
+        let mut rows = vec!["XOXOXOXOX"; 5];
+        rows.extend(["........."; 4]);
+        let late = board(&rows, Color::BLACK);
+        assert_eq!(prior(&late, at(9, 8, 4), 0).rate(), 0.5);
+    }
+}
