@@ -345,7 +345,7 @@ pub fn openings(
     let mut journal = None;
     let mut kept: HashMap<u64, DealSolved> = HashMap::new();
     if let Some(f) = file {
-        let header = openings_results::run_header(seed, from, count, limits, shard);
+        let header = openings_results::run_header(seed, from, count, limits.search_nodes, limits.max_states, shard);
         let (j, solved) = open_results::<DealSolved>(&f.path, header, f.resume)?;
         kept = solved.into_iter().map(|d| (d.deal, d)).collect();
         journal = Some(j);

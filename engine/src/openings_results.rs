@@ -10,7 +10,6 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::chaosclock::ProveLimits;
 use crate::journal::write_atomically;
 use crate::shard::Shard;
 
@@ -36,11 +35,12 @@ pub struct DealSolved {
 }
 
 /// What the first line of a results file holds (inside `{"run": …}`): the run, and
-/// which shard of it (`0/1` for a whole run).
-pub fn run_header(seed: u64, from: u64, count: u64, limits: ProveLimits, shard: Shard) -> Value {
+/// which shard of it (`0/1` for a whole run), and the proof limits (`search_nodes`,
+/// `max_states`).
+pub fn run_header(seed: u64, from: u64, count: u64, search_nodes: u64, max_states: usize, shard: Shard) -> Value {
     json!({
         "command": "chaosclock openings", "seed": seed, "from": from, "count": count,
-        "search_nodes": limits.search_nodes, "max_states": limits.max_states, "shard": shard.to_string(),
+        "search_nodes": search_nodes, "max_states": max_states, "shard": shard.to_string(),
     })
 }
 
