@@ -43,7 +43,8 @@ pub struct RunOptions {
     pub hash_mb: usize,
 }
 
-fn progress(len: u64) -> ProgressBar {
+/// A progress bar of `len` steps in the style of the batch commands.
+pub fn progress(len: u64) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")

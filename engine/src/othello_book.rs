@@ -5,10 +5,9 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use search::othello::{Book, Solver};
 
 use crate::journal::Journal;
@@ -58,12 +57,7 @@ pub fn make(
         ))?;
     }
     let solver = Solver::new(64, 1);
-    let bar = ProgressBar::new(count as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.enable_steady_tick(Duration::from_millis(250));
+    let bar = crate::accuracy::progress(count as u64);
     bar.set_position(book.len() as u64);
     let (start, existing) = (Instant::now(), book.len());
     while book.len() < count {
