@@ -183,6 +183,27 @@ fn the_tree_kept_between_moves_follows_undo_and_new_games() {
 }
 
 #[test]
+fn threads_and_hash_are_set_over_gtp() {
+    // `sente-threads` and `sente-hash` change what the command line set: the tree of the
+    // next genmove is at most 8 MiB (the default 64 MiB one would break the bound).
+    let mut e = Engine::start(&["gtp"]);
+    assert_eq!(gtp(&mut e, "sente-threads"), "= 1");
+    assert_eq!(gtp(&mut e, "sente-hash"), "= 64");
+    assert_eq!(gtp(&mut e, "sente-threads 2"), "=");
+    assert_eq!(gtp(&mut e, "sente-hash 8"), "=");
+    for bad in ["sente-threads 0", "sente-threads 257", "sente-threads two", "sente-hash 0", "sente-hash 1 2"] {
+        assert_eq!(gtp(&mut e, bad), "? syntax error", "{bad}");
+    }
+    assert_eq!(gtp(&mut e, "sente-threads"), "= 2", "a refused value keeps the old one");
+    assert_eq!(gtp(&mut e, "sente-hash"), "= 8");
+    assert_eq!(gtp(&mut e, "known_command sente-threads"), "= true");
+    assert_eq!(gtp(&mut e, "time_settings 0 1 1"), "=");
+    genmoves_are_legal(&mut e, 4);
+    let peak = e.peak_resident_mib();
+    assert!(peak < 8.0 * 1.1 + 50.0, "peak resident memory {peak:.1} MiB after sente-hash 8");
+}
+
+#[test]
 fn threads_and_hash_come_from_the_command_line() {
     // Two threads on a tree of at most 8 MiB: legal moves, and the memory stays within
     // the budget (the default 64 MiB tree alone would pass the bound).

@@ -78,7 +78,14 @@ const COMMON: &[&str] = &[
     "time_left",
     "list_games",
     "set_game",
+    "sente-threads",
+    "sente-hash",
 ];
+
+/// The most search threads `sente-threads` takes (as UGI+'s `Threads`).
+const MAX_THREADS: usize = 256;
+/// The largest table `sente-hash` takes, in MiB (as UGI+'s `Hash`).
+const MAX_HASH_MB: usize = 65536;
 
 /// The GTP engine: a game, clocks and options.
 pub struct GtpEngine {
@@ -249,11 +256,32 @@ impl GtpEngine {
                 Ok(String::new())
             }
             ("time_left", _) => Err(syntax()),
+            ("sente-threads", []) => Ok(self.options.threads.to_string()),
+            ("sente-threads", [n]) => {
+                self.options.threads = parse_in_range(n, 1, MAX_THREADS, "threads")?;
+                Ok(String::new())
+            }
+            ("sente-threads", _) => Err(syntax()),
+            ("sente-hash", []) => Ok(self.options.hash_mb.to_string()),
+            ("sente-hash", [mb]) => {
+                self.options.hash_mb = parse_in_range(mb, 1, MAX_HASH_MB, "MiB")?;
+                Ok(String::new())
+            }
+            ("sente-hash", _) => Err(syntax()),
             _ => match self.game.extra(cmd, &self.out) {
                 Some(result) => result,
                 None => Err(EngineError::UnknownCommand(cmd.name.clone())),
             },
         }
+    }
+}
+
+/// A whole number from `min` to `max` (`what` names it in the error), for the
+/// `sente-threads` and `sente-hash` commands.
+fn parse_in_range(text: &str, min: usize, max: usize, what: &str) -> Result<usize> {
+    match text.parse::<usize>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(EngineError::Syntax(format!("'{text}': {what} from {min} to {max}"))),
     }
 }
 
