@@ -199,6 +199,47 @@ fn the_end_of_input_during_a_search_ends_the_engine_promptly() {
         assert!(e.wait_exit(Duration::from_secs(10)), "{game}: a failing exit");
         assert!(closed.elapsed() < Duration::from_secs(5), "{game}: {:?} to exit", closed.elapsed());
     }
+    // A search with a limit (100 s), with commands queued behind it, then the end of
+    // input: as `quit`, the search stops and answers, the queued search too.
+    for game in ["othello", "go", "phantomgo", "chaosclock"] {
+        let mut e = Engine::start(&[]);
+        e.send(&format!("setoption name Game value {game}"));
+        e.send("position startpos");
+        e.send("go movetime 100000");
+        e.send("position startpos");
+        e.send("go movetime 100000");
+        std::thread::sleep(Duration::from_millis(200));
+        let closed = Instant::now();
+        assert!(e.exited_cleanly(Duration::from_secs(10)), "{game}: a failing exit");
+        assert!(closed.elapsed() < Duration::from_secs(5), "{game}: {:?} to exit", closed.elapsed());
+        let said = e.rest(Duration::from_millis(100));
+        let answers = said.iter().filter(|l| l.starts_with("bestmove")).count();
+        assert_eq!(answers, 2, "{game}: every go answers once: {said:?}");
+    }
+    // perft and bench on their own thread, then the end of input.
+    for long in ["perft 30", "bench 40"] {
+        let mut e = Engine::start(&[]);
+        e.send(long);
+        std::thread::sleep(Duration::from_millis(200));
+        let closed = Instant::now();
+        assert!(e.wait_exit(Duration::from_secs(10)), "{long}: a failing exit");
+        assert!(closed.elapsed() < Duration::from_secs(5), "{long}: {:?} to exit", closed.elapsed());
+    }
+    // NBoard at depth 60: `quit`, or the end of input, stops the search.
+    for end in ["quit", "eof"] {
+        let mut e = Engine::start(&["nboard"]);
+        e.send("nboard 2");
+        e.send("set depth 60");
+        e.send("set game (;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)");
+        e.send("go");
+        std::thread::sleep(Duration::from_millis(300));
+        if end == "quit" {
+            e.send("quit");
+        }
+        let closed = Instant::now();
+        assert!(e.wait_exit(Duration::from_secs(10)), "NBoard {end}: a failing exit");
+        assert!(closed.elapsed() < Duration::from_secs(5), "NBoard {end}: {:?} to exit", closed.elapsed());
+    }
     // GTP (Go and Othello): a genmove with 10 minutes on the clock; the input ends.
     for game in ["go", "othello"] {
         let mut e = Engine::start(&["gtp", "--game", game]);
@@ -295,4 +336,21 @@ fn a_long_bench_can_be_stopped_and_isready_is_answered_meanwhile() {
     e.send("bench 1");
     let lines = e.until(|l| l.ends_with(" nps"));
     assert_eq!(lines[0], "info string bench depth 1 positions 7", "{lines:?}");
+}
+
+#[test]
+fn chaos_clock_go_infinite_stays_within_hash() {
+    // The proof search's tables grow with every state it proves; under `go infinite`
+    // (no node limit) they are bounded by Hash.
+    let mut e = Engine::start(&[]);
+    e.send("setoption name Game value chaosclock");
+    e.send("setoption name Hash value 8");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(std::time::Duration::from_secs(6));
+    e.send("stop");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")), "{lines:?}");
+    let peak = e.peak_resident_mib();
+    assert!(peak < 8.0 * 1.1 + 50.0, "peak resident memory {peak:.1} MiB with Hash 8");
 }

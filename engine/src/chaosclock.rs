@@ -67,6 +67,10 @@ impl GameSession for ChaosSession {
         crate::games::GameKind::ChaosClock
     }
 
+    fn uses_hash(&self) -> bool {
+        true
+    }
+
     fn options(&self) -> Vec<(&'static str, OptionKind)> {
         vec![("Seed", OptionKind::Spin { default: 1, min: 0, max: i64::MAX })]
     }
@@ -145,9 +149,10 @@ impl GameSession for ChaosSession {
         Ok(Box::new(move |_: &StopFlag| Some(count(&mut record, depth))))
     }
 
-    fn search_job(&mut self, limits: Limits, _options: &SearchOptions) -> SearchJob {
+    fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob {
         let record = self.record.clone();
         let mut solver = std::mem::take(&mut self.solver);
+        solver.set_memory_limit(Some(options.hash_mb.saturating_mul(1 << 20)));
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
             let state = record.state();
             let budget = TimeBudget::new(&limits, state.to_move(), 20);

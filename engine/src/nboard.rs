@@ -123,8 +123,9 @@ impl NboardEngine {
                 return true;
             }
         };
-        // Anything but ping waits for a running search (the GUI sends ping first).
-        if !matches!(command, Command::Ping(_))
+        // Anything but ping and quit waits for a running search (the GUI sends ping
+        // first); ping and quit stop it.
+        if !matches!(command, Command::Ping(_) | Command::Quit)
             && let Some(r) = self.running.take()
         {
             let _ = r.handle.join();

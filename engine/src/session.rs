@@ -94,6 +94,11 @@ pub trait GameSession: Send {
     fn uses_threads_and_hash(&self) -> bool {
         false
     }
+    /// True when the search's memory is bounded by the engine-wide `Hash` (announced
+    /// after `ugi` only then); every game whose search uses `Threads` uses it too.
+    fn uses_hash(&self) -> bool {
+        self.uses_threads_and_hash()
+    }
     /// Forgets everything about the previous game (tables, history).
     fn new_game(&mut self);
     /// Sets the position; on error the previous position is kept.

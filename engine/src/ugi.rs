@@ -46,9 +46,10 @@ impl UgiEngine {
         UgiEngine { session, options: SearchOptions::default(), running: None, pending: VecDeque::new(), out }
     }
 
-    /// Runs until `quit` or the end of input. At the end of input a search with a
-    /// limit is allowed to finish and the commands queued behind it run (so that piped
-    /// scripts get their answers); `quit` and `go infinite` searches are stopped.
+    /// Runs until `quit` or the end of input. The end of input is a `quit`, as for
+    /// Stockfish: the search in progress (of any kind: `go`, `perft`, `bench`) stops
+    /// at once and answers; the commands queued behind it still run, each search among
+    /// them stopped as soon as it starts (every `go` gets its `bestmove`).
     pub fn run(mut self, input: &Receiver<Input>) {
         loop {
             // While commands wait for a search, look at the search now and then.
@@ -73,7 +74,7 @@ impl UgiEngine {
                     continue;
                 }
                 Input::Eof => {
-                    self.finish();
+                    self.close();
                     break;
                 }
             };
@@ -85,12 +86,25 @@ impl UgiEngine {
     }
 
     /// Lets a search with a limit end by itself and runs the commands queued behind it
-    /// (and behind the searches they start), as at the end of input.
+    /// (and behind the searches they start): the unit tests' way to end a script.
+    #[cfg(test)]
     pub fn finish(&mut self) {
         loop {
             if !self.wait_for_search() || self.pending.is_empty() || !self.run_pending() {
                 return;
             }
+        }
+    }
+
+    /// The end of input: stops the search, then runs the queued commands with every
+    /// search they start stopped at once.
+    fn close(&mut self) {
+        self.stop_search();
+        while let Some(command) = self.pending.pop_front() {
+            if !self.execute(command) {
+                return;
+            }
+            self.stop_search();
         }
     }
 
@@ -108,6 +122,7 @@ impl UgiEngine {
 
     /// Waits for a search with a limit to end by itself; stops an infinite one.
     /// Returns false if an infinite search is running (nothing was waited for).
+    #[cfg(test)]
     fn wait_for_search(&mut self) -> bool {
         match self.running.take() {
             Some(running) if running.infinite => {
@@ -200,6 +215,8 @@ impl UgiEngine {
         ];
         if self.session.uses_threads_and_hash() {
             options.push(("Threads", OptionKind::Spin { default: 1, min: 1, max: 256 }));
+        }
+        if self.session.uses_hash() {
             options.push(("Hash", OptionKind::Spin { default: 64, min: 1, max: 65536 }));
         }
         options.extend(self.session.options());
@@ -248,7 +265,8 @@ impl UgiEngine {
     /// Says so when `name` (Threads or Hash) is kept for later but the current game's
     /// search does not use it.
     fn note_unused_option(&self, name: &str) {
-        if !self.session.uses_threads_and_hash() {
+        let used = if name == "Hash" { self.session.uses_hash() } else { self.session.uses_threads_and_hash() };
+        if !used {
             self.out.line(format!("info string {name} is kept, but {} does not use it", self.session.game().name()));
         }
     }
@@ -414,9 +432,14 @@ mod tests {
             let out =
                 run_lines(&[&format!("setoption name Game value {game}"), "ugi", "setoption name Threads value 2"]);
             assert!(!out.iter().any(|l| l.starts_with("option name Threads ")), "{out:?}");
-            assert!(!out.iter().any(|l| l.starts_with("option name Hash ")), "{out:?}");
+            // Chaos Clock's proof tables are bounded by Hash; Phantom Go's trees are
+            // small by construction (docs/phantomgo.md).
+            let hash = out.iter().any(|l| l.starts_with("option name Hash "));
+            assert_eq!(hash, game == "chaosclock", "{out:?}");
             assert_eq!(out.last().unwrap(), &format!("info string Threads is kept, but {game} does not use it"));
         }
+        let chaos = run_lines(&["setoption name Game value chaosclock", "setoption name Hash value 8"]);
+        assert!(chaos.is_empty(), "Chaos Clock uses Hash: nothing to say: {chaos:?}");
         let small = run_lines(&["setoption name BoardSize value 6", "setoption name Hash value 32"]);
         assert_eq!(small, ["info string Hash is kept, but othello does not use it"]);
     }

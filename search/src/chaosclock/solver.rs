@@ -103,11 +103,18 @@ const NONE: usize = usize::MAX;
 /// Horizon of the zero-sum search, at most.
 const MAX_HORIZON: u32 = 400;
 
+/// Memory a fact takes in the solver's tables, counted generously (key, value, the
+/// hash table's control byte and spare room): what [`Solver::set_memory_limit`]
+/// divides by.
+pub const FACT_BYTES: usize = 48;
+
 /// The solver, with its tables (kept between solves while the history allows).
 #[derive(Default)]
 pub struct Solver {
     /// Zero-sum facts, per prover (甲, 乙).
     facts: [FxHashMap<u64, Fact>; 2],
+    /// Most facts (and states of the both-win search) held at once; `None`: no bound.
+    max_facts: Option<usize>,
     /// The states played before the position: dead ends for this solve.
     history: FxHashSet<u64>,
     /// Keys of the states on the current line, for repetitions.
@@ -162,6 +169,19 @@ impl Solver {
         Solver::default()
     }
 
+    /// Bounds the tables to about `bytes` of memory (`None`: no bound). A search whose
+    /// tables are full gives up as if out of nodes; the next solve starts with empty
+    /// tables.
+    pub fn set_memory_limit(&mut self, bytes: Option<usize>) {
+        self.max_facts = bytes.map(|b| (b / FACT_BYTES).max(1024));
+    }
+
+    /// True when the tables hold as many facts as the memory limit allows (`extra`
+    /// more states counted).
+    fn tables_full(&self, extra: usize) -> bool {
+        self.max_facts.is_some_and(|max| self.table_size() + extra >= max)
+    }
+
     /// Facts in the tables.
     pub fn table_size(&self) -> usize {
         self.facts[0].len() + self.facts[1].len()
@@ -183,6 +203,10 @@ impl Solver {
         self.stop = limits.stop;
         self.aborted = false;
         self.set_history(history);
+        if self.tables_full(0) {
+            self.facts[0].clear();
+            self.facts[1].clear();
+        }
         if let Some(o) = state.outcome() {
             return Some(Solution { outcome: o, best: None, nodes: 0, length: 0 });
         }
@@ -381,6 +405,10 @@ impl Solver {
         let mut complete = true;
         let mut fallback: Option<Move> = None;
         while let Some(s) = queue.pop_front() {
+            if self.tables_full(first_move.len()) {
+                self.aborted = true;
+                return None;
+            }
             let (via, length) = first_move[&s.key()];
             for mv in ordered_moves(&s) {
                 let child = s.play(mv).expect("legal");
@@ -450,6 +478,7 @@ impl Solver {
 
     fn over_limits(&self) -> bool {
         self.nodes >= self.node_limit
+            || self.tables_full(0)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
             || self.stop.as_ref().is_some_and(StopFlag::is_stopped)
     }
