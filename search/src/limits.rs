@@ -155,6 +155,11 @@ impl TimeBudget {
     pub fn hard_limit(&self) -> Option<Duration> {
         self.hard
     }
+
+    /// The soft limit (no new iteration after it), if any.
+    pub fn soft_limit(&self) -> Option<Duration> {
+        self.soft
+    }
 }
 
 #[cfg(test)]

@@ -318,6 +318,31 @@ struct Worker {
 }
 
 /// What every thread of one search shares.
+/// Iterations of a thread between two looks at whether the best move can still change.
+const EARLY_STOP_CHECK: u64 = 256;
+
+/// True when the root's most visited child leads the second by more visits than the
+/// search can still make before its soft limit, at its speed so far (`done` playouts):
+/// the move played cannot change any more (Leela Zero's "smart pruning").
+fn best_is_settled(shared: &Shared, done: u64) -> bool {
+    let (Some(soft), elapsed) = (shared.budget.soft_limit(), shared.budget.elapsed()) else { return false };
+    if elapsed.is_zero() || done == 0 {
+        return false;
+    }
+    let left = soft.saturating_sub(elapsed).as_secs_f64() * done as f64 / elapsed.as_secs_f64();
+    let Some(children) = shared.tree.nodes[0].children() else { return false };
+    let (mut first, mut second) = (0u32, 0u32);
+    for node in &shared.tree.nodes[children] {
+        let v = node.visits.load(Relaxed);
+        if v > first {
+            (first, second) = (v, first);
+        } else if v > second {
+            second = v;
+        }
+    }
+    f64::from(first - second) > left
+}
+
 struct Shared<'a> {
     tree: &'a Tree,
     limits: &'a Limits,
@@ -601,6 +626,9 @@ impl Mcts {
             && limits.movetime.is_none()
             && !limits.infinite
             && limits.clock.time.iter().all(Option::is_none);
+        // A timed search (not infinite: analysis streams until stopped) may end as soon
+        // as the most visited root move cannot be overtaken in the time left.
+        let timed = !limits.infinite && limits.nodes.is_none() && shared.budget.soft_limit().is_some();
         let mut mine = 0u64;
         while !shared.halt.load(Relaxed) {
             if shared.begun.fetch_add(1, Relaxed) >= max_playouts {
@@ -618,6 +646,9 @@ impl Mcts {
             }
             // No limit given at all: a sensible default.
             if no_limit && done >= 10_000 {
+                shared.halt.store(true, Relaxed);
+            }
+            if timed && mine.is_multiple_of(EARLY_STOP_CHECK) && best_is_settled(shared, done) {
                 shared.halt.store(true, Relaxed);
             }
         }
@@ -794,6 +825,22 @@ mod tests {
         }
         b.set(Point::new(4, 1), Some(Color::BLACK));
         Game::new(b, 7.5, Superko::Positional)
+    }
+
+    #[test]
+    fn a_timed_search_stops_once_the_best_move_cannot_change() {
+        // The big capture soon leads by more playouts than the time left can give the
+        // second move: the search ends early with it. On the empty board no move leads
+        // that far, and the search takes its time.
+        let movetime = std::time::Duration::from_millis(2000);
+        let limits = Limits { movetime: Some(movetime), ..Limits::default() };
+        let mut forced = Mcts::new(&big_atari(), 3);
+        let r = forced.search(&limits, &StopFlag::new(), Color::BLACK);
+        assert_eq!(r.best, Move::Play(Point::new(4, 7)));
+        assert!(r.elapsed < movetime.mul_f64(0.85), "{:?} for a settled move", r.elapsed);
+        let open = Game::new(Board::new(9), 7.5, Superko::Positional);
+        let r = Mcts::new(&open, 3).search(&limits, &StopFlag::new(), Color::BLACK);
+        assert!(r.elapsed > movetime.mul_f64(0.9), "{:?} on the empty board", r.elapsed);
     }
 
     fn search_with(game: &Game, seed: u64, threads: usize, playouts: u64) -> MctsResult {
