@@ -67,22 +67,27 @@ impl UgiEngine {
                     Err(RecvTimeoutError::Disconnected) => Input::Eof,
                 }
             };
-            let line = match item {
-                Input::Line(line) => line,
-                Input::TooLong { length: n, .. } => {
-                    self.error(&format!("line of {n} bytes ignored: longer than {MAX_LINE}"));
-                    continue;
-                }
-                Input::Eof => {
-                    self.close();
-                    break;
-                }
-            };
-            if !self.handle_line(&line) || !self.run_pending() {
+            if !self.handle_input(item) || !self.run_pending() {
                 break;
             }
         }
         self.stop_search();
+    }
+
+    /// Handles one item of input: a line, a line too long to read (an error reply;
+    /// the engine goes on) or the end of input (as `quit`); false means stop.
+    pub fn handle_input(&mut self, item: Input) -> bool {
+        match item {
+            Input::Line(line) => self.handle_line(&line),
+            Input::TooLong { length: n, .. } => {
+                self.error(&format!("line of {n} bytes ignored: longer than {MAX_LINE}"));
+                true
+            }
+            Input::Eof => {
+                self.close();
+                false
+            }
+        }
     }
 
     /// Lets a search with a limit end by itself and runs the commands queued behind it
