@@ -482,3 +482,36 @@ fn the_terminal_games_read_a_person_s_lines_bounded() {
     assert!(out.contains("a line of 3000000 bytes ignored: longer than 1048576"), "{}", &out[..out.len().min(2000)]);
 }
 
+#[test]
+fn board_sizes_are_announced_and_refused_by_the_current_game() {
+    // `ugi` announced min 2 max 10 for every game and `setoption name BoardSize` said
+    // "from 2 to 10", refusing the Chaos Clock's one size, 12.
+    for (game, announced, refusal) in [
+        ("othello", "default 8 min 6 max 10", "Othello is played on 6x6, 8x8 or 10x10 boards (6, 8 or 10), not 0"),
+        ("go", "default 9 min 2 max 9", "Go is played on 2x2 to 9x9 boards (2 to 9), not 0"),
+        ("phantomgo", "default 9 min 9 max 9", "Phantom Go is played on 9x9 only (9), not 0"),
+        ("chaosclock", "default 12 min 12 max 12", "the Chaos Clock has 12 points (size 12 only), not 0"),
+    ] {
+        let mut e = Engine::start(&[]);
+        e.send(&format!("setoption name Game value {game}"));
+        e.send("ugi");
+        let lines = e.until(|l| l == "ugiok");
+        let line = format!("option name BoardSize type spin {announced}");
+        assert!(lines.contains(&line), "{game}: {lines:?}");
+        e.send("setoption name BoardSize value 0");
+        assert_eq!(e.recv(common::REPLY), format!("info string error: option 'BoardSize': {refusal}"), "{game}");
+        // Every announced end is accepted.
+        for size in announced.split_whitespace().skip(1).step_by(2) {
+            e.send(&format!("setoption name BoardSize value {size}"));
+            assert_eq!(e.ask("isready"), "readyok", "{game} {size}: {:?}", e.transcript);
+        }
+    }
+    let mut e = Engine::start(&[]);
+    e.send("setoption name Game value go");
+    e.send("setoption name BoardSize value many");
+    assert_eq!(
+        e.recv(common::REPLY),
+        "info string error: option 'BoardSize': 'many' is not a board size (go sizes: 2 to 9)"
+    );
+}
+

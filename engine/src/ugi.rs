@@ -214,9 +214,14 @@ impl UgiEngine {
         self.out.line(format!("id name sente {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author The sente developers");
         let games: Vec<String> = games::GameKind::names().iter().map(|g| g.to_string()).collect();
+        // The current game's sizes (a spin cannot say that Othello's are even).
+        let sizes = registry::board_sizes(self.session.game());
         let mut options = vec![
             ("Game", OptionKind::Combo { default: games::DEFAULT_GAME.name().into(), values: games }),
-            ("BoardSize", OptionKind::Spin { default: 8, min: 2, max: 10 }),
+            (
+                "BoardSize",
+                OptionKind::Spin { default: sizes.default as i64, min: sizes.min as i64, max: sizes.max as i64 },
+            ),
         ];
         if self.session.uses_threads_and_hash() {
             options.push(("Threads", OptionKind::Spin { default: 1, min: 1, max: 256 }));
@@ -246,8 +251,18 @@ impl UgiEngine {
                 .and_then(|v| games::GameKind::parse(v).map_err(EngineError::Refused))
                 .and_then(|game| registry::make_session(game, None))
                 .map(|s| self.session = s),
-            "boardsize" => spin(value, 2, 10)
-                .and_then(|n| registry::make_session(self.session.game(), Some(n)).map(|s| self.session = s)),
+            // Any number is put to the current game, whose refusal names its sizes.
+            "boardsize" => need(name, value)
+                .and_then(|v| {
+                    let game = self.session.game();
+                    v.parse::<usize>().map_err(|_| {
+                        let sizes = registry::board_sizes(game).text;
+                        EngineError::BoardSize(format!("'{v}' is not a board size ({} sizes: {sizes})", game.name()))
+                    })
+                })
+                .and_then(|n| registry::make_session(self.session.game(), Some(n)))
+                .map(|s| self.session = s)
+                .map_err(|e| EngineError::BoardSize(format!("option 'BoardSize': {e}"))),
             "threads" => spin(value, 1, 256).map(|n| {
                 self.options.threads = n;
                 self.note_unused_option("Threads");
