@@ -515,3 +515,20 @@ fn board_sizes_are_announced_and_refused_by_the_current_game() {
     );
 }
 
+#[test]
+fn legal_moves_in_a_finished_game_are_response_alone() {
+    // The empty list was written `response ` with a trailing space.
+    for (game, finished) in [
+        ("othello", format!("position fen {}O X", "X".repeat(63))),
+        ("go", "position startpos moves pass pass".to_string()),
+        ("phantomgo", "position startpos moves pass pass".to_string()),
+        ("chaosclock", "position startpos moves pass pass".to_string()),
+    ] {
+        let mut e = Engine::start(&[]);
+        e.send(&format!("setoption name Game value {game}"));
+        e.send(&finished);
+        assert_eq!(e.ask("query gameover"), "response true", "{game}");
+        assert_eq!(e.ask("query legalmoves"), "response", "{game}");
+    }
+}
+
