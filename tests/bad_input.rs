@@ -74,11 +74,11 @@ fn ugi_go_refuses_moves_after_two_passes() {
 
 #[test]
 fn every_ugi_go_prints_its_last_info_line_once() {
-    for game in ["othello", "go", "chaosclock"] {
+    for game in ["othello", "go", "phantomgo", "chaosclock"] {
         let mut e = Engine::start(&[]);
         e.send(&format!("setoption name Game value {game}"));
         e.send("position startpos");
-        e.send(if game == "go" { "go nodes 200" } else { "go depth 1" });
+        e.send(if matches!(game, "go" | "phantomgo") { "go nodes 200" } else { "go depth 1" });
         let lines = e.until(|l| l.starts_with("bestmove"));
         let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info ")).collect();
         assert!(!infos.is_empty(), "{game}: {lines:?}");
@@ -532,3 +532,27 @@ fn legal_moves_in_a_finished_game_are_response_alone() {
     }
 }
 
+#[test]
+fn quit_during_go_infinite_exits_promptly() {
+    use std::time::{Duration, Instant};
+    for game in ["othello", "go", "phantomgo", "chaosclock"] {
+        let mut e = Engine::start(&[]);
+        e.send(&format!("setoption name Game value {game}"));
+        e.send("position startpos");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(300));
+        let asked = Instant::now();
+        e.send("quit");
+        // Its input stays open: quit alone must end it.
+        let deadline = asked + Duration::from_secs(10);
+        let exited = loop {
+            if let Some(status) = e.try_wait() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "{game}: still running 10 s after quit");
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert!(exited.success(), "{game}: {exited}");
+        assert!(asked.elapsed() < Duration::from_secs(3), "{game}: {:?} to exit after quit", asked.elapsed());
+    }
+}
