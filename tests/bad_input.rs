@@ -74,11 +74,11 @@ fn ugi_go_refuses_moves_after_two_passes() {
 
 #[test]
 fn every_ugi_go_prints_its_last_info_line_once() {
-    for game in ["othello", "go", "chaosclock"] {
+    for game in ["othello", "go", "phantomgo", "chaosclock"] {
         let mut e = Engine::start(&[]);
         e.send(&format!("setoption name Game value {game}"));
         e.send("position startpos");
-        e.send(if game == "go" { "go nodes 200" } else { "go depth 1" });
+        e.send(if matches!(game, "go" | "phantomgo") { "go nodes 200" } else { "go depth 1" });
         let lines = e.until(|l| l.starts_with("bestmove"));
         let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info ")).collect();
         assert!(!infos.is_empty(), "{game}: {lines:?}");
@@ -353,4 +353,206 @@ fn chaos_clock_go_infinite_stays_within_hash() {
     assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")), "{lines:?}");
     let peak = e.peak_resident_mib();
     assert!(peak < 8.0 * 1.1 + 50.0, "peak resident memory {peak:.1} MiB with Hash 8");
+}
+
+#[test]
+fn a_first_line_too_long_is_answered_by_the_protocol_it_starts_like() {
+    // Plain `sente` detects its protocol from the first line; one over the limit made
+    // it exit 0 without a word.
+    let mut e = Engine::start(&[]);
+    e.send(&"x".repeat(2_000_000));
+    assert_eq!(e.recv(common::REPLY), "info string error: line of 2000000 bytes ignored: longer than 1048576");
+    assert_eq!(e.ask("isready"), "readyok");
+    assert!(e.wait_exit(std::time::Duration::from_secs(10)), "a failing exit");
+    // A GTP command: GTP's failure reply, with the id, and GTP goes on.
+    let mut e = Engine::start(&[]);
+    e.send(&format!("3 play b {}", "A".repeat(2_000_000)));
+    assert_eq!(e.until(str::is_empty), ["?3 line of 2000009 bytes is longer than 1048576", ""]);
+    assert_eq!(common::gtp(&mut e, "4 protocol_version"), "=4 2");
+    // NBoard: a status line.
+    let mut e = Engine::start(&[]);
+    e.send(&format!("nboard {}", "2".repeat(2_000_000)));
+    assert_eq!(e.recv(common::REPLY), "status error: line of 2000007 bytes ignored (longer than 1048576)");
+}
+
+/// A shell engine for `sente arena` that answers `ugi` with a line of three million
+/// bytes (and the rest of UGI+ well enough to play).
+fn huge_line_engine() -> String {
+    "name=huge cmd='sh -c \"while read -r l; do case \\$l in ugi) head -c 3000000 /dev/zero | tr \\\\\\\\000 x; echo; \
+     echo ugiok;; isready) echo readyok;; esac; done\"' proto=ugi"
+        .to_string()
+}
+
+#[test]
+fn an_arena_engine_that_writes_a_line_of_megabytes_is_faulty() {
+    // The arena read engine output with an unbounded read_until: a line of any length
+    // was buffered whole.
+    let program = env!("CARGO_BIN_EXE_sente");
+    let out = std::env::temp_dir().join(format!("sente-huge-line-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let good = format!("name=good cmd='{program}' proto=ugi");
+    let out_arg = out.to_str().expect("utf-8 path");
+    let r = sente(&[
+        "arena",
+        "--game",
+        "othello",
+        "--rounds",
+        "1",
+        "--st",
+        "0.05",
+        "--out",
+        out_arg,
+        "--engine",
+        &huge_line_engine(),
+        "--engine",
+        &good,
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let results = std::fs::read_to_string(out.join("results.jsonl")).expect("results");
+    assert_eq!(results.lines().count(), 2, "{results}");
+    for line in results.lines() {
+        assert!(
+            line.contains("huge could not start: protocol violation: a line of 3000000 bytes ('xxxx")
+                && line.contains("longer than the 1048576 allowed"),
+            "{line}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    // The compliance check says the same.
+    let r = sente(&["arena", "--compliance", "--game", "othello", "--engine", &huge_line_engine()]);
+    let stdout = String::from_utf8_lossy(&r.stdout);
+    assert!(!r.status.success(), "{stdout}");
+    assert!(stdout.contains("FAIL  ugi answers id/option lines and ugiok"), "{stdout}");
+    assert!(stdout.contains("protocol violation: a line of 3000000 bytes"), "{stdout}");
+}
+
+#[test]
+fn a_crashed_arena_engine_s_huge_stderr_line_is_cut_and_measured() {
+    // Its standard error was read with an unbounded read_until too.
+    let program = env!("CARGO_BIN_EXE_sente");
+    let out = std::env::temp_dir().join(format!("sente-huge-stderr-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let crash =
+        "name=crash cmd='sh -c \"head -c 3000000 /dev/zero | tr \\\\\\\\000 y >&2; echo >&2; exit 3\"' proto=ugi";
+    let good = format!("name=good cmd='{program}' proto=ugi");
+    let out_arg = out.to_str().expect("utf-8 path");
+    let r = sente(&[
+        "arena", "--game", "othello", "--rounds", "1", "--st", "0.05", "--out", out_arg, "--engine", crash, "--engine",
+        &good,
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let results = std::fs::read_to_string(out.join("results.jsonl")).expect("results");
+    for line in results.lines() {
+        assert!(line.contains("yyyy… (3000000 bytes)"), "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Runs `sente args` with `input` on its standard input; its standard output.
+fn sente_with_input(args: &[&str], input: &[u8]) -> String {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sente"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start sente");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let bytes = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&bytes);
+    });
+    let out = child.wait_with_output().expect("run sente");
+    let _ = writer.join();
+    assert!(out.status.success(), "sente {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn the_terminal_games_read_a_person_s_lines_bounded() {
+    // `chaosclock play` and `phantom play` read the person's input with an unbounded
+    // read_line.
+    let mut input = "x".repeat(3_000_000).into_bytes();
+    input.extend_from_slice(b"\nquit\n");
+    let out = sente_with_input(&["chaosclock", "play"], &input);
+    assert!(out.contains("a line of 3000000 bytes ignored: longer than 1048576"), "{}", &out[..out.len().min(2000)]);
+    let out = sente_with_input(&["phantom", "play"], &input);
+    assert!(out.contains("a line of 3000000 bytes ignored: longer than 1048576"), "{}", &out[..out.len().min(2000)]);
+}
+
+#[test]
+fn board_sizes_are_announced_and_refused_by_the_current_game() {
+    // `ugi` announced min 2 max 10 for every game and `setoption name BoardSize` said
+    // "from 2 to 10", refusing the Chaos Clock's one size, 12.
+    for (game, announced, refusal) in [
+        ("othello", "default 8 min 6 max 10", "Othello is played on 6x6, 8x8 or 10x10 boards (6, 8 or 10), not 0"),
+        ("go", "default 9 min 2 max 9", "Go is played on 2x2 to 9x9 boards (2 to 9), not 0"),
+        ("phantomgo", "default 9 min 9 max 9", "Phantom Go is played on 9x9 only (9), not 0"),
+        ("chaosclock", "default 12 min 12 max 12", "the Chaos Clock has 12 points (size 12 only), not 0"),
+    ] {
+        let mut e = Engine::start(&[]);
+        e.send(&format!("setoption name Game value {game}"));
+        e.send("ugi");
+        let lines = e.until(|l| l == "ugiok");
+        let line = format!("option name BoardSize type spin {announced}");
+        assert!(lines.contains(&line), "{game}: {lines:?}");
+        e.send("setoption name BoardSize value 0");
+        assert_eq!(e.recv(common::REPLY), format!("info string error: option 'BoardSize': {refusal}"), "{game}");
+        // Every announced end is accepted.
+        for size in announced.split_whitespace().skip(1).step_by(2) {
+            e.send(&format!("setoption name BoardSize value {size}"));
+            assert_eq!(e.ask("isready"), "readyok", "{game} {size}: {:?}", e.transcript);
+        }
+    }
+    let mut e = Engine::start(&[]);
+    e.send("setoption name Game value go");
+    e.send("setoption name BoardSize value many");
+    assert_eq!(
+        e.recv(common::REPLY),
+        "info string error: option 'BoardSize': 'many' is not a board size (go sizes: 2 to 9)"
+    );
+}
+
+#[test]
+fn legal_moves_in_a_finished_game_are_response_alone() {
+    // The empty list was written `response ` with a trailing space.
+    for (game, finished) in [
+        ("othello", format!("position fen {}O X", "X".repeat(63))),
+        ("go", "position startpos moves pass pass".to_string()),
+        ("phantomgo", "position startpos moves pass pass".to_string()),
+        ("chaosclock", "position startpos moves pass pass".to_string()),
+    ] {
+        let mut e = Engine::start(&[]);
+        e.send(&format!("setoption name Game value {game}"));
+        e.send(&finished);
+        assert_eq!(e.ask("query gameover"), "response true", "{game}");
+        assert_eq!(e.ask("query legalmoves"), "response", "{game}");
+    }
+}
+
+#[test]
+fn quit_during_go_infinite_exits_promptly() {
+    use std::time::{Duration, Instant};
+    for game in ["othello", "go", "phantomgo", "chaosclock"] {
+        let mut e = Engine::start(&[]);
+        e.send(&format!("setoption name Game value {game}"));
+        e.send("position startpos");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(300));
+        let asked = Instant::now();
+        e.send("quit");
+        // Its input stays open: quit alone must end it.
+        let deadline = asked + Duration::from_secs(10);
+        let exited = loop {
+            if let Some(status) = e.try_wait() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "{game}: still running 10 s after quit");
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert!(exited.success(), "{game}: {exited}");
+        assert!(asked.elapsed() < Duration::from_secs(3), "{game}: {:?} to exit after quit", asked.elapsed());
+    }
 }

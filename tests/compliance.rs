@@ -62,7 +62,7 @@ fn write_script(dir: &Path, name: &str, body: &str) -> String {
 fn sente_passes_every_check_in_every_game_and_protocol() {
     let ugi = format!("name=sente cmd={SENTE} proto=ugi");
     for game in ["othello", "go", "chaosclock", "phantomgo"] {
-        let stdout = assert_compliant(game, &ugi, 18);
+        let stdout = assert_compliant(game, &ugi, 19);
         // The moves were judged: the searches' answers are named.
         assert!(stdout.contains("ok    stop ends go infinite at once with a legal bestmove"), "{stdout}");
     }
@@ -130,6 +130,7 @@ fn a_ugi_engine_that_breaks_the_protocol_fails() {
         "position fen, go nodes 1000: a legal bestmove",
         "isready during go infinite",
         "query gameover and result in a finished game",
+        "query legalmoves in a finished game answers 'response' alone",
         "go in a finished game answers bestmove none",
         "quit exits within a second",
     ] {
@@ -139,6 +140,19 @@ fn a_ugi_engine_that_breaks_the_protocol_fails() {
     assert!(stdout.contains("got: 'bestmove a1' before stop"), "{stdout}");
     assert!(stdout.contains("still running after 1000 ms"), "{stdout}");
     assert!(stdout.lines().last().unwrap_or("").ends_with("NOT compliant"), "{stdout}");
+}
+
+#[test]
+fn an_empty_response_with_a_trailing_space_fails() {
+    // sente itself answered `query legalmoves` in a finished game with `response `, and
+    // the check trimmed the line before judging it.
+    let dir = scratch("space");
+    let cmd = write_script(&dir, "space", &format!("'{SENTE}' | sed -u 's/^response$/response /'\n"));
+    let (ok, stdout, _) = compliance("go", &format!("name=space cmd='{cmd}' proto=ugi"));
+    assert!(!ok, "{stdout}");
+    let failed: Vec<String> = checks(&stdout).into_iter().filter(|(p, _)| !p).map(|(_, n)| n).collect();
+    assert_eq!(failed, ["query legalmoves in a finished game answers 'response' alone"], "{stdout}");
+    assert!(stdout.contains("got: 'response ' — expected: 'response'"), "{stdout}");
 }
 
 #[test]
@@ -169,7 +183,7 @@ fn an_engine_that_exits_or_stays_silent_is_not_waited_for() {
     assert!(!ok, "{stdout}");
     assert!(stdout.contains("FAIL  ugi answers id/option lines and ugiok"), "{stdout}");
     assert!(stdout.contains("the engine is gone"), "{stdout}");
-    assert!(stdout.contains("0 checks passed, 1 failed, 17 not run: NOT compliant"), "{stdout}");
+    assert!(stdout.contains("0 checks passed, 1 failed, 18 not run: NOT compliant"), "{stdout}");
     // Never answers: three checks time out, then the rest are given up.
     let dir = scratch("silent");
     let cmd = write_script(&dir, "silent", "while read -r line; do :; done\n");

@@ -461,11 +461,17 @@ pub fn play(seed: u64, human: Side, think: Duration, input: &mut impl BufRead, o
         if state.to_move() == human {
             write!(out, "your move> ")?;
             out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line).context("cannot read the move")? == 0 {
-                writeln!(out, "\nend of input: game abandoned")?;
-                return Ok(());
-            }
+            let line = match crate::io::read_line(input) {
+                crate::io::Input::Line(line) => line,
+                crate::io::Input::TooLong { length, .. } => {
+                    writeln!(out, "a line of {length} bytes ignored: longer than {}", crate::io::MAX_LINE)?;
+                    continue;
+                }
+                crate::io::Input::Eof => {
+                    writeln!(out, "\nend of input: game abandoned")?;
+                    return Ok(());
+                }
+            };
             let text = line.trim();
             match text {
                 "quit" | "exit" => return Ok(()),

@@ -77,7 +77,7 @@ impl GoState {
     /// A new empty board of side `size`.
     pub fn set_size(&mut self, size: usize) -> Result<()> {
         if !(2..=bitboards::go::MAX_SIZE).contains(&size) {
-            return Err(EngineError::BoardSize(format!("{size}x{size}: Go boards are 2x2 to 9x9")));
+            return Err(EngineError::BoardSize(format!("Go is played on 2x2 to 9x9 boards (2 to 9), not {size}")));
         }
         self.restart(Board::new(size));
         Ok(())

@@ -112,23 +112,28 @@ impl GtpEngine {
     /// Runs until `quit` or the end of input.
     pub fn run(mut self, input: &Receiver<Input>) {
         for item in input.iter() {
-            match item {
-                Input::Line(line) => {
-                    if !self.handle_line(&line) {
-                        break;
-                    }
-                }
-                Input::TooLong { length, start } => {
-                    // Like any line, it ends a streaming analysis first; the reply
-                    // echoes the command's id, read from the line's start.
-                    self.end_analysis();
-                    let id = gtp::parse(&start).and_then(|c| c.id);
-                    self.out.line(gtp::failure(id, &format!("line of {length} bytes is longer than {MAX_LINE}")))
-                }
-                Input::Eof => break,
+            if !self.handle_input(item) {
+                break;
             }
         }
         self.end_analysis();
+    }
+
+    /// Handles one item of input: a line, a line too long to read (a failure reply
+    /// with the command's id) or the end of input; false means stop.
+    pub fn handle_input(&mut self, item: Input) -> bool {
+        match item {
+            Input::Line(line) => self.handle_line(&line),
+            Input::TooLong { length, start } => {
+                // Like any line, it ends a streaming analysis first; the reply
+                // echoes the command's id, read from the line's start.
+                self.end_analysis();
+                let id = gtp::parse(&start).and_then(|c| c.id);
+                self.out.line(gtp::failure(id, &format!("line of {length} bytes is longer than {MAX_LINE}")));
+                true
+            }
+            Input::Eof => false,
+        }
     }
 
     /// Stops a streaming analysis, if one runs, and ends its reply with the empty

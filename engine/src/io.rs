@@ -58,8 +58,11 @@ pub fn spawn_reader_with_hangup<R: BufRead + Send + 'static>(mut reader: R, hang
     rx
 }
 
-/// Reads one line, never holding more than [`MAX_LINE`] bytes of it.
-fn read_line<R: BufRead>(reader: &mut R) -> Input {
+/// Reads one line, never holding more than [`MAX_LINE`] bytes of it: a longer line is
+/// read to its end and dropped, keeping its length and start. A read error counts as
+/// the end of input. For every reader of lines that come from outside: protocol
+/// input, a person at a terminal, an engine's output.
+pub fn read_line<R: BufRead>(reader: &mut R) -> Input {
     let mut line = Vec::new();
     let mut length = 0usize;
     loop {

@@ -667,11 +667,18 @@ const GTP_OPENERS: &[&str] = &[
 fn run_detected() -> Result<()> {
     let hangup = search::StopFlag::new();
     let input = io::spawn_reader_with_hangup(BufReader::new(std::io::stdin()), hangup.clone());
+    // A first line too long to read is judged by its start, and its protocol answers
+    // it with its error reply and goes on, as it does for any later line.
     let first = match input.recv() {
-        Ok(io::Input::Line(line)) => line,
-        _ => return Ok(()),
+        Ok(first @ (io::Input::Line(_) | io::Input::TooLong { .. })) => first,
+        Ok(io::Input::Eof) | Err(_) => return Ok(()),
     };
-    let command = first.split_whitespace().find(|w| w.parse::<u64>().is_err()).unwrap_or("");
+    let text = match &first {
+        io::Input::Line(line) => line.as_str(),
+        io::Input::TooLong { start, .. } => start.as_str(),
+        io::Input::Eof => "",
+    };
+    let command = text.split_whitespace().find(|w| w.parse::<u64>().is_err()).unwrap_or("");
     let protocol = if command == "nboard" {
         Protocol::Nboard
     } else if GTP_OPENERS.contains(&command) {
@@ -692,7 +699,7 @@ fn run_protocol(protocol: Protocol, options: SearchOptions) -> Result<()> {
 /// `hangup` is raised when input ends.
 fn serve(
     protocol: Protocol,
-    first: Option<String>,
+    first: Option<io::Input>,
     input: crossbeam_channel::Receiver<io::Input>,
     options: SearchOptions,
     hangup: search::StopFlag,
@@ -701,20 +708,20 @@ fn serve(
     match protocol {
         Protocol::Ugi => {
             let mut engine = ugi::UgiEngine::new(out);
-            if first.as_deref().is_none_or(|l| engine.handle_line(l)) {
+            if first.is_none_or(|item| engine.handle_input(item)) {
                 engine.run(&input);
             }
         }
         Protocol::Gtp(game) => {
             let game = registry::make_gtp_game(game).map_err(anyhow::Error::msg)?;
             let mut engine = gtp::GtpEngine::new(game, options, out, hangup);
-            if first.as_deref().is_none_or(|l| engine.handle_line(l)) {
+            if first.is_none_or(|item| engine.handle_input(item)) {
                 engine.run(&input);
             }
         }
         Protocol::Nboard => {
             let mut engine = nboard::NboardEngine::new(out, options);
-            if first.as_deref().is_none_or(|l| engine.handle_line(l)) {
+            if first.is_none_or(|item| engine.handle_input(item)) {
                 engine.run(&input);
             }
         }

@@ -82,19 +82,24 @@ impl NboardEngine {
     /// Runs until `quit` or the end of input.
     pub fn run(mut self, input: &Receiver<Input>) {
         for item in input.iter() {
-            match item {
-                Input::Line(line) => {
-                    if !self.handle_line(&line) {
-                        break;
-                    }
-                }
-                Input::TooLong { length: n, .. } => {
-                    self.status(&format!("error: line of {n} bytes ignored (longer than {MAX_LINE})"))
-                }
-                Input::Eof => break,
+            if !self.handle_input(item) {
+                break;
             }
         }
         self.finish_search();
+    }
+
+    /// Handles one item of input: a line, a line too long to read (an error status)
+    /// or the end of input; false means stop.
+    pub fn handle_input(&mut self, item: Input) -> bool {
+        match item {
+            Input::Line(line) => self.handle_line(&line),
+            Input::TooLong { length: n, .. } => {
+                self.status(&format!("error: line of {n} bytes ignored (longer than {MAX_LINE})"));
+                true
+            }
+            Input::Eof => false,
+        }
     }
 
     fn status(&self, text: &str) {

@@ -311,11 +311,17 @@ pub fn play(
         let answer = if mover == human {
             write!(out, "{}your try> ", draw_view(referee.view(human)))?;
             out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                writeln!(out)?;
-                return Ok(());
-            }
+            let line = match crate::io::read_line(input) {
+                Input::Line(line) => line,
+                Input::TooLong { length, .. } => {
+                    writeln!(out, "a line of {length} bytes ignored: longer than {MAX_LINE}")?;
+                    continue;
+                }
+                Input::Eof => {
+                    writeln!(out)?;
+                    return Ok(());
+                }
+            };
             let text = line.trim();
             if text.eq_ignore_ascii_case("quit") {
                 return Ok(());

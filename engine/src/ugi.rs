@@ -67,22 +67,27 @@ impl UgiEngine {
                     Err(RecvTimeoutError::Disconnected) => Input::Eof,
                 }
             };
-            let line = match item {
-                Input::Line(line) => line,
-                Input::TooLong { length: n, .. } => {
-                    self.error(&format!("line of {n} bytes ignored: longer than {MAX_LINE}"));
-                    continue;
-                }
-                Input::Eof => {
-                    self.close();
-                    break;
-                }
-            };
-            if !self.handle_line(&line) || !self.run_pending() {
+            if !self.handle_input(item) || !self.run_pending() {
                 break;
             }
         }
         self.stop_search();
+    }
+
+    /// Handles one item of input: a line, a line too long to read (an error reply;
+    /// the engine goes on) or the end of input (as `quit`); false means stop.
+    pub fn handle_input(&mut self, item: Input) -> bool {
+        match item {
+            Input::Line(line) => self.handle_line(&line),
+            Input::TooLong { length: n, .. } => {
+                self.error(&format!("line of {n} bytes ignored: longer than {MAX_LINE}"));
+                true
+            }
+            Input::Eof => {
+                self.close();
+                false
+            }
+        }
     }
 
     /// Lets a search with a limit end by itself and runs the commands queued behind it
@@ -209,9 +214,14 @@ impl UgiEngine {
         self.out.line(format!("id name sente {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author The sente developers");
         let games: Vec<String> = games::GameKind::names().iter().map(|g| g.to_string()).collect();
+        // The current game's sizes (a spin cannot say that Othello's are even).
+        let sizes = registry::board_sizes(self.session.game());
         let mut options = vec![
             ("Game", OptionKind::Combo { default: games::DEFAULT_GAME.name().into(), values: games }),
-            ("BoardSize", OptionKind::Spin { default: 8, min: 2, max: 10 }),
+            (
+                "BoardSize",
+                OptionKind::Spin { default: sizes.default as i64, min: sizes.min as i64, max: sizes.max as i64 },
+            ),
         ];
         if self.session.uses_threads_and_hash() {
             options.push(("Threads", OptionKind::Spin { default: 1, min: 1, max: 256 }));
@@ -241,8 +251,18 @@ impl UgiEngine {
                 .and_then(|v| games::GameKind::parse(v).map_err(EngineError::Refused))
                 .and_then(|game| registry::make_session(game, None))
                 .map(|s| self.session = s),
-            "boardsize" => spin(value, 2, 10)
-                .and_then(|n| registry::make_session(self.session.game(), Some(n)).map(|s| self.session = s)),
+            // Any number is put to the current game, whose refusal names its sizes.
+            "boardsize" => need(name, value)
+                .and_then(|v| {
+                    let game = self.session.game();
+                    v.parse::<usize>().map_err(|_| {
+                        let sizes = registry::board_sizes(game).text;
+                        EngineError::BoardSize(format!("'{v}' is not a board size ({} sizes: {sizes})", game.name()))
+                    })
+                })
+                .and_then(|n| registry::make_session(self.session.game(), Some(n)))
+                .map(|s| self.session = s)
+                .map_err(|e| EngineError::BoardSize(format!("option 'BoardSize': {e}"))),
             "threads" => spin(value, 1, 256).map(|n| {
                 self.options.threads = n;
                 self.note_unused_option("Threads");

@@ -384,9 +384,10 @@ pub fn bestmove_line(mv: Option<&str>) -> String {
     format!("bestmove {}", mv.unwrap_or("none"))
 }
 
-/// `response <text>`.
+/// `response <text>`, or `response` alone when the answer is empty (`query
+/// legalmoves` in a finished game): never a trailing space.
 pub fn response_line(text: &str) -> String {
-    format!("response {text}")
+    if text.is_empty() { "response".to_string() } else { format!("response {text}") }
 }
 
 /// The type of an engine option as `option` lines announce it.

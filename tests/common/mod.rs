@@ -140,6 +140,11 @@ impl Engine {
         kib / 1024.0
     }
 
+    /// The exit status if the process has exited (its input left as it is).
+    pub fn try_wait(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+
     /// Waits for the process to exit and returns its exit status success.
     pub fn wait_exit(mut self, timeout: Duration) -> bool {
         self.exited_cleanly(timeout)

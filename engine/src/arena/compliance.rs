@@ -10,8 +10,9 @@
 //!   `uginewgame`, `position startpos`, `position startpos moves …`, `position fen …`
 //!   (and `query fen` giving it back), `go movetime`, `go depth`, `go nodes`, `go p1time
 //!   p2time p1inc p2inc`, `go infinite` with `isready` during it and `stop`, `query
-//!   gameover` and `query result` in a game under way and in a finished one (and `go`
-//!   there answering `bestmove none`), malformed lines, `quit`.
+//!   gameover` and `query result` in a game under way and in a finished one (and, in
+//!   the finished one, `query legalmoves` answering `response` alone and `go`
+//!   answering `bestmove none`), malformed lines, `quit`.
 //! * GTP (Go, Othello): `protocol_version`, `name`, `version`, `list_commands` (the
 //!   required commands), `known_command`, an unacceptable `boardsize`, `set_game`,
 //!   `boardsize`, `clear_board`, `komi`, `time_settings`, a legal, an illegal and a
@@ -266,21 +267,33 @@ impl<'a> Checker<'a> {
         &mut self,
         limit: Duration,
         expected: &str,
+        want: impl FnMut(&str) -> Option<T>,
+    ) -> Result<(Vec<String>, T), Miss> {
+        self.until_lines(limit, expected, true, want)
+    }
+
+    /// Like [`Checker::until`], but `want` sees each line as written (only its line
+    /// ending removed) when `trim` is false, so that stray spaces can be judged.
+    fn until_lines<T>(
+        &mut self,
+        limit: Duration,
+        expected: &str,
+        trim: bool,
         mut want: impl FnMut(&str) -> Option<T>,
     ) -> Result<(Vec<String>, T), Miss> {
         let deadline = Instant::now() + limit;
         let mut other: Vec<String> = Vec::new();
         loop {
-            let line = self.process.recv(deadline).map_err(|f| fault_miss(&f, limit, &other, expected))?;
-            let line = line.trim();
+            let raw = self.process.recv(deadline).map_err(|f| fault_miss(&f, limit, &other, expected))?;
+            let line = if trim { raw.trim() } else { raw.as_str() };
             if let Some(v) = want(line) {
                 return Ok((other, v));
             }
-            if !line.is_empty() {
+            if !line.trim().is_empty() {
                 if other.len() >= MAX_OTHER_LINES {
                     return Err(Miss::wrong(format!("more than {MAX_OTHER_LINES} other lines"), expected));
                 }
-                other.push(line.to_string());
+                other.push(line.trim().to_string());
             }
         }
     }
@@ -642,14 +655,15 @@ fn ugi_search(
     Ok(format!("'bestmove {best}' in {} ms", took.as_millis()))
 }
 
+/// Sends `query what` and judges the answer: exactly `response <want>` (`response`
+/// alone when `want` is empty), with no stray spaces.
 fn query(c: &mut Checker, what: &str, want: &str) -> Result<String, Miss> {
+    let expected = protocol::ugi::response_line(want);
     c.send(&format!("query {what}"))?;
-    let (_, got) = c.until(ANSWER_TIME, &format!("'response {want}'"), response)?;
-    if got == want {
-        Ok(format!("'response {got}'"))
-    } else {
-        Err(Miss::wrong(format!("'response {got}'"), format!("'response {want}'")))
-    }
+    let (_, got) = c.until_lines(ANSWER_TIME, &format!("'{expected}'"), false, |l| {
+        response(l.trim()).is_some().then(|| l.to_string())
+    })?;
+    if got == expected { Ok(format!("'{got}'")) } else { Err(Miss::wrong(format!("'{got}'"), format!("'{expected}'"))) }
 }
 
 fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Result<()> {
@@ -827,6 +841,10 @@ fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
         let a = query(c, "gameover", "true")?;
         let b = query(c, "result", outcome_word(Some(outcome)))?;
         Ok(format!("{a} {b}"))
+    })?;
+    c.check("query legalmoves in a finished game answers 'response' alone", |c| {
+        c.send(&over.command())?;
+        query(c, "legalmoves", "")
     })?;
     c.check("go in a finished game answers bestmove none", |c| {
         c.send(&over.command())?;

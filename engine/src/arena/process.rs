@@ -2,12 +2,14 @@
 //! log of everything said.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use crate::io::{Input, MAX_LINE, read_line};
 
 /// Why an engine's game ended against it (besides losing on the board).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,7 +62,7 @@ pub struct Process {
     name: String,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Receiver<Input>,
     log: Option<Log>,
     stop: Arc<AtomicBool>,
     stderr: Arc<Mutex<StderrTail>>,
@@ -80,18 +82,13 @@ impl Process {
         let stdout = child.stdout.take().ok_or_else(|| Fault::Crash("no stdout".into()))?;
         let (tx, rx) = channel();
         std::thread::spawn(move || {
+            // Bounded lines: an engine that writes a line of megabytes is faulty (the
+            // line is dropped as it is read), not a reason to buffer it all.
             let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
             loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
+                let input = read_line(&mut reader);
+                if input == Input::Eof || tx.send(input).is_err() {
+                    break;
                 }
             }
         });
@@ -157,10 +154,18 @@ impl Process {
                 return Err(Fault::Timeout);
             }
             match self.lines.recv_timeout(left.min(Duration::from_millis(50))) {
-                Ok(line) => {
+                Ok(Input::Line(line)) => {
                     self.log("<", &line);
                     return Ok(line);
                 }
+                Ok(Input::TooLong { length, start }) => {
+                    let shown: String = start.chars().take(40).collect();
+                    self.log("<", &format!("{shown}… ({length} bytes)"));
+                    return Err(Fault::Protocol(format!(
+                        "a line of {length} bytes ('{shown}…'), longer than the {MAX_LINE} allowed"
+                    )));
+                }
+                Ok(Input::Eof) => return Err(self.crash("output closed".to_string())),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Err(self.crash("output closed".to_string())),
             }
@@ -271,23 +276,20 @@ impl Drop for Process {
 /// Reads an engine's standard error to its end, keeping the last lines in `tail`.
 fn keep_tail(pipe: std::process::ChildStderr, tail: &Mutex<StderrTail>) {
     let mut reader = BufReader::new(pipe);
-    let mut buf = Vec::new();
     loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let text = String::from_utf8_lossy(&buf);
-                let line: String = text.trim().chars().take(STDERR_LINE_CHARS).collect();
-                if line.is_empty() {
-                    continue;
-                }
-                if let Ok(mut t) = tail.lock() {
-                    t.lines.push_back(line);
-                    if t.lines.len() > STDERR_TAIL_LINES {
-                        t.lines.pop_front();
-                    }
-                }
+        let text = match read_line(&mut reader) {
+            Input::Eof => break,
+            Input::Line(text) => text,
+            Input::TooLong { length, start } => format!("{start}… ({length} bytes)"),
+        };
+        let line: String = text.trim().chars().take(STDERR_LINE_CHARS).collect();
+        if line.is_empty() {
+            continue;
+        }
+        if let Ok(mut t) = tail.lock() {
+            t.lines.push_back(line);
+            if t.lines.len() > STDERR_TAIL_LINES {
+                t.lines.pop_front();
             }
         }
     }
