@@ -254,3 +254,248 @@ fn sharded_openings_merge_into_the_results_file_of_one_run() {
     assert!(!ok && stderr.contains("already holds results"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&whole).unwrap(), bytes);
 }
+
+/// An FFO table row, total line or results-file line without its times (and a
+/// merge's or shard's closing note left as it is).
+fn ffo_untimed(line: &str) -> String {
+    if let Ok(mut v) = serde_json::from_str::<serde_json::Value>(line)
+        && let Some(map) = v.as_object_mut()
+    {
+        map.remove("secs");
+        if let Some(row) = map.get("row").and_then(|r| r.as_str()).map(ffo_untimed) {
+            map.insert("row".into(), row.into());
+        }
+        return v.to_string();
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if line.starts_with("total:") || (words.len() == 9 && words[0].starts_with('#')) {
+        return words[..7].join(" ");
+    }
+    line.to_string()
+}
+
+fn ffo_lines(text: &str) -> Vec<String> {
+    text.lines().map(ffo_untimed).collect()
+}
+
+/// Easy FFO problems (well under a second each).
+const FFO: &[&str] = &["ffo", concat!(env!("CARGO_MANIFEST_DIR"), "/../ffo/problems/ffo_40_59.txt"), "--hash", "16"];
+
+#[test]
+fn sharded_ffo_merges_into_the_table_of_one_run() {
+    let dir = scratch("ffo");
+    let run = |extra: &[&str]| {
+        let args: Vec<&str> = FFO.iter().copied().chain(extra.iter().copied()).collect();
+        let (ok, stdout, stderr) = sente(&args);
+        assert!(ok, "{args:?}: {stderr}");
+        stdout
+    };
+    let only = ["--only", "40,41,42,43,44"];
+    let whole = dir.join("whole.jsonl");
+    let table = run(&[&only[..], &["--out", path(&whole)]].concat());
+    assert!(table.contains("total: 5 problems, 0 wrong"), "{table}");
+    let shards: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("shard-{i}.jsonl"))).collect();
+    for (i, file) in shards.iter().enumerate() {
+        let shown = run(&[&only[..], &["--shard", &format!("{i}/3"), "--out", path(file)]].concat());
+        assert!(shown.contains(&format!("shard {i}/3 of 5 problems")), "{shown}");
+    }
+    let merge = |files: &[&Path], extra: &[&str]| {
+        let mut args = vec!["ffo", "merge"];
+        args.extend(extra);
+        args.extend(files.iter().map(|p| path(p)));
+        sente(&args)
+    };
+    let all: Vec<&Path> = shards.iter().rev().map(|p| p.as_path()).collect();
+    let merged = dir.join("merged.jsonl");
+    let (ok, stdout, stderr) = merge(&all, &["--out", path(&merged)]);
+    assert!(ok, "{stderr}");
+    // The rows in problem order, the same moves, scores and nodes; only the times differ.
+    assert_eq!(ffo_lines(&stdout), ffo_lines(&table));
+    let results = std::fs::read_to_string(&whole).unwrap();
+    assert_eq!(ffo_lines(&std::fs::read_to_string(&merged).unwrap()), ffo_lines(&results));
+    // The merged file is one run's: resuming it prints the whole table, solving nothing.
+    assert_eq!(ffo_lines(&run(&[&only[..], &["--out", path(&merged), "--resume"]].concat())), ffo_lines(&table));
+    // A shard with no problems (2 problems in 3 shards) is a shard like any other.
+    let small: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("small-{i}.jsonl"))).collect();
+    for (i, file) in small.iter().enumerate() {
+        run(&["--only", "40,41", "--shard", &format!("{i}/3"), "--out", path(file)]);
+    }
+    let (ok, stdout, stderr) = merge(&small.iter().map(|p| p.as_path()).collect::<Vec<_>>(), &[]);
+    assert!(ok && stdout.contains("total: 2 problems, 0 wrong"), "{stdout}{stderr}");
+
+    // Refused, naming the file: a missing shard, a doubled one, a shard of another
+    // run, an unfinished one, a file written without --shard, an --out that holds results.
+    let fails = |files: &[&Path]| {
+        let (ok, _, stderr) = merge(files, &[]);
+        assert!(!ok, "{files:?} merged");
+        stderr
+    };
+    let (a, b, c) = (shards[0].as_path(), shards[1].as_path(), shards[2].as_path());
+    assert!(fails(&[a, c]).contains("shard 1/3 is missing"));
+    let twice = fails(&[a, b, b, c]);
+    assert!(twice.contains("given twice") && twice.contains(path(b)), "{twice}");
+    let foreign = dir.join("foreign.jsonl");
+    run(&["--only", "40,41,42,43", "--shard", "1/3", "--out", path(&foreign)]);
+    let other = fails(&[a, &foreign, c]);
+    assert!(other.contains("different runs") && other.contains(path(&foreign)), "{other}");
+    let text = std::fs::read_to_string(b).unwrap();
+    let cut = dir.join("cut.jsonl");
+    std::fs::write(&cut, text.lines().take(2).collect::<Vec<_>>().join("\n") + "\n").unwrap();
+    let unfinished = fails(&[a, &cut, c]);
+    assert!(unfinished.contains("finish that shard first") && unfinished.contains(path(&cut)), "{unfinished}");
+    let plain = fails(&[&whole]);
+    assert!(plain.contains("without --shard") && plain.contains(path(&whole)), "{plain}");
+    let (ok, _, stderr) = merge(&all, &["--out", path(&whole)]);
+    assert!(!ok && stderr.contains("already holds results"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&whole).unwrap(), results);
+    // Resumed, the cut shard is finished and the merge goes through.
+    run(&[&only[..], &["--shard", "1/3", "--out", path(&cut), "--resume"]].concat());
+    let (ok, stdout, stderr) = merge(&[a, &cut, c], &[]);
+    assert!(ok, "{stderr}");
+    assert_eq!(ffo_lines(&stdout), ffo_lines(&table));
+    // A wrong answer in a shard makes the merge fail, as it makes `ffo` fail.
+    let wrong = dir.join("wrong.jsonl");
+    std::fs::write(&wrong, text.replacen("\"correct\":true", "\"correct\":false", 1)).unwrap();
+    let (ok, stdout, stderr) = merge(&[a, &wrong, c], &[]);
+    assert!(!ok && stderr.contains("1 wrong answers") && stdout.contains("total: 5 problems, 1 wrong"), "{stderr}");
+    // --shard needs --out.
+    let (ok, _, stderr) = sente(&[FFO, &only[..], &["--shard", "0/2"]].concat());
+    assert!(!ok && stderr.contains("--out"), "{stderr}");
+}
+
+/// `othello-accuracy --make` of a few positions (about 2 s each).
+const MAKE: &[&str] = &["othello-accuracy", "--count", "4", "--seed", "3", "--hash", "16", "--make"];
+
+#[test]
+fn sharded_accuracy_positions_merge_into_the_bytes_of_one_run() {
+    let dir = scratch("make");
+    let make = |file: &Path, extra: &[&str]| {
+        let args: Vec<&str> = MAKE.iter().copied().chain([path(file)]).chain(extra.iter().copied()).collect();
+        let (ok, stdout, stderr) = sente(&args);
+        assert!(ok, "{args:?}: {stderr}");
+        stdout
+    };
+    let whole = dir.join("whole.txt");
+    make(&whole, &[]);
+    let bytes = std::fs::read(&whole).unwrap();
+    let shards: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("shard-{i}.txt"))).collect();
+    for (i, file) in shards.iter().enumerate() {
+        let shown = make(file, &["--shard", &format!("{i}/3")]);
+        assert!(shown.contains(&format!("(shard {i}/3 of 4)")), "{shown}");
+    }
+    let merge = |files: &[&Path], out: &Path| {
+        let mut args = vec!["othello-accuracy", "merge", "--out", path(out)];
+        args.extend(files.iter().map(|p| path(p)));
+        sente(&args)
+    };
+    let (a, b, c) = (shards[0].as_path(), shards[1].as_path(), shards[2].as_path());
+    let merged = dir.join("merged.txt");
+    let (ok, stdout, stderr) = merge(&[c, a, b], &merged);
+    assert!(ok && stdout.contains("3 shards, 4 positions"), "{stdout}{stderr}");
+    assert!(std::fs::read(&merged).unwrap() == bytes, "the merged positions differ from one run's");
+
+    // Refused, naming the file; a refused merge writes nothing.
+    let fails = |files: &[&Path]| {
+        let out = dir.join("refused.txt");
+        let (ok, _, stderr) = merge(files, &out);
+        assert!(!ok && !out.exists(), "{files:?} merged");
+        stderr
+    };
+    assert!(fails(&[a, c]).contains("shard 1/3 is missing"));
+    let twice = fails(&[a, a, b, c]);
+    assert!(twice.contains("given twice") && twice.contains(path(a)), "{twice}");
+    // Another run: the same shard of five positions (its one position is the same).
+    let foreign = dir.join("foreign.txt");
+    let args: Vec<&str> =
+        MAKE.iter().map(|&a| if a == "4" { "5" } else { a }).chain([path(&foreign), "--shard", "2/3"]).collect();
+    assert!(sente(&args).0);
+    let other = fails(&[a, b, &foreign]);
+    assert!(other.contains("different runs") && other.contains(path(&foreign)), "{other}");
+    let plain = fails(&[&whole]);
+    assert!(plain.contains("--shard i/n") && plain.contains(path(&whole)), "{plain}");
+    // A shard stopped after its first position: the same command finishes it.
+    let text = std::fs::read_to_string(a).unwrap();
+    let cut = dir.join("cut.txt");
+    std::fs::write(&cut, text.lines().take(3).collect::<Vec<_>>().join("\n") + "\n").unwrap();
+    let unfinished = fails(&[&cut, b, c]);
+    assert!(unfinished.contains("finish that shard first") && unfinished.contains(path(&cut)), "{unfinished}");
+    make(&cut, &["--shard", "0/3"]);
+    assert_eq!(std::fs::read_to_string(&cut).unwrap(), text);
+    let (ok, _, stderr) = merge(&[&cut, b, c], &dir.join("again.txt"));
+    assert!(ok, "{stderr}");
+    assert!(std::fs::read(dir.join("again.txt")).unwrap() == bytes);
+    // A file is continued only by its own run: not a shard by another shard or by an
+    // unsharded run, and a merge does not overwrite.
+    for extra in [&["--shard", "1/3"][..], &[]] {
+        let args: Vec<&str> = MAKE.iter().copied().chain([path(a)]).chain(extra.iter().copied()).collect();
+        let (ok, _, stderr) = sente(&args);
+        assert!(!ok && stderr.contains("another run"), "{extra:?}: {stderr}");
+    }
+    assert_eq!(std::fs::read_to_string(a).unwrap(), text);
+    let (ok, _, stderr) = merge(&[a, b, c], &whole);
+    assert!(!ok && stderr.contains("already holds"), "{stderr}");
+    assert!(std::fs::read(&whole).unwrap() == bytes);
+}
+
+/// The benchmark on the first positions of the built-in file, at a fixed depth (the
+/// same choices on every run).
+const BENCHMARK: &[&str] = &["othello-accuracy", "--depth", "6", "--count", "12", "--hash", "16"];
+
+#[test]
+fn sharded_accuracy_results_merge_into_the_tally_of_one_run() {
+    let dir = scratch("accuracy");
+    let run = |extra: &[&str]| {
+        let args: Vec<&str> = BENCHMARK.iter().copied().chain(extra.iter().copied()).collect();
+        let (ok, stdout, stderr) = sente(&args);
+        assert!(ok, "{args:?}: {stderr}");
+        stdout
+    };
+    let whole = dir.join("whole.jsonl");
+    let tally = run(&["--out", path(&whole)]);
+    assert!(tally.contains("12 positions, depth 6, 1 thread") && tally.contains("mean disc loss"), "{tally}");
+    let shards: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("shard-{i}.jsonl"))).collect();
+    for (i, file) in shards.iter().enumerate() {
+        let shown = run(&["--shard", &format!("{i}/3"), "--out", path(file)]);
+        assert!(shown.contains(&format!("shard {i}/3, 4 of 12 positions")), "{shown}");
+    }
+    let merge = |files: &[&Path], extra: &[&str]| {
+        let mut args = vec!["othello-accuracy", "merge"];
+        args.extend(extra);
+        args.extend(files.iter().map(|p| path(p)));
+        sente(&args)
+    };
+    let (a, b, c) = (shards[0].as_path(), shards[1].as_path(), shards[2].as_path());
+    let merged = dir.join("merged.jsonl");
+    let (ok, stdout, stderr) = merge(&[b, c, a], &["--out", path(&merged)]);
+    assert!(ok, "{stderr}");
+    assert_eq!(stdout, tally);
+    assert_eq!(std::fs::read_to_string(&merged).unwrap(), std::fs::read_to_string(&whole).unwrap());
+    assert_eq!(run(&["--out", path(&merged), "--resume"]), tally);
+
+    let fails = |files: &[&Path]| {
+        let (ok, _, stderr) = merge(files, &[]);
+        assert!(!ok, "{files:?} merged");
+        stderr
+    };
+    assert!(fails(&[a, b]).contains("shard 2/3 is missing"));
+    assert!(fails(&[a, b, b, c]).contains("given twice"));
+    let foreign = dir.join("foreign.jsonl");
+    let args: Vec<&str> = BENCHMARK
+        .iter()
+        .map(|&a| if a == "6" { "5" } else { a })
+        .chain(["--shard", "1/3", "--out", path(&foreign)])
+        .collect();
+    assert!(sente(&args).0);
+    let other = fails(&[a, &foreign, c]);
+    assert!(other.contains("different runs") && other.contains(path(&foreign)), "{other}");
+    let text = std::fs::read_to_string(c).unwrap();
+    let cut = dir.join("cut.jsonl");
+    std::fs::write(&cut, text.lines().take(3).collect::<Vec<_>>().join("\n") + "\n").unwrap();
+    let unfinished = fails(&[a, b, &cut]);
+    assert!(unfinished.contains("finish that shard first") && unfinished.contains(path(&cut)), "{unfinished}");
+    let plain = fails(&[&whole]);
+    assert!(plain.contains("--shard i/n") && plain.contains(path(&whole)), "{plain}");
+    run(&["--shard", "2/3", "--out", path(&cut), "--resume"]);
+    let (ok, stdout, stderr) = merge(&[a, b, &cut], &[]);
+    assert!(ok && stdout == tally, "{stdout}{stderr}");
+}

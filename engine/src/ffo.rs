@@ -1,8 +1,12 @@
 //! `sente ffo FILE`: solves every problem of an FFO or Edax OBF file exactly and
-//! prints a table against the file's answers, as Edax's `-solve` does.
+//! prints a table against the file's answers, as Edax's `-solve` does. With
+//! `--shard i/n` a run solves the problems `k` (in file order, after `--only`) with
+//! `k mod n = i`, and `sente ffo merge` joins the shards' `--out` files into the
+//! table, and the results file, of one unsharded run.
 
+use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -10,9 +14,25 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use search::othello::Solver;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Value, json};
 
-use crate::journal::open_results;
+use crate::journal::{open_results, write_atomically};
+use crate::shard::Shard;
+
+/// `sente ffo merge`.
+#[derive(clap::Subcommand)]
+pub enum FfoCommand {
+    /// Join the --out files of a sharded run (`ffo FILE --shard i/n --out F`): print
+    /// the table one unsharded run prints (exit code 1 if an answer is wrong).
+    Merge {
+        /// The shards' results files, one per shard, in any order.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Also write the results file one unsharded run's --out holds (must be new).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
 
 /// Options of one run.
 pub struct FfoOptions {
@@ -29,11 +49,16 @@ pub struct FfoOptions {
     /// The evaluation weights file used instead of the built-in ones (for the
     /// results file's header: a run is resumed only with the same weights).
     pub eval: Option<String>,
+    /// Solve only this shard's problems (with `out`, for [`merge`]).
+    pub shard: Option<Shard>,
 }
 
 /// One solved problem, a line of the `--out` results file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct Solved {
+    /// Its place among the run's problems (in file order, after `--only`), from 0.
+    #[serde(default)]
+    index: u64,
     /// `#40`, or `line 3` for a problem without a number.
     problem: String,
     /// The row of the table printed for it.
@@ -44,6 +69,34 @@ struct Solved {
     nodes: u64,
     /// Seconds taken.
     secs: f64,
+}
+
+/// The first line of the table.
+const TABLE_HEADER: &str = "   #  empties  move  score  expected  result        nodes     time (s)   nodes/s";
+
+/// The last line of the table: the run's sums.
+fn total_line(problems: usize, solved: &[Solved], threads: u64) -> String {
+    let wrong = solved.iter().filter(|s| !s.correct).count();
+    let nodes: u64 = solved.iter().map(|s| s.nodes).sum();
+    let secs: f64 = solved.iter().map(|s| s.secs).sum();
+    format!(
+        "total: {problems} problems, {wrong} wrong, {nodes} nodes, {secs:.3} s, {:.1}M nodes/s, {threads} threads",
+        nodes as f64 / secs.max(1e-9) / 1e6
+    )
+}
+
+/// What the first line of a results file holds (inside `{"run": …}`). A shard's also
+/// names the shard, the run's number of problems and the table size (which changes
+/// the nodes searched); an unsharded run's header is the same without them.
+fn run_header(path: &str, options: &FfoOptions, threads: usize, problems: usize) -> Value {
+    let mut header =
+        json!({ "command": "ffo", "file": path, "only": options.only, "threads": threads, "eval": options.eval });
+    if let (Some(shard), Some(map)) = (options.shard, header.as_object_mut()) {
+        map.insert("shard".into(), shard.to_string().into());
+        map.insert("problems".into(), problems.into());
+        map.insert("hash_mb".into(), options.hash_mb.into());
+    }
+    header
 }
 
 /// Runs the file and prints the table to `out`. `stop` (Ctrl-C, SIGTERM) drops the
@@ -63,13 +116,21 @@ pub fn run(path: &str, options: &FfoOptions, stop: &AtomicBool, out: &mut impl W
         .into_iter()
         .filter(|p| options.only.is_empty() || p.number.is_some_and(|n| options.only.contains(&n)))
         .collect();
+    let problems_in_run = problems.len();
     let threads = match options.threads {
         0 => std::thread::available_parallelism().map_or(1, usize::from),
         n => n,
     };
+    let shard = options.shard.unwrap_or(Shard::WHOLE);
+    if options.shard.is_some() && options.out.is_none() {
+        bail!("--shard needs --out: `sente ffo merge` joins the shards' --out files");
+    }
+    // This run's problems, with their places in the whole run.
+    let problems: Vec<(u64, ffo::Problem)> =
+        (0u64..).zip(problems).filter(|(k, _)| k % shard.count == shard.index).collect();
     let mut results = match &options.out {
         Some(file) => {
-            let header = json!({ "command": "ffo", "file": path, "only": options.only, "threads": threads, "eval": options.eval });
+            let header = run_header(path, options, threads, problems_in_run);
             let (journal, done) = open_results::<Solved>(file, header, options.resume)?;
             Some((journal, done))
         }
@@ -89,9 +150,10 @@ pub fn run(path: &str, options: &FfoOptions, stop: &AtomicBool, out: &mut impl W
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.enable_steady_tick(Duration::from_millis(250));
-    writeln!(out, "   #  empties  move  score  expected  result        nodes     time (s)   nodes/s")?;
-    let (mut wrong, mut nodes, mut secs) = (0, 0u64, 0.0);
-    for (i, p) in problems.iter().enumerate() {
+    writeln!(out, "{TABLE_HEADER}")?;
+    let mut wrong = 0;
+    let mut solved_all = Vec::with_capacity(problems.len());
+    for (i, (index, p)) in problems.iter().enumerate() {
         let label = p.number.map_or(format!("line {}", p.line), |n| format!("#{n}"));
         let solved = match done.get(i) {
             Some(s) if s.problem == label => s.clone(),
@@ -125,7 +187,14 @@ pub fn run(path: &str, options: &FfoOptions, stop: &AtomicBool, out: &mut impl W
                     secs,
                     o.nodes as f64 / secs.max(1e-9) / 1e6
                 );
-                let solved = Solved { problem: label.clone(), row, correct: o.is_correct(), nodes: o.nodes, secs };
+                let solved = Solved {
+                    index: *index,
+                    problem: label.clone(),
+                    row,
+                    correct: o.is_correct(),
+                    nodes: o.nodes,
+                    secs,
+                };
                 if let Some((journal, _)) = results.as_mut() {
                     journal.append(&serde_json::to_string(&solved)?)?;
                 }
@@ -133,9 +202,8 @@ pub fn run(path: &str, options: &FfoOptions, stop: &AtomicBool, out: &mut impl W
             }
         };
         wrong += usize::from(!solved.correct);
-        nodes += solved.nodes;
-        secs += solved.secs;
         bar.suspend(|| writeln!(out, "{}", solved.row))?;
+        solved_all.push(solved);
         bar.inc(1);
         if stop.load(Ordering::Relaxed) && i + 1 < problems.len() {
             bar.finish_and_clear();
@@ -144,15 +212,116 @@ pub fn run(path: &str, options: &FfoOptions, stop: &AtomicBool, out: &mut impl W
         }
     }
     bar.finish_and_clear();
-    writeln!(
-        out,
-        "total: {} problems, {} wrong, {} nodes, {:.3} s, {:.1}M nodes/s, {} threads",
-        problems.len(),
-        wrong,
-        nodes,
-        secs,
-        nodes as f64 / secs.max(1e-9) / 1e6,
-        threads
-    )?;
+    writeln!(out, "{}", total_line(problems.len(), &solved_all, threads as u64))?;
+    if let (Some(shard), Some(file)) = (options.shard, &options.out) {
+        writeln!(
+            out,
+            "shard {shard} of {problems_in_run} problems in {}: `sente ffo merge` joins the shards' files into the whole table",
+            file.display()
+        )?;
+    }
     Ok(wrong)
+}
+
+/// One shard's results file, read whole and checked to hold the shard's every problem.
+struct ShardResults {
+    /// The run's header without what differs between its shards.
+    run: Value,
+    shard: Shard,
+    /// The run's number of problems.
+    problems: u64,
+    /// The problems' lines as written, in order.
+    lines: Vec<(Solved, String)>,
+}
+
+/// Reads a shard's results file without changing it (a line torn by a kill is left
+/// out, so the shard reads as unfinished).
+fn read_shard(path: &str) -> Result<ShardResults> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    let mut lines = text[..whole].lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let Some((_, first)) = lines.next() else { bail!("{path} is empty") };
+    let mut run = serde_json::from_str::<Value>(first)
+        .ok()
+        .and_then(|v| v.get("run").cloned())
+        .filter(|run| run["command"] == "ffo")
+        .with_context(|| format!("{path}: line 1 is not the header of a `sente ffo --out` file"))?;
+    let Some(map) = run.as_object_mut() else { bail!("{path}: line 1 is not the header of a `sente ffo --out` file") };
+    let Some(shard_text) = map.remove("shard") else {
+        bail!("{path} holds a run without --shard: merge takes the --out files of `sente ffo --shard i/n` runs")
+    };
+    let shard = Shard::parse(shard_text.as_str().unwrap_or_default(), &format!("{path}: shard"))?;
+    let problems =
+        map.get("problems").and_then(Value::as_u64).with_context(|| format!("{path}: the header has no problems"))?;
+    let lines = lines
+        .map(|(i, line)| {
+            let solved: Solved = serde_json::from_str(line)
+                .with_context(|| format!("{path}: line {} is not a problem solved", i + 1))?;
+            Ok((solved, line.to_string()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if !lines.iter().map(|(s, _)| s.index).eq(shard.items(0..problems)) {
+        let in_order = lines.iter().map(|(s, _)| s.index).eq(shard.items(0..problems).take(lines.len()));
+        bail!(
+            "{path} holds {} of shard {shard}'s {} problems{}: finish that shard first (the same `sente ffo … --shard {shard} --out {path}` with --resume)",
+            lines.len(),
+            shard.count_in(0..problems),
+            if in_order { "" } else { ", not in its order" }
+        );
+    }
+    Ok(ShardResults { run, shard, problems, lines })
+}
+
+/// `sente ffo merge`: checks that `paths` are the finished shards of one run, every
+/// one given once, and prints to `out` the table one unsharded run prints (its rows
+/// in problem order, with the times and nodes measured in the shards). With
+/// `merged`, also writes there the results file one unsharded run's `--out` holds
+/// (`sente ffo FILE --out merged --resume` then prints the table, solving nothing).
+/// Returns the number of wrong answers.
+pub fn merge(paths: &[String], merged: Option<&Path>, out: &mut impl Write) -> Result<usize> {
+    if let Some(file) = merged
+        && std::fs::metadata(file).is_ok_and(|m| m.len() > 0)
+    {
+        bail!("{} already holds results: merge writes a new file", file.display());
+    }
+    let files = paths.iter().map(|p| read_shard(p)).collect::<Result<Vec<_>>>()?;
+    let Some(first) = files.first() else { bail!("no results files to merge") };
+    let count = first.shard.count;
+    let mut by_index: BTreeMap<u64, &str> = BTreeMap::new();
+    for (file, path) in files.iter().zip(paths) {
+        if file.shard.count != count || file.run != first.run {
+            bail!("{path} and {} are shards of different runs (their headers differ)", paths[0]);
+        }
+        if let Some(other) = by_index.insert(file.shard.index, path) {
+            bail!("shard {} is given twice: {other} and {path}", file.shard);
+        }
+    }
+    if let Some(missing) = (0..count).find(|i| !by_index.contains_key(i)) {
+        bail!("shard {missing}/{count} is missing");
+    }
+    let problems = first.problems;
+    let threads = first.run["threads"].as_u64().unwrap_or(1);
+    let mut whole = first.run.clone();
+    if let Some(map) = whole.as_object_mut() {
+        map.remove("problems");
+        map.remove("hash_mb");
+    }
+    let mut lines: Vec<(Solved, String)> = files.into_iter().flat_map(|f| f.lines).collect();
+    lines.sort_by_key(|(s, _)| s.index);
+    if let Some(file) = merged {
+        let mut bytes = json!({ "run": whole }).to_string().into_bytes();
+        bytes.push(b'\n');
+        for (_, line) in &lines {
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+        }
+        write_atomically(file, &bytes)?;
+    }
+    writeln!(out, "{TABLE_HEADER}")?;
+    for (solved, _) in &lines {
+        writeln!(out, "{}", solved.row)?;
+    }
+    let solved: Vec<Solved> = lines.into_iter().map(|(s, _)| s).collect();
+    writeln!(out, "{}", total_line(usize::try_from(problems).unwrap_or(usize::MAX), &solved, threads))?;
+    Ok(solved.iter().filter(|s| !s.correct).count())
 }

@@ -109,9 +109,14 @@ enum Commands {
         threads: usize,
     },
     /// Solve every problem of an FFO or Edax OBF file exactly and compare with its answers.
+    /// `--shard i/n` solves a share of them; `sente ffo merge` joins the shards' tables.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Ffo {
+        #[command(subcommand)]
+        command: Option<ffo::FfoCommand>,
         /// The problem file (e.g. ffo/problems/ffo_40_59.txt).
-        file: String,
+        #[arg(required = true)]
+        file: Option<String>,
         /// Solver threads (0: one per core).
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -130,11 +135,19 @@ enum Commands {
         /// Continue the run whose results are in --out (after Ctrl-C, SIGTERM or a kill).
         #[arg(long, requires = "out")]
         resume: bool,
+        /// Solve only the problems k (in file order, after --only) with k mod n = i,
+        /// e.g. 0/4; `sente ffo merge` joins the shards' --out files.
+        #[arg(long, requires = "out")]
+        shard: Option<String>,
     },
     /// The move-quality benchmark: the 8×8 player at a fixed time per move on
     /// positions with every move solved exactly; prints the discs its choices lose.
-    /// With `--make FILE`, makes (or completes) such a file instead.
+    /// With `--make FILE`, makes (or completes) such a file instead. Both take
+    /// `--shard i/n`; `sente othello-accuracy merge` joins the shards' files.
+    #[command(args_conflicts_with_subcommands = true)]
     OthelloAccuracy {
+        #[command(subcommand)]
+        command: Option<accuracy::AccuracyCommand>,
         /// The positions (default: the built-in engine/data/othello_accuracy.txt).
         file: Option<String>,
         /// Milliseconds per move.
@@ -167,6 +180,10 @@ enum Commands {
         /// The seed of the made positions.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Only the positions k with k mod n = i, e.g. 0/4 (with --out, or with
+        /// --make: position k of the seed, k < --count); `merge` joins the shards' files.
+        #[arg(long)]
+        shard: Option<String>,
     },
     /// Grow the 8×8 opening book in FILE by drop-out expansion (appending: the same
     /// command goes on after a stop). The player uses the built-in book unless told not to
@@ -457,12 +474,21 @@ fn run(cli: Cli) -> Result<()> {
             .map_err(anyhow::Error::msg)?;
             Ok(())
         }
-        Some(Commands::Ffo { file, threads, hash, only, eval, out, resume }) => {
+        Some(Commands::Ffo { command: Some(ffo::FfoCommand::Merge { files, out }), .. }) => {
+            let wrong = ffo::merge(&files, out.as_deref(), &mut std::io::stdout().lock())?;
+            if wrong > 0 {
+                bail!("{wrong} wrong answers");
+            }
+            Ok(())
+        }
+        Some(Commands::Ffo { command: None, file, threads, hash, only, eval, out, resume, shard }) => {
+            let file = file.context("give the problem file")?;
+            let shard = shard.map(|s| shard::Shard::parse(&s, "--shard")).transpose()?;
             if let Some(path) = &eval {
                 let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
                 search::othello::install_weights(&bytes).map_err(anyhow::Error::msg).with_context(|| path.clone())?;
             }
-            let options = ffo::FfoOptions { threads, hash_mb: hash, only, out, resume, eval };
+            let options = ffo::FfoOptions { threads, hash_mb: hash, only, out, resume, eval, shard };
             let stop = interrupt::stop_flag();
             let wrong = ffo::run(&file, &options, &stop, &mut std::io::stdout().lock())?;
             if wrong > 0 {
@@ -512,7 +538,11 @@ fn run(cli: Cli) -> Result<()> {
             };
             train::fit(&data, settings, &out)
         }
+        Some(Commands::OthelloAccuracy { command: Some(accuracy::AccuracyCommand::Merge { files, out }), .. }) => {
+            accuracy::merge(&files, out.as_deref(), &mut std::io::stdout().lock())
+        }
         Some(Commands::OthelloAccuracy {
+            command: None,
             file,
             movetime,
             depth,
@@ -524,11 +554,15 @@ fn run(cli: Cli) -> Result<()> {
             hash,
             make,
             seed,
+            shard,
         }) => {
             let mut stdout = std::io::stdout().lock();
             let stop = interrupt::stop_flag();
+            let shard = shard.map(|s| shard::Shard::parse(&s, "--shard")).transpose()?;
             if let Some(path) = make {
-                return accuracy::make(&path, count.unwrap_or(500), seed, hash, &stop, &mut stdout);
+                let count = count.unwrap_or(500) as u64;
+                let run = accuracy::MakeRun { path, count, seed, hash_mb: hash, shard };
+                return accuracy::make(&run, &stop, &mut stdout);
             }
             if movetime == 0 {
                 bail!("--movetime must be at least 1 ms");
@@ -545,6 +579,7 @@ fn run(cli: Cli) -> Result<()> {
                 count,
                 threads,
                 hash_mb: hash,
+                shard,
             };
             let (name, text) = match file {
                 Some(path) => {
