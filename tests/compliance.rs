@@ -73,6 +73,13 @@ fn sente_passes_every_check_in_every_game_and_protocol() {
     }
     let stdout = assert_compliant("othello", &format!("name=sente cmd='{SENTE} nboard' proto=nboard"), 8);
     assert!(stdout.contains("ok    hint 1 → search lines with a legal move"), "{stdout}");
+    // The Phantom Go platform protocol (a short --movetime: the script plays tens of
+    // turns to bring about the captures).
+    let phantom = format!("name=sente cmd='{SENTE} phantom --movetime 50' proto=phantom");
+    let stdout = assert_compliant("phantomgo", &phantom, 10);
+    assert!(stdout.contains("ok    refuse answered with another try, not the refused point"), "{stdout}");
+    assert!(stdout.contains("got: 'taked "), "a real capture of its stones was told: {stdout}");
+    assert!(stdout.contains("got: 'take "), "a real capture by its try was told: {stdout}");
     // --debug-log records the conversation.
     let dir = scratch("log");
     let log = dir.join("log.txt");
@@ -176,6 +183,59 @@ fn a_gtp_engine_that_breaks_the_protocol_fails() {
     assert_eq!(passed("play: legal moves accepted"), Some(true), "{stdout}");
 }
 
+/// A platform engine in bash: tries the points AA, AB, … in turn; `on_refuse` is its
+/// answer to `refuse`, `on_new_black` to `new black`.
+fn platform_script(on_refuse: &str, on_new_black: &str) -> String {
+    format!(
+        "i=0\nnext() {{ l=ABCDEFGHI; last=\"${{l:$((i / 9)):1}}${{l:$((i % 9)):1}}\"; i=$((i + 1)); echo \"move $last\"; }}\n\
+         while read -r line; do\n  case \"$line\" in\n    'name?') echo 'name bash';;\n    \
+         'new black') {on_new_black};;\n    'move go'|'move pass') next;;\n    refuse) {on_refuse};;\n    \
+         quit) exit 0;;\n  esac\ndone\n"
+    )
+}
+
+#[test]
+fn a_phantom_engine_that_breaks_the_protocol_fails() {
+    let dir = scratch("phantom");
+    // The honest version of the script passes the checks up to the captures.
+    let cmd = write_script(&dir, "honest", &platform_script("next", "next"));
+    let (_, stdout, _) = compliance("phantomgo", &format!("name=honest cmd='{cmd}' proto=phantom"));
+    let lines = checks(&stdout);
+    let passed = |lines: &[(bool, String)], name: &str| lines.iter().find(|(_, n)| n == name).map(|(p, _)| *p);
+    for name in [
+        "name? answered 'name <a name>'",
+        "new black answered at once with a try",
+        "accept answered with nothing (name? answered next)",
+        "move go answered with a try",
+        "refuse answered with another try, not the refused point",
+        "an unknown line and captures it cannot have made are survived (name? answered)",
+        "end and quit: exits within a second with status 0",
+    ] {
+        assert_eq!(passed(&lines, name), Some(true), "{name}: {stdout}");
+    }
+    // Answers refuse with the refused point again.
+    let cmd = write_script(&dir, "stubborn", &platform_script("echo \"move $last\"", "next"));
+    let (ok, stdout, stderr) = compliance("phantomgo", &format!("name=stubborn cmd='{cmd}' proto=phantom"));
+    assert!(!ok, "{stdout}");
+    assert!(stderr.contains("stubborn is not compliant"), "{stderr}");
+    let lines = checks(&stdout);
+    assert_eq!(passed(&lines, "move go answered with a try"), Some(true), "{stdout}");
+    assert_eq!(passed(&lines, "refuse answered with another try, not the refused point"), Some(false), "{stdout}");
+    assert!(stdout.contains("got: 'move AB' again — expected: a try on another point"), "{stdout}");
+    // Never answers new black (nor anything after it).
+    let cmd = write_script(&dir, "mute", &platform_script("next", "while read -r line; do :; done"));
+    let (ok, stdout, _) = compliance("phantomgo", &format!("name=mute cmd='{cmd}' proto=phantom"));
+    assert!(!ok, "{stdout}");
+    let lines = checks(&stdout);
+    assert_eq!(passed(&lines, "name? answered 'name <a name>'"), Some(true), "{stdout}");
+    assert_eq!(passed(&lines, "new black answered at once with a try"), Some(false), "{stdout}");
+    assert!(
+        stdout.contains("FAIL  new black answered at once with a try — sent: 'new black' — got: nothing in 6 s"),
+        "{stdout}"
+    );
+    assert!(stdout.lines().last().unwrap_or("").ends_with("not run: NOT compliant"), "{stdout}");
+}
+
 #[test]
 fn an_engine_that_exits_or_stays_silent_is_not_waited_for() {
     // Exits at once: the first check fails, the rest are not run.
@@ -206,4 +266,6 @@ fn compliance_arguments_are_checked() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("exactly one --engine"));
     let (ok, _, stderr) = compliance("go", &format!("name=sente cmd='{SENTE} nboard' proto=nboard"));
     assert!(!ok && stderr.contains("no compliance checks for NBoard with go"), "{stderr}");
+    let (ok, _, stderr) = compliance("go", &format!("name=sente cmd='{SENTE} phantom' proto=phantom"));
+    assert!(!ok && stderr.contains("no compliance checks for the Phantom Go platform protocol with go"), "{stderr}");
 }

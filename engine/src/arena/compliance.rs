@@ -20,6 +20,11 @@
 //!   unknown command, empty and comment lines, `final_score`, `quit`.
 //! * NBoard (Othello): `nboard 2` and `ping`, `set depth`, `set game`, `go`, `hint`,
 //!   `move`, a malformed line, `quit`.
+//! * The Phantom Go platform protocol ([`phantom`]): `name?`, `new black`, `accept`,
+//!   `move go`, `refuse`, `taked` and `take` from real captures, an unknown line and
+//!   captures the engine cannot have made, `new white`, `end` and `quit`.
+
+mod phantom;
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -27,7 +32,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use bitboards::chaosclock::{self as cc, Record};
-use bitboards::go::{self, Color, Point, Superko};
+use bitboards::go::{self, Color, LetterOrder, Point, Superko};
 use bitboards::othello::{Board, Position};
 use bitboards::phantom::{PhantomConfig, PhantomRules, Referee, View};
 use bitboards::{Outcome, Player as Side};
@@ -105,14 +110,14 @@ pub fn run(spec: &EngineSpec, setup: GameSetup, log: Option<Log>, out: &mut dyn 
         Protocol::Ugi => true,
         Protocol::Gtp => matches!(setup.kind, GameKind::Go | GameKind::Othello),
         Protocol::Nboard => setup.kind == GameKind::Othello,
-        Protocol::Phantom => false,
+        Protocol::Phantom => setup.kind == GameKind::PhantomGo,
     };
     if !supported {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(
                 "no compliance checks for {protocol} with {}: UGI+ for every game, GTP for Go and Othello, NBoard for \
-                 Othello",
+                 Othello, the platform protocol for Phantom Go",
                 game_name(setup.kind)
             ),
         ));
@@ -131,7 +136,8 @@ pub fn run(spec: &EngineSpec, setup: GameSetup, log: Option<Log>, out: &mut dyn 
         Protocol::Ugi => ugi_checks(&mut checker, spec, setup)?,
         Protocol::Gtp => gtp_checks(&mut checker, spec, setup)?,
         Protocol::Nboard => nboard_checks(&mut checker, spec)?,
-        Protocol::Phantom => {}
+        // The arena speaks the platform protocol with row-column letters.
+        Protocol::Phantom => phantom::phantom_checks(&mut checker, spec, setup, LetterOrder::RowColumn)?,
     }
     checker.finish()
 }
