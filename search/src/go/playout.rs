@@ -54,7 +54,7 @@ pub fn light_playout(
     let mut played = 0;
     while board.passes() < 2 && played < max_moves {
         let black = board.to_move() == bitboards::go::Color::BLACK;
-        match random_point(board, rng, |b, cell| b.is_playable(cell)) {
+        match board.pick_playable(|n| below(rng, n as usize) as u32) {
             Some(cell) => {
                 on_move(cell, black);
                 board.play(cell);
