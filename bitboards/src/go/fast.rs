@@ -9,12 +9,10 @@
 //! * each chain counts its **pseudo-liberties** (pairs of a stone and an empty
 //!   neighbour): removing the pairs a move takes away tells exactly whether a chain
 //!   keeps a liberty, without finding the liberties;
-//! * each point counts its black, white and off-board neighbours (eyes, and whether a
-//!   point touches an empty point, in one lookup);
-//! * the empty points are kept in a list, and the stones of each colour in a `u128`
-//!   over the padded grid (bit = cell): a random playout move is drawn from masks
-//!   computed by a few shifts (own eyes, points with an empty neighbour), and the final
-//!   area count is a few more.
+//! * the stones of each colour are also kept in a `u128` over the padded grid (bit =
+//!   cell): the empty points, eyes and points touching an empty point are a few shifts
+//!   or one mask of a point's neighbours away; a random playout move is drawn from
+//!   such masks, and the final area count is a few more.
 
 use super::board::{Board, Color};
 use super::coords::Point;
@@ -32,30 +30,14 @@ const OFF: u8 = 3;
 /// The 4 neighbour offsets on the padded grid.
 const DIRS: [isize; 4] = [-(PAD as isize), -1, 1, PAD as isize];
 
-/// Neighbour counts are packed in a `u16`: 4 bits per colour (black, white, off).
-const fn nbr_unit(color: u8) -> u16 {
-    1 << (4 * (color as u16 - 1))
-}
-
-/// Flags derived from a point's packed neighbour counts: bit 0 black eye (every
-/// neighbour black or off-board), bit 1 white eye, bit 2 an empty neighbour.
-static NBR_FLAGS: [u8; 4096] = {
-    let mut t = [0u8; 4096];
-    let mut n = 0;
-    while n < 4096 {
-        let (b, w, off) = (n & 0xF, (n >> 4) & 0xF, (n >> 8) & 0xF);
-        let mut f = 0;
-        if b + off == 4 {
-            f |= 1;
-        }
-        if w + off == 4 {
-            f |= 2;
-        }
-        if b + w + off < 4 {
-            f |= 4;
-        }
-        t[n] = f;
-        n += 1;
+/// The four neighbours of each cell as a mask (for the cells of a board: padding
+/// cells and cells beyond 120 are never neighbours of one).
+static NEIGHBOURS: [u128; CELLS] = {
+    let mut t = [0u128; CELLS];
+    let mut c = PAD;
+    while c < CELLS - PAD {
+        t[c] = (1 << (c - PAD)) | (1 << (c - 1)) | (1 << (c + 1)) | (1 << (c + PAD));
+        c += 1;
     }
     t
 };
@@ -72,6 +54,12 @@ fn surrounded(m: u128) -> u128 {
     (m << 1) & (m >> 1) & (m << PAD) & (m >> PAD)
 }
 
+/// True for a black or a white stone.
+#[inline(always)]
+fn is_stone(color: u8) -> bool {
+    color.wrapping_sub(1) < 2
+}
+
 /// An index into the cell arrays, provably in bounds.
 #[inline(always)]
 fn ix(x: usize) -> usize {
@@ -85,12 +73,10 @@ pub struct FastBoard {
     color: [u8; CELLS],
     chain: [u8; CELLS],
     next: [u8; CELLS],
-    libs: [u16; CELLS],
+    /// Pseudo-liberties of each chain (at its representative): at most 4 per stone
+    /// and 4 per liberty, so at most 162 on 9×9.
+    libs: [u8; CELLS],
     chain_size: [u8; CELLS],
-    nbr: [u16; CELLS],
-    empties: [u8; CELLS],
-    empty_pos: [u8; CELLS],
-    n_empty: u8,
     ko: u8,
     to_move: u8,
     passes: u8,
@@ -125,10 +111,6 @@ impl FastBoard {
             next: [0; CELLS],
             libs: [0; CELLS],
             chain_size: [0; CELLS],
-            nbr: [0; CELLS],
-            empties: [0; CELLS],
-            empty_pos: [0; CELLS],
-            n_empty: 0,
             ko: 0,
             to_move: BLACK,
             passes: 0,
@@ -140,19 +122,6 @@ impl FastBoard {
                 let cell = Self::cell(Point::new(r, c));
                 b.color[cell as usize] = EMPTY;
                 b.on_board |= 1 << cell;
-                b.empty_pos[cell as usize] = b.n_empty;
-                b.empties[b.n_empty as usize] = cell;
-                b.n_empty += 1;
-            }
-        }
-        for cell in 0..CELLS {
-            if b.color[cell] == EMPTY {
-                for d in DIRS {
-                    let q = (cell as isize + d) as usize;
-                    if b.color[q] == OFF {
-                        b.nbr[cell] += nbr_unit(OFF);
-                    }
-                }
             }
         }
         b
@@ -179,19 +148,26 @@ impl FastBoard {
     pub fn to_move(&self) -> Color {
         if self.to_move == BLACK { Color::BLACK } else { Color::WHITE }
     }
-    /// The empty cells.
-    pub fn empties(&self) -> &[Cell] {
-        &self.empties[..self.n_empty as usize]
+    /// The empty cells as a mask (bit = cell).
+    #[inline(always)]
+    pub fn empty_mask(&self) -> u128 {
+        self.on_board & !(self.stones[0] | self.stones[1])
+    }
+    /// The empty cells, in increasing order.
+    pub fn empties(&self) -> impl Iterator<Item = Cell> + use<> {
+        let mut rest = self.empty_mask();
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let cell = rest.trailing_zeros() as Cell;
+                rest &= rest - 1;
+                cell
+            })
+        })
     }
     /// Number of empty cells.
     #[inline(always)]
     pub fn empty_count(&self) -> usize {
-        self.n_empty as usize
-    }
-    /// The `k`-th empty cell (`k < empty_count()`).
-    #[inline(always)]
-    pub fn empty_at(&self, k: usize) -> Cell {
-        self.empties[ix(k)]
+        self.empty_mask().count_ones() as usize
     }
     /// Consecutive passes.
     pub fn passes(&self) -> u8 {
@@ -210,25 +186,26 @@ impl FastBoard {
         }
     }
 
+    /// The neighbours of `cell` on the board, as a mask.
     #[inline(always)]
-    fn nbr_count(&self, cell: usize, color: u8) -> u16 {
-        (self.nbr[ix(cell)] >> (4 * (color as u16 - 1))) & 0xF
+    fn neighbour_mask(&self, cell: usize) -> u128 {
+        NEIGHBOURS[ix(cell)] & self.on_board
     }
 
     /// True if the empty `cell` is surrounded by stones of `color` (and the edge):
     /// playouts never fill such points.
     #[inline(always)]
     pub fn is_eye(&self, cell: Cell, color: Color) -> bool {
-        NBR_FLAGS[self.nbr[ix(cell as usize)] as usize & 4095] & color_code(color) != 0
+        self.neighbour_mask(cell as usize) & !self.stones[color_code(color) as usize & 1] == 0
     }
 
     /// True if the empty `cell` touches stones of the side to move and no enemy stone
     /// (inside its own area).
     #[inline(always)]
     pub fn is_inside_own_area(&self, cell: Cell) -> bool {
-        let (me, them) = (self.to_move, 3 - self.to_move);
-        let c = cell as usize;
-        self.nbr_count(c, me) > 0 && self.nbr_count(c, them) == 0
+        let around = NEIGHBOURS[ix(cell as usize)];
+        let me = self.to_move as usize & 1;
+        around & self.stones[me] != 0 && around & self.stones[me ^ 1] == 0
     }
 
     /// The stones of each colour as bitboards of the [`super::Board`] layout.
@@ -248,14 +225,14 @@ impl FastBoard {
     }
 
     /// True if the side to move may play on the empty `cell` without filling one of
-    /// its own eyes: the playout policy's test, with one table lookup in the common case.
+    /// its own eyes: the playout policy's test, two masks in the common case.
     #[inline(always)]
     pub fn is_playable(&self, cell: Cell) -> bool {
-        let flags = NBR_FLAGS[self.nbr[ix(cell as usize)] as usize & 4095];
-        if flags & self.to_move != 0 {
+        let around = self.neighbour_mask(cell as usize);
+        if around & !self.stones[self.to_move as usize & 1] == 0 {
             return false; // own eye
         }
-        if flags & 4 != 0 {
+        if around & self.empty_mask() != 0 {
             return cell != self.ko;
         }
         self.is_legal_slow(cell as usize)
@@ -300,7 +277,7 @@ impl FastBoard {
     /// True if the side to move may play on the empty `cell` (not ko, not suicide).
     #[inline]
     pub fn is_legal(&self, cell: Cell) -> bool {
-        if NBR_FLAGS[self.nbr[ix(cell as usize)] as usize & 4095] & 4 != 0 {
+        if NEIGHBOURS[ix(cell as usize)] & self.empty_mask() != 0 {
             return cell != self.ko;
         }
         self.is_legal_slow(cell as usize)
@@ -326,25 +303,13 @@ impl FastBoard {
         for i in 0..4 {
             let mut taken = 0;
             for j in 0..4 {
-                taken += u16::from(chain[j] == chain[i] && color[j] == color[i]);
+                taken += u8::from(chain[j] == chain[i] && color[j] == color[i]);
             }
             legal |= color[i] == EMPTY;
             legal |= color[i] == me && libs[i] > taken;
             legal |= color[i] == 3 - me && libs[i] == taken;
         }
         legal
-    }
-
-    /// How many neighbours of `cell` belong to the chain `ch`.
-    #[inline(always)]
-    fn pairs_with(&self, cell: usize, ch: u8) -> u32 {
-        let c = self.color[ix(ch as usize)];
-        DIRS.iter()
-            .map(|&d| {
-                let q = (cell as isize + d) as usize;
-                (self.color[ix(q)] == c && self.chain[ix(q)] == ch) as u32
-            })
-            .sum()
     }
 
     /// The four neighbours of `cell` (off-board ones included; [`FastBoard::at`] says
@@ -481,50 +446,31 @@ impl FastBoard {
     }
 
     /// Places a stone with no rule check and no captures (setting up positions).
+    #[inline(always)]
     fn put_stone(&mut self, cell: Cell, c: u8) {
         let ci = cell as usize;
-        self.remove_empty(cell);
+        // Pairs of the lone stone with its empty neighbours.
+        let libs = (NEIGHBOURS[ix(ci)] & self.empty_mask()).count_ones() as u8;
         self.color[ix(ci)] = c;
         self.stones[c as usize & 1] |= 1 << ci;
         self.chain[ix(ci)] = cell;
         self.next[ix(ci)] = cell;
         self.chain_size[ix(ci)] = 1;
-        self.libs[ix(ci)] = 0;
-        // Liberties of the lone stone first, then the neighbouring chains lose the
-        // pairs with this point (and own chains merge).
+        self.libs[ix(ci)] = libs;
+        // The neighbouring chains lose their pairs with this point, without a branch
+        // (an empty or off-board neighbour takes 0 from whatever its stale chain
+        // entry names); then own chains merge.
         for d in DIRS {
-            let q = (ci as isize + d) as usize;
-            self.nbr[ix(q)] += nbr_unit(c);
-            if self.color[ix(q)] == EMPTY {
-                self.libs[ix(ci)] += 1;
-            }
+            let q = ix((ci as isize + d) as usize);
+            let ch = ix(self.chain[q] as usize);
+            self.libs[ch] = self.libs[ch].wrapping_sub(u8::from(is_stone(self.color[q])));
         }
         for d in DIRS {
-            let q = (ci as isize + d) as usize;
-            if self.color[ix(q)] == BLACK || self.color[ix(q)] == WHITE {
-                let ch = self.chain[ix(q)];
-                self.libs[ix(ch as usize)] -= 1;
-                if self.color[ix(q)] == c {
-                    self.merge(self.chain[ix(ci)], ch);
-                }
+            let q = ix((ci as isize + d) as usize);
+            if self.color[q] == c {
+                self.merge(self.chain[ix(ci)], self.chain[q]);
             }
         }
-    }
-
-    #[inline]
-    fn remove_empty(&mut self, cell: Cell) {
-        let i = self.empty_pos[ix(cell as usize)] as usize;
-        self.n_empty -= 1;
-        let last = self.empties[ix(self.n_empty as usize)];
-        self.empties[ix(i)] = last;
-        self.empty_pos[ix(last as usize)] = i as u8;
-    }
-
-    #[inline]
-    fn add_empty(&mut self, cell: Cell) {
-        self.empty_pos[ix(cell as usize)] = self.n_empty;
-        self.empties[ix(self.n_empty as usize)] = cell;
-        self.n_empty += 1;
     }
 
     /// Merges the chains with representatives `a` and `b` (relabels the smaller).
@@ -556,7 +502,6 @@ impl FastBoard {
         loop {
             self.color[ix(s as usize)] = EMPTY;
             self.stones[c as usize & 1] &= !(1 << s);
-            self.add_empty(s);
             n += 1;
             s = self.next[ix(s as usize)];
             if s == ch {
@@ -565,12 +510,10 @@ impl FastBoard {
         }
         loop {
             for d in DIRS {
-                let q = (s as isize + d) as usize;
-                self.nbr[ix(q)] -= nbr_unit(c);
-                if self.color[ix(q)] == BLACK || self.color[ix(q)] == WHITE {
-                    let qc = self.chain[ix(q)] as usize;
-                    self.libs[ix(qc)] += 1;
-                }
+                // As in `put_stone`: a neighbour that is no stone adds 0.
+                let q = ix((s as isize + d) as usize);
+                let qc = ix(self.chain[q] as usize);
+                self.libs[qc] = self.libs[qc].wrapping_add(u8::from(is_stone(self.color[q])));
             }
             s = self.next[ix(s as usize)];
             if s == ch {
@@ -591,14 +534,11 @@ impl FastBoard {
         // `put_stone` took this point's pair from every neighbouring chain: an enemy
         // chain left without pseudo-liberties is captured.
         for d in DIRS {
-            let q = (ci as isize + d) as usize;
-            let qc = self.color[ix(q)];
-            if qc == 3 - me {
-                let ch = self.chain[ix(q)];
-                if self.libs[ix(ch as usize)] == 0 {
-                    captured += self.capture(ch);
-                    last_captured = q as u8;
-                }
+            let q = ix((ci as isize + d) as usize);
+            let ch = self.chain[q];
+            if (self.color[q] == 3 - me) & (self.libs[ix(ch as usize)] == 0) {
+                captured += self.capture(ch);
+                last_captured = q as u8;
             }
         }
         let own = self.chain[ix(ci)] as usize;
@@ -635,8 +575,9 @@ impl FastBoard {
             BLACK => Some(Color::BLACK),
             WHITE => Some(Color::WHITE),
             _ => {
-                let (b, w) = (self.nbr_count(cell, BLACK), self.nbr_count(cell, WHITE));
-                match (b > 0, w > 0) {
+                let around = NEIGHBOURS[ix(cell)];
+                let (b, w) = (around & self.stones[BLACK as usize & 1], around & self.stones[WHITE as usize & 1]);
+                match (b != 0, w != 0) {
                     (true, false) => Some(Color::BLACK),
                     (false, true) => Some(Color::WHITE),
                     _ => None,
@@ -690,7 +631,7 @@ mod tests {
                         assert_eq!(fast.at(FastBoard::cell(q)), slow.at(q));
                     }
                     assert_eq!(fast.ko(), slow.ko().map_or(0, FastBoard::cell));
-                    assert_eq!(fast.empties().len() as u32, slow.empty().count_ones());
+                    assert_eq!(fast.empty_count() as u32, slow.empty().count_ones());
                     let owners: i32 = points(size)
                         .map(|q| match fast.owner(q) {
                             Some(Color::BLACK) => 1,
@@ -709,7 +650,7 @@ mod tests {
     /// [`FastBoard::pick_playable`] picks a playable point, and passes only when there
     /// is none.
     fn check_pick(fast: &FastBoard, seed: u64) {
-        let playable: Vec<Cell> = fast.empties().iter().copied().filter(|&c| fast.is_playable(c)).collect();
+        let playable: Vec<Cell> = fast.empties().filter(|&c| fast.is_playable(c)).collect();
         let mut state = seed;
         let picked = fast.pick_playable(|n| {
             state = splitmix64(state);
@@ -754,7 +695,7 @@ mod tests {
         let at = |r, c| FastBoard::cell(Point::new(r, c));
         assert!(!fast.is_playable(at(0, 0)) && !fast.is_playable(at(0, 3)) && fast.is_playable(at(4, 4)));
         let mut state = 3u64;
-        let playable: Vec<Cell> = fast.empties().iter().copied().filter(|&c| fast.is_playable(c)).collect();
+        let playable: Vec<Cell> = fast.empties().filter(|&c| fast.is_playable(c)).collect();
         let mut counts = [0u32; CELLS];
         const DRAWS: u32 = 60_000;
         for _ in 0..DRAWS {
@@ -826,7 +767,7 @@ mod tests {
         let f = FastBoard::from_board(&b);
         assert!(!f.is_legal(FastBoard::cell(Point::new(0, 0))), "suicide");
         assert!(f.is_eye(FastBoard::cell(Point::new(0, 0)), Color::WHITE));
-        assert_eq!(f.empties().len(), 79);
+        assert_eq!(f.empty_count(), 79);
         assert_eq!(FastBoard::point(FastBoard::cell(Point::new(3, 7))), Point::new(3, 7));
     }
 }

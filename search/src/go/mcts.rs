@@ -469,7 +469,7 @@ impl Mcts {
         let mut cells = [0 as Cell; 128];
         let mut values = [Prior::default(); 128];
         let mut n = 0;
-        for &c in board.empties() {
+        for c in board.empties() {
             if board.is_playable(c) {
                 cells[n] = c;
                 if priors {
