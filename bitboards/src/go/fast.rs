@@ -242,35 +242,31 @@ impl FastBoard {
     /// its own eyes (what [`FastBoard::is_playable`] accepts), or `None` if there is
     /// none; `below(n)` must return a uniform integer in `0..n`.
     ///
-    /// The candidates come from masks: the empty points that are not own eyes, split
-    /// into those with an empty neighbour (always legal but for the ko point) and the
-    /// others (legal only if they capture or an own neighbouring chain keeps a
-    /// liberty). A draw that lands on one of the others is checked, and if illegal
-    /// taken out before the next draw, so each point is checked at most once and a
-    /// pass is known without scanning the board again.
+    /// The candidates come from masks: the empty points that are not own eyes nor
+    /// the ko point. A drawn candidate with an empty neighbour is legal; one without
+    /// (a closed point) is legal only if it captures or an own neighbouring chain
+    /// keeps a liberty, which is checked without a branch per neighbour, and an
+    /// illegal one is taken out before the next draw. Rejection sampling: the result is
+    /// uniform over the playable points, each point is checked at most once, and a pass
+    /// is known without scanning the board again.
     #[inline]
     pub fn pick_playable(&self, mut below: impl FnMut(u32) -> u32) -> Option<Cell> {
         let mine = self.stones[self.to_move as usize & 1];
         let empty = self.on_board & !(self.stones[0] | self.stones[1]);
         let own_eyes = surrounded(mine | !self.on_board);
         let ko = 1u128 << self.ko; // bit 0 (no ko) is off the board
-        let open = empty & spread(empty) & !ko;
-        let mut closed = empty & !spread(empty) & !own_eyes & !ko;
-        let n_open = open.count_ones();
+        let open = empty & spread(empty);
+        let mut candidates = empty & !own_eyes & !ko;
         loop {
-            let n = n_open + closed.count_ones();
+            let n = candidates.count_ones();
             if n == 0 {
                 return None;
             }
-            let k = below(n);
-            if k < n_open {
-                return Some(select_bit(open, k) as Cell);
-            }
-            let cell = select_bit(closed, k - n_open) as usize;
-            if self.is_legal_slow(cell) {
+            let cell = select_bit(candidates, below(n)) as usize;
+            if open >> cell & 1 != 0 || self.captures_or_keeps_liberty(cell) {
                 return Some(cell as Cell);
             }
-            closed &= !(1 << cell);
+            candidates &= !(1 << cell);
         }
     }
 
@@ -291,9 +287,12 @@ impl FastBoard {
     /// call this mostly on the other side's eyes, where a branch per neighbour would
     /// be mispredicted often).
     fn is_legal_slow(&self, cell: usize) -> bool {
-        if cell as u8 == self.ko {
-            return false;
-        }
+        cell as u8 != self.ko && self.captures_or_keeps_liberty(cell)
+    }
+
+    /// [`FastBoard::is_legal_slow`] but for the ko rule, with no branch at all.
+    #[inline(always)]
+    fn captures_or_keeps_liberty(&self, cell: usize) -> bool {
         let me = self.to_move;
         let q = DIRS.map(|d| ix((cell as isize + d) as usize));
         let color = q.map(|q| self.color[q]);
