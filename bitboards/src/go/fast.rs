@@ -524,6 +524,7 @@ impl FastBoard {
 
     /// Plays the side to move on `cell`, which must be legal; returns the stones
     /// captured.
+    #[inline]
     pub fn play(&mut self, cell: Cell) -> u32 {
         let me = self.to_move;
         let ci = cell as usize;
