@@ -1,5 +1,6 @@
 //! Go on 9×9: light and heavy playouts from the empty board (one thread), and whole
-//! MCTS searches (heavy playouts) on one and two threads sharing the tree.
+//! MCTS searches (default settings: light playouts, priors) of 20 000 playouts on one
+//! and two threads sharing the tree.
 //!
 //! Run with `cargo bench -p benches --bench go`. The throughput is playouts per second.
 

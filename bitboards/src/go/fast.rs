@@ -9,12 +9,14 @@
 //! * each chain counts its **pseudo-liberties** (pairs of a stone and an empty
 //!   neighbour): removing the pairs a move takes away tells exactly whether a chain
 //!   keeps a liberty, without finding the liberties;
-//! * each point counts its black, white and off-board neighbours (eyes, and whether a
-//!   point touches an empty point, in one lookup);
-//! * the empty points are kept in a list for choosing random moves.
+//! * the stones of each colour are also kept in a `u128` over the padded grid (bit =
+//!   cell): the empty points, eyes and points touching an empty point are a few shifts
+//!   or one mask of a point's neighbours away; a random playout move is drawn from
+//!   such masks, and the final area count is a few more.
 
 use super::board::{Board, Color};
 use super::coords::Point;
+use crate::arch::select_bit;
 
 const PAD: usize = 11;
 /// Array length: the padded grid (121 cells) rounded up to 128 so that indices
@@ -28,33 +30,35 @@ const OFF: u8 = 3;
 /// The 4 neighbour offsets on the padded grid.
 const DIRS: [isize; 4] = [-(PAD as isize), -1, 1, PAD as isize];
 
-/// Neighbour counts are packed in a `u16`: 4 bits per colour (black, white, off).
-const fn nbr_unit(color: u8) -> u16 {
-    1 << (4 * (color as u16 - 1))
-}
-
-/// Flags derived from a point's packed neighbour counts: bit 0 black eye (every
-/// neighbour black or off-board), bit 1 white eye, bit 2 an empty neighbour.
-static NBR_FLAGS: [u8; 4096] = {
-    let mut t = [0u8; 4096];
-    let mut n = 0;
-    while n < 4096 {
-        let (b, w, off) = (n & 0xF, (n >> 4) & 0xF, (n >> 8) & 0xF);
-        let mut f = 0;
-        if b + off == 4 {
-            f |= 1;
-        }
-        if w + off == 4 {
-            f |= 2;
-        }
-        if b + w + off < 4 {
-            f |= 4;
-        }
-        t[n] = f;
-        n += 1;
+/// The four neighbours of each cell as a mask (for the cells of a board: padding
+/// cells and cells beyond 120 are never neighbours of one).
+static NEIGHBOURS: [u128; CELLS] = {
+    let mut t = [0u128; CELLS];
+    let mut c = PAD;
+    while c < CELLS - PAD {
+        t[c] = (1 << (c - PAD)) | (1 << (c - 1)) | (1 << (c + 1)) | (1 << (c + PAD));
+        c += 1;
     }
     t
 };
+
+/// The four neighbours of the cells of `m` (as a mask; padding cells included).
+#[inline(always)]
+fn spread(m: u128) -> u128 {
+    (m << 1) | (m >> 1) | (m << PAD) | (m >> PAD)
+}
+
+/// The cells all four of whose neighbours are in `m`.
+#[inline(always)]
+fn surrounded(m: u128) -> u128 {
+    (m << 1) & (m >> 1) & (m << PAD) & (m >> PAD)
+}
+
+/// True for a black or a white stone.
+#[inline(always)]
+fn is_stone(color: u8) -> bool {
+    color.wrapping_sub(1) < 2
+}
 
 /// An index into the cell arrays, provably in bounds.
 #[inline(always)]
@@ -69,15 +73,18 @@ pub struct FastBoard {
     color: [u8; CELLS],
     chain: [u8; CELLS],
     next: [u8; CELLS],
-    libs: [u16; CELLS],
+    /// Pseudo-liberties of each chain (at its representative): at most 4 per stone
+    /// and 4 per liberty, so at most 162 on 9×9.
+    libs: [u8; CELLS],
     chain_size: [u8; CELLS],
-    nbr: [u16; CELLS],
-    empties: [u8; CELLS],
-    empty_pos: [u8; CELLS],
-    n_empty: u8,
     ko: u8,
     to_move: u8,
     passes: u8,
+    /// The stones of each colour, bit = cell: white at index 0, black at 1
+    /// (`colour & 1`).
+    stones: [u128; 2],
+    /// The cells of the board.
+    on_board: u128,
 }
 
 /// A point on the padded grid.
@@ -104,31 +111,17 @@ impl FastBoard {
             next: [0; CELLS],
             libs: [0; CELLS],
             chain_size: [0; CELLS],
-            nbr: [0; CELLS],
-            empties: [0; CELLS],
-            empty_pos: [0; CELLS],
-            n_empty: 0,
             ko: 0,
             to_move: BLACK,
             passes: 0,
+            stones: [0; 2],
+            on_board: 0,
         };
         for r in 0..size {
             for c in 0..size {
                 let cell = Self::cell(Point::new(r, c));
                 b.color[cell as usize] = EMPTY;
-                b.empty_pos[cell as usize] = b.n_empty;
-                b.empties[b.n_empty as usize] = cell;
-                b.n_empty += 1;
-            }
-        }
-        for cell in 0..CELLS {
-            if b.color[cell] == EMPTY {
-                for d in DIRS {
-                    let q = (cell as isize + d) as usize;
-                    if b.color[q] == OFF {
-                        b.nbr[cell] += nbr_unit(OFF);
-                    }
-                }
+                b.on_board |= 1 << cell;
             }
         }
         b
@@ -155,19 +148,26 @@ impl FastBoard {
     pub fn to_move(&self) -> Color {
         if self.to_move == BLACK { Color::BLACK } else { Color::WHITE }
     }
-    /// The empty cells.
-    pub fn empties(&self) -> &[Cell] {
-        &self.empties[..self.n_empty as usize]
+    /// The empty cells as a mask (bit = cell).
+    #[inline(always)]
+    pub fn empty_mask(&self) -> u128 {
+        self.on_board & !(self.stones[0] | self.stones[1])
+    }
+    /// The empty cells, in increasing order.
+    pub fn empties(&self) -> impl Iterator<Item = Cell> + use<> {
+        let mut rest = self.empty_mask();
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let cell = rest.trailing_zeros() as Cell;
+                rest &= rest - 1;
+                cell
+            })
+        })
     }
     /// Number of empty cells.
     #[inline(always)]
     pub fn empty_count(&self) -> usize {
-        self.n_empty as usize
-    }
-    /// The `k`-th empty cell (`k < empty_count()`).
-    #[inline(always)]
-    pub fn empty_at(&self, k: usize) -> Cell {
-        self.empties[ix(k)]
+        self.empty_mask().count_ones() as usize
     }
     /// Consecutive passes.
     pub fn passes(&self) -> u8 {
@@ -186,25 +186,26 @@ impl FastBoard {
         }
     }
 
+    /// The neighbours of `cell` on the board, as a mask.
     #[inline(always)]
-    fn nbr_count(&self, cell: usize, color: u8) -> u16 {
-        (self.nbr[ix(cell)] >> (4 * (color as u16 - 1))) & 0xF
+    fn neighbour_mask(&self, cell: usize) -> u128 {
+        NEIGHBOURS[ix(cell)] & self.on_board
     }
 
     /// True if the empty `cell` is surrounded by stones of `color` (and the edge):
     /// playouts never fill such points.
     #[inline(always)]
     pub fn is_eye(&self, cell: Cell, color: Color) -> bool {
-        NBR_FLAGS[self.nbr[ix(cell as usize)] as usize & 4095] & color_code(color) != 0
+        self.neighbour_mask(cell as usize) & !self.stones[color_code(color) as usize & 1] == 0
     }
 
     /// True if the empty `cell` touches stones of the side to move and no enemy stone
     /// (inside its own area).
     #[inline(always)]
     pub fn is_inside_own_area(&self, cell: Cell) -> bool {
-        let (me, them) = (self.to_move, 3 - self.to_move);
-        let c = cell as usize;
-        self.nbr_count(c, me) > 0 && self.nbr_count(c, them) == 0
+        let around = NEIGHBOURS[ix(cell as usize)];
+        let me = self.to_move as usize & 1;
+        around & self.stones[me] != 0 && around & self.stones[me ^ 1] == 0
     }
 
     /// The stones of each colour as bitboards of the [`super::Board`] layout.
@@ -224,23 +225,55 @@ impl FastBoard {
     }
 
     /// True if the side to move may play on the empty `cell` without filling one of
-    /// its own eyes: the playout policy's test, with one table lookup in the common case.
+    /// its own eyes: the playout policy's test, two masks in the common case.
     #[inline(always)]
     pub fn is_playable(&self, cell: Cell) -> bool {
-        let flags = NBR_FLAGS[self.nbr[ix(cell as usize)] as usize & 4095];
-        if flags & self.to_move != 0 {
+        let around = self.neighbour_mask(cell as usize);
+        if around & !self.stones[self.to_move as usize & 1] == 0 {
             return false; // own eye
         }
-        if flags & 4 != 0 {
+        if around & self.empty_mask() != 0 {
             return cell != self.ko;
         }
         self.is_legal_slow(cell as usize)
     }
 
+    /// A uniformly random point where the side to move may play without filling one of
+    /// its own eyes (what [`FastBoard::is_playable`] accepts), or `None` if there is
+    /// none; `below(n)` must return a uniform integer in `0..n`.
+    ///
+    /// The candidates come from masks: the empty points that are not own eyes nor
+    /// the ko point. A drawn candidate with an empty neighbour is legal; one without
+    /// (a closed point) is legal only if it captures or an own neighbouring chain
+    /// keeps a liberty, which is checked without a branch per neighbour, and an
+    /// illegal one is taken out before the next draw. Rejection sampling: the result is
+    /// uniform over the playable points, each point is checked at most once, and a pass
+    /// is known without scanning the board again.
+    #[inline]
+    pub fn pick_playable(&self, mut below: impl FnMut(u32) -> u32) -> Option<Cell> {
+        let mine = self.stones[self.to_move as usize & 1];
+        let empty = self.on_board & !(self.stones[0] | self.stones[1]);
+        let own_eyes = surrounded(mine | !self.on_board);
+        let ko = 1u128 << self.ko; // bit 0 (no ko) is off the board
+        let open = empty & spread(empty);
+        let mut candidates = empty & !own_eyes & !ko;
+        loop {
+            let n = candidates.count_ones();
+            if n == 0 {
+                return None;
+            }
+            let cell = select_bit(candidates, below(n)) as usize;
+            if open >> cell & 1 != 0 || self.captures_or_keeps_liberty(cell) {
+                return Some(cell as Cell);
+            }
+            candidates &= !(1 << cell);
+        }
+    }
+
     /// True if the side to move may play on the empty `cell` (not ko, not suicide).
     #[inline]
     pub fn is_legal(&self, cell: Cell) -> bool {
-        if NBR_FLAGS[self.nbr[ix(cell as usize)] as usize & 4095] & 4 != 0 {
+        if NEIGHBOURS[ix(cell as usize)] & self.empty_mask() != 0 {
             return cell != self.ko;
         }
         self.is_legal_slow(cell as usize)
@@ -248,48 +281,34 @@ impl FastBoard {
 
     /// [`FastBoard::is_legal`] for a point without an empty neighbour: legal if an own
     /// neighbouring chain keeps a pseudo-liberty once the pairs with this point are
-    /// gone, or an enemy one loses its last. A chain with more than 4 pseudo-liberties
-    /// settles it at once (the move takes at most 4 pairs); the others count the pairs.
+    /// gone, or an enemy one loses its last. Without branches but the last: the four
+    /// neighbours' colours, chains and pseudo-liberties are read, and each neighbour's
+    /// pairs with this point counted by comparing it with the other three (playouts
+    /// call this mostly on the other side's eyes, where a branch per neighbour would
+    /// be mispredicted often).
     fn is_legal_slow(&self, cell: usize) -> bool {
-        if cell as u8 == self.ko {
-            return false;
-        }
-        let me = self.to_move;
-        for d in DIRS {
-            let q = (cell as isize + d) as usize;
-            let c = self.color[ix(q)];
-            if c == OFF {
-                continue;
-            }
-            if c == EMPTY {
-                return true;
-            }
-            let ch = self.chain[ix(q)];
-            let libs = self.libs[ix(ch as usize)];
-            if libs > 4 {
-                if c == me {
-                    return true;
-                }
-                continue;
-            }
-            let taken = self.pairs_with(cell, ch) as u16;
-            if (c == me && libs > taken) || (c != me && libs == taken) {
-                return true;
-            }
-        }
-        false
+        cell as u8 != self.ko && self.captures_or_keeps_liberty(cell)
     }
 
-    /// How many neighbours of `cell` belong to the chain `ch`.
+    /// [`FastBoard::is_legal_slow`] but for the ko rule, with no branch at all.
     #[inline(always)]
-    fn pairs_with(&self, cell: usize, ch: u8) -> u32 {
-        let c = self.color[ix(ch as usize)];
-        DIRS.iter()
-            .map(|&d| {
-                let q = (cell as isize + d) as usize;
-                (self.color[ix(q)] == c && self.chain[ix(q)] == ch) as u32
-            })
-            .sum()
+    fn captures_or_keeps_liberty(&self, cell: usize) -> bool {
+        let me = self.to_move;
+        let q = DIRS.map(|d| ix((cell as isize + d) as usize));
+        let color = q.map(|q| self.color[q]);
+        let chain = q.map(|q| self.chain[q]);
+        let libs = chain.map(|ch| self.libs[ix(ch as usize)]);
+        let mut legal = false;
+        for i in 0..4 {
+            let mut taken = 0;
+            for j in 0..4 {
+                taken += u8::from(chain[j] == chain[i] && color[j] == color[i]);
+            }
+            legal |= color[i] == EMPTY;
+            legal |= color[i] == me && libs[i] > taken;
+            legal |= color[i] == 3 - me && libs[i] == taken;
+        }
+        legal
     }
 
     /// The four neighbours of `cell` (off-board ones included; [`FastBoard::at`] says
@@ -426,49 +445,31 @@ impl FastBoard {
     }
 
     /// Places a stone with no rule check and no captures (setting up positions).
+    #[inline(always)]
     fn put_stone(&mut self, cell: Cell, c: u8) {
         let ci = cell as usize;
-        self.remove_empty(cell);
+        // Pairs of the lone stone with its empty neighbours.
+        let libs = (NEIGHBOURS[ix(ci)] & self.empty_mask()).count_ones() as u8;
         self.color[ix(ci)] = c;
+        self.stones[c as usize & 1] |= 1 << ci;
         self.chain[ix(ci)] = cell;
         self.next[ix(ci)] = cell;
         self.chain_size[ix(ci)] = 1;
-        self.libs[ix(ci)] = 0;
-        // Liberties of the lone stone first, then the neighbouring chains lose the
-        // pairs with this point (and own chains merge).
+        self.libs[ix(ci)] = libs;
+        // The neighbouring chains lose their pairs with this point, without a branch
+        // (an empty or off-board neighbour takes 0 from whatever its stale chain
+        // entry names); then own chains merge.
         for d in DIRS {
-            let q = (ci as isize + d) as usize;
-            self.nbr[ix(q)] += nbr_unit(c);
-            if self.color[ix(q)] == EMPTY {
-                self.libs[ix(ci)] += 1;
-            }
+            let q = ix((ci as isize + d) as usize);
+            let ch = ix(self.chain[q] as usize);
+            self.libs[ch] = self.libs[ch].wrapping_sub(u8::from(is_stone(self.color[q])));
         }
         for d in DIRS {
-            let q = (ci as isize + d) as usize;
-            if self.color[ix(q)] == BLACK || self.color[ix(q)] == WHITE {
-                let ch = self.chain[ix(q)];
-                self.libs[ix(ch as usize)] -= 1;
-                if self.color[ix(q)] == c {
-                    self.merge(self.chain[ix(ci)], ch);
-                }
+            let q = ix((ci as isize + d) as usize);
+            if self.color[q] == c {
+                self.merge(self.chain[ix(ci)], self.chain[q]);
             }
         }
-    }
-
-    #[inline]
-    fn remove_empty(&mut self, cell: Cell) {
-        let i = self.empty_pos[ix(cell as usize)] as usize;
-        self.n_empty -= 1;
-        let last = self.empties[ix(self.n_empty as usize)];
-        self.empties[ix(i)] = last;
-        self.empty_pos[ix(last as usize)] = i as u8;
-    }
-
-    #[inline]
-    fn add_empty(&mut self, cell: Cell) {
-        self.empty_pos[ix(cell as usize)] = self.n_empty;
-        self.empties[ix(self.n_empty as usize)] = cell;
-        self.n_empty += 1;
     }
 
     /// Merges the chains with representatives `a` and `b` (relabels the smaller).
@@ -499,7 +500,7 @@ impl FastBoard {
         // First empty every stone, then give liberties back to the neighbours.
         loop {
             self.color[ix(s as usize)] = EMPTY;
-            self.add_empty(s);
+            self.stones[c as usize & 1] &= !(1 << s);
             n += 1;
             s = self.next[ix(s as usize)];
             if s == ch {
@@ -508,12 +509,10 @@ impl FastBoard {
         }
         loop {
             for d in DIRS {
-                let q = (s as isize + d) as usize;
-                self.nbr[ix(q)] -= nbr_unit(c);
-                if self.color[ix(q)] == BLACK || self.color[ix(q)] == WHITE {
-                    let qc = self.chain[ix(q)] as usize;
-                    self.libs[ix(qc)] += 1;
-                }
+                // As in `put_stone`: a neighbour that is no stone adds 0.
+                let q = ix((s as isize + d) as usize);
+                let qc = ix(self.chain[q] as usize);
+                self.libs[qc] = self.libs[qc].wrapping_add(u8::from(is_stone(self.color[q])));
             }
             s = self.next[ix(s as usize)];
             if s == ch {
@@ -525,6 +524,7 @@ impl FastBoard {
 
     /// Plays the side to move on `cell`, which must be legal; returns the stones
     /// captured.
+    #[inline]
     pub fn play(&mut self, cell: Cell) -> u32 {
         let me = self.to_move;
         let ci = cell as usize;
@@ -534,14 +534,11 @@ impl FastBoard {
         // `put_stone` took this point's pair from every neighbouring chain: an enemy
         // chain left without pseudo-liberties is captured.
         for d in DIRS {
-            let q = (ci as isize + d) as usize;
-            let qc = self.color[ix(q)];
-            if qc == 3 - me {
-                let ch = self.chain[ix(q)];
-                if self.libs[ix(ch as usize)] == 0 {
-                    captured += self.capture(ch);
-                    last_captured = q as u8;
-                }
+            let q = ix((ci as isize + d) as usize);
+            let ch = self.chain[q];
+            if (self.color[q] == 3 - me) & (self.libs[ix(ch as usize)] == 0) {
+                captured += self.capture(ch);
+                last_captured = q as u8;
             }
         }
         let own = self.chain[ix(ci)] as usize;
@@ -562,21 +559,12 @@ impl FastBoard {
     /// Area score of a board where every empty point is an eye: stones, plus empty
     /// points touching one colour only. Black minus white, before komi.
     pub fn area_difference(&self) -> i32 {
-        let mut diff = 0;
-        for r in 0..self.size() {
-            for c in 0..self.size() {
-                let cell = Self::cell(Point::new(r, c)) as usize;
-                diff += match self.color[ix(cell)] {
-                    BLACK => 1,
-                    WHITE => -1,
-                    _ => {
-                        let (b, w) = (self.nbr_count(cell, BLACK), self.nbr_count(cell, WHITE));
-                        (b > 0 && w == 0) as i32 - (w > 0 && b == 0) as i32
-                    }
-                };
-            }
-        }
-        diff
+        let [white, black] = self.stones;
+        let empty = self.on_board & !(black | white);
+        let (near_black, near_white) = (spread(black), spread(white));
+        let black_area = black | (empty & near_black & !near_white);
+        let white_area = white | (empty & near_white & !near_black);
+        black_area.count_ones() as i32 - white_area.count_ones() as i32
     }
 
     /// The owner of every point once the playout is over (for ownership statistics):
@@ -587,8 +575,9 @@ impl FastBoard {
             BLACK => Some(Color::BLACK),
             WHITE => Some(Color::WHITE),
             _ => {
-                let (b, w) = (self.nbr_count(cell, BLACK), self.nbr_count(cell, WHITE));
-                match (b > 0, w > 0) {
+                let around = NEIGHBOURS[ix(cell)];
+                let (b, w) = (around & self.stones[BLACK as usize & 1], around & self.stones[WHITE as usize & 1]);
+                match (b != 0, w != 0) {
                     (true, false) => Some(Color::BLACK),
                     (false, true) => Some(Color::WHITE),
                     _ => None,
@@ -642,8 +631,88 @@ mod tests {
                         assert_eq!(fast.at(FastBoard::cell(q)), slow.at(q));
                     }
                     assert_eq!(fast.ko(), slow.ko().map_or(0, FastBoard::cell));
-                    assert_eq!(fast.empties().len() as u32, slow.empty().count_ones());
+                    assert_eq!(fast.empty_count() as u32, slow.empty().count_ones());
+                    let owners: i32 = points(size)
+                        .map(|q| match fast.owner(q) {
+                            Some(Color::BLACK) => 1,
+                            Some(Color::WHITE) => -1,
+                            None => 0,
+                        })
+                        .sum();
+                    assert_eq!(fast.area_difference(), owners);
+                    state = splitmix64(state);
+                    check_pick(&fast, state);
                 }
+            }
+        }
+    }
+
+    /// [`FastBoard::pick_playable`] picks a playable point, and passes only when there
+    /// is none.
+    fn check_pick(fast: &FastBoard, seed: u64) {
+        let playable: Vec<Cell> = fast.empties().filter(|&c| fast.is_playable(c)).collect();
+        let mut state = seed;
+        let picked = fast.pick_playable(|n| {
+            state = splitmix64(state);
+            (state % u64::from(n)) as u32
+        });
+        match picked {
+            Some(cell) => assert!(playable.contains(&cell), "picked {:?}", FastBoard::point(cell)),
+            None => assert!(playable.is_empty(), "{} playable points, none picked", playable.len()),
+        }
+    }
+
+    /// The picks are uniform over the playable points: on a position with own eyes,
+    /// illegal points and points legal only by capturing, each playable point comes
+    /// up about equally often, and nothing else does.
+    #[test]
+    fn picks_are_uniform_over_playable_points() {
+        //   0 1 2 3 4
+        // 0 . B W . W    (0,0) black's eye; (0,3) suicide for black
+        // 1 B B W W W
+        // 2 . . . . B
+        // 3 . . . B W    (4,4) legal for black only because it captures
+        // 4 . . B W .
+        let mut board = Board::new(5);
+        for (r, c, color) in [
+            (0, 1, Color::BLACK),
+            (1, 0, Color::BLACK),
+            (1, 1, Color::BLACK),
+            (2, 4, Color::BLACK),
+            (3, 3, Color::BLACK),
+            (4, 2, Color::BLACK),
+            (0, 2, Color::WHITE),
+            (0, 4, Color::WHITE),
+            (1, 2, Color::WHITE),
+            (1, 3, Color::WHITE),
+            (1, 4, Color::WHITE),
+            (3, 4, Color::WHITE),
+            (4, 3, Color::WHITE),
+        ] {
+            board.set(Point::new(r, c), Some(color));
+        }
+        let fast = FastBoard::from_board(&board);
+        let at = |r, c| FastBoard::cell(Point::new(r, c));
+        assert!(!fast.is_playable(at(0, 0)) && !fast.is_playable(at(0, 3)) && fast.is_playable(at(4, 4)));
+        let mut state = 3u64;
+        let playable: Vec<Cell> = fast.empties().filter(|&c| fast.is_playable(c)).collect();
+        let mut counts = [0u32; CELLS];
+        const DRAWS: u32 = 60_000;
+        for _ in 0..DRAWS {
+            let cell = fast
+                .pick_playable(|n| {
+                    state = splitmix64(state);
+                    (state % u64::from(n)) as u32
+                })
+                .unwrap();
+            counts[cell as usize] += 1;
+        }
+        let expected = DRAWS / playable.len() as u32;
+        for (cell, &count) in counts.iter().enumerate() {
+            if playable.contains(&(cell as Cell)) {
+                assert!(count.abs_diff(expected) < expected / 10, "{count} vs {expected}");
+            } else {
+                assert_eq!(count, 0);
             }
         }
     }
@@ -698,7 +767,7 @@ mod tests {
         let f = FastBoard::from_board(&b);
         assert!(!f.is_legal(FastBoard::cell(Point::new(0, 0))), "suicide");
         assert!(f.is_eye(FastBoard::cell(Point::new(0, 0)), Color::WHITE));
-        assert_eq!(f.empties().len(), 79);
+        assert_eq!(f.empty_count(), 79);
         assert_eq!(FastBoard::point(FastBoard::cell(Point::new(3, 7))), Point::new(3, 7));
     }
 }

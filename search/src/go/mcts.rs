@@ -109,8 +109,9 @@ struct Node {
     visits: AtomicU32,
     /// Wins for the player who made this node's move.
     wins: AtomicU32,
-    rave_visits: AtomicU32,
-    rave_wins: AtomicU32,
+    /// RAVE visits (high 32 bits) and wins (low 32 bits) in one word, so that the
+    /// back-up credits both with one atomic addition.
+    rave: AtomicU64,
     /// [`UNEXPANDED`], [`EXPANDING`], or `first_child << 16 | child_count`.
     children: AtomicU64,
 }
@@ -140,9 +141,9 @@ impl Node {
     fn value(&self, parent_log: f32) -> f32 {
         let prior_visits = u32::from(self.prior_visits.load(Relaxed));
         let prior_wins = u32::from(self.prior_wins.load(Relaxed));
-        let rave_visits = self.rave_visits.load(Relaxed) + prior_visits;
-        let rave =
-            if rave_visits > 0 { (self.rave_wins.load(Relaxed) + prior_wins) as f32 / rave_visits as f32 } else { 0.5 };
+        let rave_word = self.rave.load(Relaxed);
+        let rave_visits = (rave_word >> 32) as u32 + prior_visits;
+        let rave = if rave_visits > 0 { (rave_word as u32 + prior_wins) as f32 / rave_visits as f32 } else { 0.5 };
         let visits = self.visits.load(Relaxed) + prior_visits;
         if visits == 0 {
             // First-play urgency: trust RAVE, a little above an even game.
@@ -196,8 +197,7 @@ impl Tree {
         b.prior_wins.store(a.prior_wins.load(Relaxed), Relaxed);
         b.visits.store(a.visits.load(Relaxed), Relaxed);
         b.wins.store(a.wins.load(Relaxed), Relaxed);
-        b.rave_visits.store(a.rave_visits.load(Relaxed), Relaxed);
-        b.rave_wins.store(a.rave_wins.load(Relaxed), Relaxed);
+        b.rave.store(a.rave.load(Relaxed), Relaxed);
         b.children.store(a.children.load(Relaxed), Relaxed);
     }
 
@@ -209,8 +209,7 @@ impl Tree {
             n.prior_wins.store(0, Relaxed);
             n.visits.store(0, Relaxed);
             n.wins.store(0, Relaxed);
-            n.rave_visits.store(0, Relaxed);
-            n.rave_wins.store(0, Relaxed);
+            n.rave.store(0, Relaxed);
             n.children.store(UNEXPANDED, Relaxed);
         }
     }
@@ -317,6 +316,17 @@ struct Worker {
     path: [u32; MAX_DEPTH],
 }
 
+/// A value alone on its cache lines (128 bytes: adjacent-line prefetching pairs lines).
+#[repr(align(128))]
+struct Padded<T>(T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// What every thread of one search shares.
 /// Iterations of a thread between two looks at whether the best move can still change.
 const EARLY_STOP_CHECK: u64 = 256;
@@ -349,9 +359,10 @@ struct Shared<'a> {
     stop: &'a StopFlag,
     budget: TimeBudget,
     /// Iterations begun (a thread claims one before running it).
-    begun: AtomicU64,
-    /// Iterations finished.
-    done: AtomicU64,
+    begun: Padded<AtomicU64>,
+    /// Iterations finished (on a cache line of its own too: each iteration writes
+    /// both, and the tree's nodes should not share their lines).
+    done: Padded<AtomicU64>,
     /// Set by the first thread that sees a limit reached.
     halt: AtomicBool,
 }
@@ -494,7 +505,7 @@ impl Mcts {
         let mut cells = [0 as Cell; 128];
         let mut values = [Prior::default(); 128];
         let mut n = 0;
-        for &c in board.empties() {
+        for c in board.empties() {
             if board.is_playable(c) {
                 cells[n] = c;
                 if priors {
@@ -604,14 +615,11 @@ impl Mcts {
             if let Some(children) = n.children() {
                 let to_move_black = if d % 2 == 0 { root_black } else { !root_black };
                 let mark = if to_move_black { 1 } else { 2 };
-                let won = to_move_black == black_wins;
+                let credit = (1 << 32) | u64::from(to_move_black == black_wins);
                 for child in &tree.nodes[children] {
                     let cell = child.cell();
                     if cell != PASS && amaf[cell as usize] == mark {
-                        child.rave_visits.fetch_add(1, Relaxed);
-                        if won {
-                            child.rave_wins.fetch_add(1, Relaxed);
-                        }
+                        child.rave.fetch_add(credit, Relaxed);
                     }
                 }
             }
@@ -677,8 +685,8 @@ impl Mcts {
             limits,
             stop,
             budget,
-            begun: AtomicU64::new(0),
-            done: AtomicU64::new(0),
+            begun: Padded(AtomicU64::new(0)),
+            done: Padded(AtomicU64::new(0)),
             halt: AtomicBool::new(false),
         };
         self.searches += 1;

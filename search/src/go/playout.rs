@@ -9,6 +9,7 @@
 //!   two liberties (or captures); otherwise a random move as in light playouts but never
 //!   a self-atari of more than one stone (unless no other move is left).
 
+use bitboards::arch::select_bit;
 use bitboards::go::{Cell, FastBoard};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::Rng;
@@ -19,20 +20,23 @@ pub fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
     ((rng.next_u64() as u128 * n as u128) >> 64) as usize
 }
 
-/// A uniformly random empty point that `accept` takes: the empty points are scanned
-/// from a random place on, wrapping round; `None` if none is accepted.
+/// A uniformly random empty point that `accept` takes, `None` if none does: a random
+/// empty point is drawn, and if refused taken out before the next draw.
 #[inline(always)]
 fn random_point(
     board: &FastBoard,
     rng: &mut Xoshiro256PlusPlus,
     accept: impl Fn(&FastBoard, Cell) -> bool,
 ) -> Option<Cell> {
-    let n = board.empty_count();
-    if n == 0 {
-        return None;
+    let mut candidates = board.empty_mask();
+    while candidates != 0 {
+        let cell = select_bit(candidates, below(rng, candidates.count_ones() as usize) as u32) as Cell;
+        if accept(board, cell) {
+            return Some(cell);
+        }
+        candidates &= !(1 << cell);
     }
-    let start = below(rng, n);
-    (0..n).map(|i| board.empty_at(if start + i >= n { start + i - n } else { start + i })).find(|&c| accept(board, c))
+    None
 }
 
 /// The usual playout length cap: three moves per point. Random play with simple ko
@@ -54,7 +58,7 @@ pub fn light_playout(
     let mut played = 0;
     while board.passes() < 2 && played < max_moves {
         let black = board.to_move() == bitboards::go::Color::BLACK;
-        match random_point(board, rng, |b, cell| b.is_playable(cell)) {
+        match board.pick_playable(|n| below(rng, n as usize) as u32) {
             Some(cell) => {
                 on_move(cell, black);
                 board.play(cell);
@@ -211,7 +215,7 @@ mod tests {
                 assert!(b.passes() == 2 || played > size * size, "{played} moves");
                 assert!(diff.abs() <= (size * size) as i32);
                 // The board is full but for eyes and the odd seki or ko point.
-                assert!(b.empties().len() <= size * size / 2, "{} empty points left", b.empties().len());
+                assert!(b.empty_count() <= size * size / 2, "{} empty points left", b.empty_count());
             }
         }
     }
@@ -223,7 +227,7 @@ mod tests {
             let mut b = FastBoard::new(9);
             let diff = heavy_playout(&mut b, &mut rng, move_cap(9), |_, _| {});
             assert!(diff.abs() <= 81);
-            assert!(b.empties().len() <= 40, "{} empty points left", b.empties().len());
+            assert!(b.empty_count() <= 40, "{} empty points left", b.empty_count());
         }
         // A white stone at (2, 2) with one liberty left, (1, 2); white's last move was
         // that stone: black captures.
