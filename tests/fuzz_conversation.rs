@@ -187,7 +187,8 @@ fn is_bestmove(l: &str) -> bool {
 
 fn ugi_ask(talk: &mut Talk, question: &str) -> String {
     talk.send(question);
-    let lines = talk.until(common::REPLY, |l| l.starts_with("response ") || l.starts_with("info string error"));
+    let lines = talk
+        .until(common::REPLY, |l| l == "response" || l.starts_with("response ") || l.starts_with("info string error"));
     lines.last().cloned().unwrap_or_default()
 }
 
