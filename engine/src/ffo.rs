@@ -16,7 +16,7 @@ use search::othello::Solver;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::journal::{open_results, write_atomically};
+use crate::journal::{open_results, read_results_file, write_atomically};
 use crate::shard::Shard;
 
 /// `sente ffo merge`.
@@ -237,15 +237,7 @@ struct ShardResults {
 /// Reads a shard's results file without changing it (a line torn by a kill is left
 /// out, so the shard reads as unfinished).
 fn read_shard(path: &str) -> Result<ShardResults> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-    let whole = text.rfind('\n').map_or(0, |i| i + 1);
-    let mut lines = text[..whole].lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, first)) = lines.next() else { bail!("{path} is empty") };
-    let mut run = serde_json::from_str::<Value>(first)
-        .ok()
-        .and_then(|v| v.get("run").cloned())
-        .filter(|run| run["command"] == "ffo")
-        .with_context(|| format!("{path}: line 1 is not the header of a `sente ffo --out` file"))?;
+    let (mut run, lines) = read_results_file(path, "ffo", "sente ffo --out")?;
     let Some(map) = run.as_object_mut() else { bail!("{path}: line 1 is not the header of a `sente ffo --out` file") };
     let Some(shard_text) = map.remove("shard") else {
         bail!("{path} holds a run without --shard: merge takes the --out files of `sente ffo --shard i/n` runs")
@@ -254,10 +246,11 @@ fn read_shard(path: &str) -> Result<ShardResults> {
     let problems =
         map.get("problems").and_then(Value::as_u64).with_context(|| format!("{path}: the header has no problems"))?;
     let lines = lines
-        .map(|(i, line)| {
-            let solved: Solved = serde_json::from_str(line)
-                .with_context(|| format!("{path}: line {} is not a problem solved", i + 1))?;
-            Ok((solved, line.to_string()))
+        .into_iter()
+        .map(|(number, line)| {
+            let solved: Solved =
+                serde_json::from_str(&line).with_context(|| format!("{path}: line {number} is not a problem solved"))?;
+            Ok((solved, line))
         })
         .collect::<Result<Vec<_>>>()?;
     if !lines.iter().map(|(s, _)| s.index).eq(shard.items(0..problems)) {

@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::journal::write_atomically;
+use crate::journal::{read_results_file, write_atomically};
 use crate::shard::Shard;
 
 /// The outcomes `openings` counts; a result's `outcome` is an index into them.
@@ -56,15 +56,7 @@ struct ShardResults {
 /// Reads a results file without changing it (a line torn by a kill is left out, so
 /// the shard reads as unfinished).
 fn read(path: &str) -> Result<ShardResults> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-    let whole = text.rfind('\n').map_or(0, |i| i + 1);
-    let mut lines = text[..whole].lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, first)) = lines.next() else { bail!("{path} is empty") };
-    let mut run = serde_json::from_str::<Value>(first)
-        .ok()
-        .and_then(|v| v.get("run").cloned())
-        .filter(|run| run["command"] == "chaosclock openings")
-        .with_context(|| format!("{path}: line 1 is not the header of a `chaosclock openings --out` file"))?;
+    let (mut run, lines) = read_results_file(path, "chaosclock openings", "chaosclock openings --out")?;
     let field = |name: &str| run[name].as_u64().with_context(|| format!("{path}: the header has no {name}"));
     let (from, count) = (field("from")?, field("count")?);
     let shard_text = run["shard"].as_str().with_context(|| format!("{path}: the header has no shard"))?;
@@ -73,13 +65,14 @@ fn read(path: &str) -> Result<ShardResults> {
         map.remove("shard");
     }
     let lines = lines
-        .map(|(i, line)| {
+        .into_iter()
+        .map(|(number, line)| {
             let deal: DealSolved =
-                serde_json::from_str(line).with_context(|| format!("{path}: line {} is not a deal", i + 1))?;
+                serde_json::from_str(&line).with_context(|| format!("{path}: line {number} is not a deal"))?;
             if deal.outcome >= OPENING_OUTCOMES.len() {
-                bail!("{path}: line {}: unknown outcome {}", i + 1, deal.outcome);
+                bail!("{path}: line {number}: unknown outcome {}", deal.outcome);
             }
-            Ok((deal, line.to_string()))
+            Ok((deal, line))
         })
         .collect::<Result<Vec<_>>>()?;
     let end = from.checked_add(count).with_context(|| format!("{path}: the deals overflow"))?;
