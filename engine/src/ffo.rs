@@ -248,8 +248,8 @@ fn read_shard(path: &str) -> Result<ShardResults> {
     let lines = lines
         .into_iter()
         .map(|(number, line)| {
-            let solved: Solved =
-                serde_json::from_str(&line).with_context(|| format!("{path}: line {number} is not a problem solved"))?;
+            let solved: Solved = serde_json::from_str(&line)
+                .with_context(|| format!("{path}: line {number} is not a problem solved"))?;
             Ok((solved, line))
         })
         .collect::<Result<Vec<_>>>()?;

@@ -634,9 +634,16 @@ impl Mcts {
             && limits.movetime.is_none()
             && !limits.infinite
             && limits.clock.time.iter().all(Option::is_none);
-        // A timed search (not infinite: analysis streams until stopped) may end as soon
-        // as the most visited root move cannot be overtaken in the time left.
-        let timed = !limits.infinite && limits.nodes.is_none() && shared.budget.soft_limit().is_some();
+        // A search on a clock may end as soon as the most visited root move cannot be
+        // overtaken in the time left: the time saved stays on the clock for later moves.
+        // Not with a fixed move time (what is not spent is lost, and the kept tree would
+        // be smaller for the next move), nor infinite (analysis) or with a playout limit.
+        let on_clock = limits.clock.time.iter().any(Option::is_some);
+        let timed = on_clock
+            && limits.movetime.is_none()
+            && !limits.infinite
+            && limits.nodes.is_none()
+            && shared.budget.soft_limit().is_some();
         let mut mine = 0u64;
         while !shared.halt.load(Relaxed) {
             if shared.begun.fetch_add(1, Relaxed) >= max_playouts {
@@ -836,19 +843,30 @@ mod tests {
     }
 
     #[test]
-    fn a_timed_search_stops_once_the_best_move_cannot_change() {
-        // The big capture soon leads by more playouts than the time left can give the
-        // second move: the search ends early with it. On the empty board no move leads
-        // that far, and the search takes its time.
-        let movetime = std::time::Duration::from_millis(2000);
-        let limits = Limits { movetime: Some(movetime), ..Limits::default() };
-        let mut forced = Mcts::new(&big_atari(), 3);
-        let r = forced.search(&limits, &StopFlag::new(), Color::BLACK);
-        assert_eq!(r.best, Move::Play(Point::new(4, 7)));
-        assert!(r.elapsed < movetime.mul_f64(0.85), "{:?} for a settled move", r.elapsed);
+    fn a_search_on_a_clock_stops_once_the_best_move_cannot_change() {
+        // On a clock, the big capture soon leads by more playouts than the time left can
+        // give the second move: the search ends early with it. On the empty board no
+        // move leads that far, and the search takes its time. A fixed move time is
+        // always spent whole (what is not used is lost).
+        let secs = std::time::Duration::from_secs;
+        let mut clock = crate::Clock::default();
+        clock.time = [Some(secs(160)), Some(secs(160))];
+        let on_clock = Limits { clock, ..Limits::default() };
+        let forced = Mcts::new(&big_atari(), 3).search(&on_clock, &StopFlag::new(), Color::BLACK);
+        assert_eq!(forced.best, Move::Play(Point::new(4, 7)));
         let open = Game::new(Board::new(9), 7.5, Superko::Positional);
-        let r = Mcts::new(&open, 3).search(&limits, &StopFlag::new(), Color::BLACK);
-        assert!(r.elapsed > movetime.mul_f64(0.9), "{:?} on the empty board", r.elapsed);
+        let full = Mcts::new(&open, 3).search(&on_clock, &StopFlag::new(), Color::BLACK);
+        assert!(
+            forced.elapsed < full.elapsed.mul_f64(0.75),
+            "{:?} for a settled move, {:?} on the empty board",
+            forced.elapsed,
+            full.elapsed
+        );
+        let movetime = std::time::Duration::from_millis(1000);
+        let fixed = Limits { movetime: Some(movetime), ..Limits::default() };
+        let r = Mcts::new(&big_atari(), 3).search(&fixed, &StopFlag::new(), Color::BLACK);
+        assert_eq!(r.best, Move::Play(Point::new(4, 7)));
+        assert!(r.elapsed > movetime.mul_f64(0.9), "{:?} of a fixed move time", r.elapsed);
     }
 
     fn search_with(game: &Game, seed: u64, threads: usize, playouts: u64) -> MctsResult {
