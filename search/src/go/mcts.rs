@@ -849,8 +849,7 @@ mod tests {
         // move leads that far, and the search takes its time. A fixed move time is
         // always spent whole (what is not used is lost).
         let secs = std::time::Duration::from_secs;
-        let mut clock = crate::Clock::default();
-        clock.time = [Some(secs(160)), Some(secs(160))];
+        let clock = crate::Clock { time: [Some(secs(160)), Some(secs(160))], ..Default::default() };
         let on_clock = Limits { clock, ..Limits::default() };
         let forced = Mcts::new(&big_atari(), 3).search(&on_clock, &StopFlag::new(), Color::BLACK);
         assert_eq!(forced.best, Move::Play(Point::new(4, 7)));
