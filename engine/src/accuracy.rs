@@ -4,7 +4,6 @@
 //! `--shard i/n` (the positions `k` with `k mod n = i`), and `merge` joins the
 //! shards' files into what one unsharded run writes (and prints).
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,8 +17,8 @@ use search::{Limits, StopFlag};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::journal::{Journal, open_results, write_atomically};
-use crate::shard::Shard;
+use crate::journal::{Journal, open_results, whole_lines, write_atomically};
+use crate::shard::{Shard, check_complete};
 
 /// The benchmark's default positions (`engine/data/othello_accuracy.txt`), built in.
 pub const DEFAULT_POSITIONS: &str = include_str!("../data/othello_accuracy.txt");
@@ -332,38 +331,6 @@ pub fn merge(paths: &[String], merged: Option<&Path>, out: &mut impl Write) -> R
     }
 }
 
-/// Whole lines of `path` (a line torn by a kill is left out: its item is unfinished),
-/// with their numbers, empty ones left out.
-fn whole_lines(path: &str) -> Result<Vec<(usize, String)>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-    let whole = text.rfind('\n').map_or(0, |i| i + 1);
-    Ok(text[..whole]
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| (i + 1, l.to_string()))
-        .collect())
-}
-
-/// The shards of one run, each given once and none missing: `shards` holds each
-/// file's run (without its shard) and shard.
-fn check_shards(paths: &[String], shards: &[(Value, Shard)]) -> Result<BTreeMap<u64, usize>> {
-    let Some((run, first)) = shards.first() else { bail!("no files to merge") };
-    let mut by_index: BTreeMap<u64, usize> = BTreeMap::new();
-    for (i, (other_run, shard)) in shards.iter().enumerate() {
-        if shard.count != first.count || other_run != run {
-            bail!("{} and {} are shards of different runs (their headers differ)", paths[i], paths[0]);
-        }
-        if let Some(other) = by_index.insert(shard.index, i) {
-            bail!("shard {shard} is given twice: {} and {}", paths[other], paths[i]);
-        }
-    }
-    if let Some(missing) = (0..first.count).find(|i| !by_index.contains_key(i)) {
-        bail!("shard {missing}/{} is missing", first.count);
-    }
-    Ok(by_index)
-}
-
 /// Joins the positions files of the shards of one `--make … --shard i/n` run into
 /// `merged`, which then holds byte for byte what one unsharded `--make` of the same
 /// seed and count writes. Every shard must be given once, finished, and of the same
@@ -409,7 +376,7 @@ pub fn merge_made(paths: &[String], merged: &Path) -> Result<(u64, usize)> {
         runs.push((run, shard));
         shards.push(positions.iter().map(|(_, l)| l.clone()).collect::<Vec<_>>());
     }
-    let by_index = check_shards(paths, &runs)?;
+    let by_index = check_complete(paths, &runs, "headers")?;
     let (seed, count) = seed_count;
     let n = runs.first().map_or(1, |(_, s)| s.count);
     let mut bytes = positions_header(seed).into_bytes();
@@ -470,7 +437,7 @@ pub fn merge_results(paths: &[String], merged: Option<&Path>, out: &mut impl Wri
         runs.push((run, shard));
         played.extend(items);
     }
-    check_shards(paths, &runs)?;
+    check_complete(paths, &runs, "headers")?;
     let Some((run, _)) = runs.first() else { bail!("no files to merge") };
     played.sort_by_key(|(p, _)| p.index);
     if let Some(file) = merged {

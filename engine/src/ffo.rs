@@ -4,7 +4,6 @@
 //! `k mod n = i`, and `sente ffo merge` joins the shards' `--out` files into the
 //! table, and the results file, of one unsharded run.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::journal::{open_results, read_results_file, write_atomically};
-use crate::shard::Shard;
+use crate::shard::{Shard, check_complete};
 
 /// `sente ffo merge`.
 #[derive(clap::Subcommand)]
@@ -279,19 +278,8 @@ pub fn merge(paths: &[String], merged: Option<&Path>, out: &mut impl Write) -> R
     }
     let files = paths.iter().map(|p| read_shard(p)).collect::<Result<Vec<_>>>()?;
     let Some(first) = files.first() else { bail!("no results files to merge") };
-    let count = first.shard.count;
-    let mut by_index: BTreeMap<u64, &str> = BTreeMap::new();
-    for (file, path) in files.iter().zip(paths) {
-        if file.shard.count != count || file.run != first.run {
-            bail!("{path} and {} are shards of different runs (their headers differ)", paths[0]);
-        }
-        if let Some(other) = by_index.insert(file.shard.index, path) {
-            bail!("shard {} is given twice: {other} and {path}", file.shard);
-        }
-    }
-    if let Some(missing) = (0..count).find(|i| !by_index.contains_key(i)) {
-        bail!("shard {missing}/{count} is missing");
-    }
+    let runs: Vec<(&Value, Shard)> = files.iter().map(|f| (&f.run, f.shard)).collect();
+    check_complete(paths, &runs, "headers")?;
     let problems = first.problems;
     let threads = first.run["threads"].as_u64().unwrap_or(1);
     let mut whole = first.run.clone();

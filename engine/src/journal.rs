@@ -16,16 +16,27 @@ use serde_json::{Value, json};
 /// file in the error), and its later non-empty lines with their line numbers (from 1).
 /// A last line torn by a kill is left out, so the shard reads as unfinished.
 pub fn read_results_file(path: &str, command: &str, what: &str) -> Result<(Value, Vec<(usize, String)>)> {
-    let text = fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-    let whole = text.rfind('\n').map_or(0, |i| i + 1);
-    let mut lines = text[..whole].lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let mut lines = whole_lines(path)?.into_iter();
     let Some((_, first)) = lines.next() else { bail!("{path} is empty") };
-    let run = serde_json::from_str::<Value>(first)
+    let run = serde_json::from_str::<Value>(&first)
         .ok()
         .and_then(|v| v.get("run").cloned())
         .filter(|run| run["command"] == command)
         .with_context(|| format!("{path}: line 1 is not the header of a `{what}` file"))?;
-    Ok((run, lines.map(|(i, l)| (i + 1, l.to_string())).collect()))
+    Ok((run, lines.collect()))
+}
+
+/// The whole lines of `path` with their numbers (from 1), empty ones left out; a last
+/// line torn by a kill is left out too (its item is unfinished).
+pub fn whole_lines(path: &str) -> Result<Vec<(usize, String)>> {
+    let text = fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    Ok(text[..whole]
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, l.to_string()))
+        .collect())
 }
 
 /// An append-only file of lines, each written whole with one `write` and synced.

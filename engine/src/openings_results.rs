@@ -4,14 +4,12 @@
 //! (see [`crate::journal`]). The merge joins the files of the shards of a run into
 //! the file one unsharded run writes, equal to it but for the times.
 
-use std::collections::BTreeMap;
-
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::journal::{read_results_file, write_atomically};
-use crate::shard::Shard;
+use crate::shard::{Shard, check_complete};
 
 /// The outcomes `openings` counts; a result's `outcome` is an index into them.
 pub const OPENING_OUTCOMES: [&str; 5] =
@@ -98,19 +96,8 @@ pub fn merge(paths: &[String], out: &str) -> Result<Vec<DealSolved>> {
     }
     let files = paths.iter().map(|p| read(p)).collect::<Result<Vec<_>>>()?;
     let Some(first) = files.first() else { bail!("no results files to merge") };
-    let count = first.shard.count;
-    let mut by_index: BTreeMap<u64, &str> = BTreeMap::new();
-    for (file, path) in files.iter().zip(paths) {
-        if file.shard.count != count || file.run != first.run {
-            bail!("{path} and {} are shards of different runs (their headers differ)", paths[0]);
-        }
-        if let Some(other) = by_index.insert(file.shard.index, path) {
-            bail!("shard {} is given twice: {other} and {path}", file.shard);
-        }
-    }
-    if let Some(missing) = (0..count).find(|i| !by_index.contains_key(i)) {
-        bail!("shard {missing}/{count} is missing");
-    }
+    let runs: Vec<(&Value, Shard)> = files.iter().map(|f| (&f.run, f.shard)).collect();
+    check_complete(paths, &runs, "headers")?;
     let mut whole = first.run.clone();
     if let Some(map) = whole.as_object_mut() {
         map.insert("shard".to_string(), Value::String(Shard::WHOLE.to_string()));

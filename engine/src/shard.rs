@@ -1,10 +1,11 @@
 //! `--shard i/n`: one of `n` machines (or jobs) takes the work items `k` with
 //! `k mod n = i`, so the shards of a run together do exactly its work, once.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 
 /// Shard `index` of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +47,31 @@ impl Shard {
         let first = self.first_from(range.start);
         if first >= range.end { 0 } else { (range.end - 1 - first) / self.count + 1 }
     }
+}
+
+/// Checks that `shards` — what identifies each file's run (its header without the
+/// shard) and its shard — are the shards of one run, each given once and none missing;
+/// `paths` names the files in the errors and `headers` what their runs are read from.
+/// Returns, for each shard index, the file's place in `shards`.
+pub fn check_complete<R: PartialEq>(
+    paths: &[String],
+    shards: &[(R, Shard)],
+    headers: &str,
+) -> Result<BTreeMap<u64, usize>> {
+    let Some((run, first)) = shards.first() else { bail!("no files to merge") };
+    let mut by_index: BTreeMap<u64, usize> = BTreeMap::new();
+    for (i, (other_run, shard)) in shards.iter().enumerate() {
+        if shard.count != first.count || other_run != run {
+            bail!("{} and {} are shards of different runs (their {headers} differ)", paths[i], paths[0]);
+        }
+        if let Some(other) = by_index.insert(shard.index, i) {
+            bail!("shard {shard} is given twice: {} and {}", paths[other], paths[i]);
+        }
+    }
+    if let Some(missing) = (0..first.count).find(|i| !by_index.contains_key(i)) {
+        bail!("shard {missing}/{} is missing", first.count);
+    }
+    Ok(by_index)
 }
 
 impl fmt::Display for Shard {

@@ -4,12 +4,10 @@
 //! [`crate::train`]): its header names the run and the shard, and each game's line
 //! its number in the run and where its records end in the data file.
 
-use std::collections::BTreeMap;
-
 use anyhow::{Context, Result, bail};
 use search::othello::train::{self, Record};
 
-use crate::shard::Shard;
+use crate::shard::{Shard, check_complete};
 use crate::train::{GameDone, ProgressLine, RunHeader, progress_path};
 
 /// One shard's data, read and checked against its progress file.
@@ -83,22 +81,15 @@ pub fn merge(paths: &[String], out: &str) -> Result<(u64, u64)> {
         bail!("{out} already holds data: merge writes a new file");
     }
     let shards = paths.iter().map(|p| read_shard(p)).collect::<Result<Vec<_>>>()?;
-    let Some(first) = shards.first() else { bail!("no data files to merge") };
-    let count = first.shard.count;
+    if shards.is_empty() {
+        bail!("no data files to merge");
+    }
     // The run, without what differs between its shards.
-    let run_of = |data: &ShardData| RunHeader { start: 0, shard: None, ..data.header.clone() };
-    let mut by_index: BTreeMap<u64, &str> = BTreeMap::new();
-    for (data, path) in shards.iter().zip(paths) {
-        if data.shard.count != count || data.games != first.games || run_of(data) != run_of(first) {
-            bail!("{path} and {} are shards of different runs (their .progress headers differ)", paths[0]);
-        }
-        if let Some(other) = by_index.insert(data.shard.index, path) {
-            bail!("shard {} is given twice: {other} and {path}", data.shard);
-        }
-    }
-    if let Some(missing) = (0..count).find(|i| !by_index.contains_key(i)) {
-        bail!("shard {missing}/{count} is missing");
-    }
+    let runs: Vec<((RunHeader, u64), Shard)> = shards
+        .iter()
+        .map(|data| ((RunHeader { start: 0, shard: None, ..data.header.clone() }, data.games), data.shard))
+        .collect();
+    check_complete(paths, &runs, ".progress headers")?;
     let mut parts: Vec<&(u64, Vec<u8>)> = shards.iter().flat_map(|s| &s.parts).collect();
     parts.sort_by_key(|(k, _)| *k);
     let mut bytes = Vec::new();
