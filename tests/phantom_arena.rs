@@ -176,6 +176,37 @@ fn openspiel_rules_between_ugi_engines() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// A UGI+ engine in a shell script that tries `vertex` every time it is asked.
+fn stubborn_engine(dir: &Path, name: &str, vertex: &str) -> String {
+    let path = dir.join(format!("{name}.sh"));
+    let script = format!(
+        "#!/bin/bash\nwhile read -r line; do\n  case \"$line\" in\n    ugi|uci) echo 'id name {name}'; echo ugiok;;\n    isready) echo readyok;;\n    go*) echo 'bestmove {vertex}';;\n    quit) exit 0;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).expect("write the stubborn engine");
+    format!("name={name} cmd='bash {}' proto=ugi", path.display())
+}
+
+/// OpenSpiel's 324th action may be a refused try that leaves the same side to move:
+/// the game ends there, and nobody is asked for another try. Black plays A1, White
+/// tries A1 (occupied) until the cap.
+#[test]
+fn openspiel_action_cap_on_a_refused_try_ends_the_game() {
+    let out = scratch("cap");
+    let rows = arena(
+        &out,
+        &["--st", "5", "--phantom-rules", "openspiel"],
+        [&stubborn_engine(&out, "one", "a1"), &stubborn_engine(&out, "two", "a1")],
+    );
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        assert_eq!(row["reason"], "OpenSpiel's 324 actions", "{row}");
+        assert_eq!(row["moves"].as_u64(), Some(324), "{row}");
+        let record = out.join(row["record"].as_str().expect("a record"));
+        assert_eq!(replay_under(&record, PhantomConfig::open_spiel()), 324);
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 #[test]
 fn engines_and_rules_that_cannot_play_phantom_go_are_refused() {
     let out = scratch("proto");

@@ -389,6 +389,10 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
                 return fault(&referee, seat, &f);
             }
             if !answer.ends_turn() {
+                // OpenSpiel's last action may be a refused try: the game ends there.
+                if referee.is_over() {
+                    break;
+                }
                 continue;
             }
             let used = answered.duration_since(turn_start);
