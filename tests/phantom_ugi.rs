@@ -179,3 +179,17 @@ fn a_long_search_keeps_its_memory_small() {
     let peak = e.peak_resident_mib();
     assert!(peak < 40.0, "peak resident memory {peak:.1} MiB after a 5 s Phantom Go search");
 }
+
+#[test]
+fn the_information_set_tree_stops_growing_at_its_cap() {
+    // The ISMCTS player keeps one tree per side, capped at MAX_NODES nodes in all
+    // (28 bytes each, about 21 MiB): a 5 s search reaches the cap and stays under it.
+    let mut e = phantom();
+    e.send("setoption name PhantomPlayer value ismcts");
+    e.send("position startpos moves E5 D5 E4");
+    e.send("go movetime 5000");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")), "{lines:?}");
+    let peak = e.peak_resident_mib();
+    assert!(peak < 40.0, "peak resident memory {peak:.1} MiB after a 5 s ISMCTS search");
+}

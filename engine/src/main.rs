@@ -221,7 +221,8 @@ enum Commands {
         /// order, the default) or column-row.
         #[arg(long, default_value = "row-column", value_parser = platform::parse_letters, global = true)]
         letters: bitboards::go::LetterOrder,
-        /// The player: belief (belief-state search) or flat (flat Monte-Carlo).
+        /// The player: belief (belief-state search), ismcts (information-set MCTS) or flat
+        /// (flat Monte-Carlo).
         #[arg(long, default_value = "belief", value_parser = search::phantom::PhantomPlayer::parse, global = true)]
         player: search::phantom::PhantomPlayer,
         /// Milliseconds for a turn's first try (later tries of the turn get less).

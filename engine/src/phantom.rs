@@ -167,7 +167,10 @@ impl GameSession for PhantomSession {
             ("Komi", OptionKind::Text { default: "7.5".into() }),
             (
                 "PhantomPlayer",
-                OptionKind::Combo { default: "belief".into(), values: vec!["belief".into(), "flat".into()] },
+                OptionKind::Combo {
+                    default: "belief".into(),
+                    values: vec!["belief".into(), "ismcts".into(), "flat".into()],
+                },
             ),
         ]
     }

@@ -349,6 +349,22 @@ impl FastBoard {
         }
     }
 
+    /// True if the empty `cell` is the last liberty of a chain of the side to move next
+    /// to it and playing there saves it: a legal move after which the chain has two
+    /// liberties or more (filling a false eye to connect, not a self-atari).
+    pub fn saves_own_chain_in_atari(&self, cell: Cell) -> bool {
+        let me = self.to_move;
+        let in_atari = Self::neighbours(cell)
+            .into_iter()
+            .any(|n| self.color[ix(n as usize)] == me && self.atari_liberty(n) == Some(cell));
+        if !in_atari || !self.is_legal(cell) {
+            return false;
+        }
+        let mut after = self.clone();
+        after.play(cell);
+        after.atari_liberty(cell).is_none()
+    }
+
     /// The only liberty of the chain standing on `cell` if it has exactly one (the chain
     /// is in atari). Exact: more than 4 pseudo-liberties rule atari out at once (a single
     /// liberty touches at most 4 stones); otherwise the chain's stones are scanned.

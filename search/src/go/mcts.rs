@@ -383,11 +383,14 @@ impl Mcts {
     pub fn with_excluded(game: &Game, seed: u64, allow_pass: bool, excluded: u128) -> Mcts {
         let board = game.board();
         let root = FastBoard::from_board(board);
-        // The root's children: every move the full rules allow, and a pass.
+        // The root's children: every move the full rules allow but own eyes (unless
+        // filling one saves an own chain in atari), and a pass.
         let color = board.to_move();
         let legal = game.legal_points(color) & !excluded;
-        let mut root_cells: Vec<Cell> =
-            bits(legal).map(FastBoard::cell).filter(|&c| !root.is_eye(c, color) || legal.count_ones() <= 1).collect();
+        let mut root_cells: Vec<Cell> = bits(legal)
+            .map(FastBoard::cell)
+            .filter(|&c| !root.is_eye(c, color) || root.saves_own_chain_in_atari(c) || legal.count_ones() <= 1)
+            .collect();
         if allow_pass || root_cells.is_empty() {
             root_cells.push(PASS);
         }
@@ -499,14 +502,14 @@ impl Mcts {
     }
 
     /// Children for a node inside the tree: playable points of the playout board (never
-    /// an own eye), and a pass; with their priors after the node's move `last` when
+    /// an own eye, unless filling it saves an own chain in atari), and a pass; with their priors after the node's move `last` when
     /// `priors`.
     fn expand(tree: &Tree, node: usize, board: &FastBoard, last: Cell, priors: bool) -> bool {
         let mut cells = [0 as Cell; 128];
         let mut values = [Prior::default(); 128];
         let mut n = 0;
         for c in board.empties() {
-            if board.is_playable(c) {
+            if board.is_playable(c) || board.saves_own_chain_in_atari(c) {
                 cells[n] = c;
                 if priors {
                     values[n] = prior(board, c, last);
@@ -827,6 +830,24 @@ mod tests {
         let r = m.search(&Limits { nodes: Some(3000), ..Limits::default() }, &StopFlag::new(), Color::BLACK);
         assert_eq!(r.best, Move::Play(Point::new(1, 2)), "{:?}", &r.root_moves[..3]);
         assert!(r.win_rate > 0.6);
+    }
+
+    #[test]
+    fn the_root_fills_an_own_eye_that_saves_a_chain_in_atari() {
+        // 5×5: black C3's four neighbours are black, so C3 looks like an eye, but it is
+        // the last liberty of black D3-E3 (white holds D2, E2, D4, E4): filling it joins
+        // them to stones with liberties to spare. White would take them there.
+        let mut b = Board::new(5);
+        for (r, c) in [(1, 2), (3, 2), (2, 1), (2, 3), (2, 4)] {
+            b.set(Point::new(r, c), Some(Color::BLACK));
+        }
+        for (r, c) in [(1, 3), (1, 4), (3, 3), (3, 4)] {
+            b.set(Point::new(r, c), Some(Color::WHITE));
+        }
+        let game = Game::new(b, 0.5, Superko::Positional);
+        let mut m = Mcts::new(&game, 1);
+        let r = m.search(&Limits { nodes: Some(5000), ..Limits::default() }, &StopFlag::new(), Color::BLACK);
+        assert_eq!(r.best, Move::Play(Point::new(2, 2)), "{:?}", &r.root_moves[..3]);
     }
 
     /// A 5-stone white chain in atari in the middle of black's wall on 9×9: black's only

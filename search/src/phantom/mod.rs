@@ -10,6 +10,7 @@
 
 pub mod belief;
 pub mod flat;
+pub mod ismcts;
 pub mod player;
 
 pub use belief::{Belief, Sample, deduced_opponent};

@@ -42,7 +42,7 @@ const MIN_SAMPLES: u32 = 4;
 
 /// How much better the pass must do on the samples than the best candidate to be
 /// chosen.
-const PASS_MARGIN: f32 = 0.15;
+pub(crate) const PASS_MARGIN: f32 = 0.15;
 
 /// Playouts a search without any limit runs.
 const DEFAULT_PLAYOUTS: u64 = 20_000;
@@ -55,6 +55,8 @@ pub enum PhantomPlayer {
     Belief,
     /// Flat Monte-Carlo on sampled boards (the baseline).
     Flat,
+    /// Information-set MCTS: one tree, a sampled board per iteration.
+    Ismcts,
 }
 
 impl PhantomPlayer {
@@ -63,7 +65,8 @@ impl PhantomPlayer {
         match text.trim().to_ascii_lowercase().as_str() {
             "belief" => Ok(PhantomPlayer::Belief),
             "flat" => Ok(PhantomPlayer::Flat),
-            other => Err(format!("unknown Phantom Go player '{other}': belief or flat")),
+            "ismcts" => Ok(PhantomPlayer::Ismcts),
+            other => Err(format!("unknown Phantom Go player '{other}': belief, ismcts or flat")),
         }
     }
     /// The name [`PhantomPlayer::parse`] reads.
@@ -71,6 +74,7 @@ impl PhantomPlayer {
         match self {
             PhantomPlayer::Belief => "belief",
             PhantomPlayer::Flat => "flat",
+            PhantomPlayer::Ismcts => "ismcts",
         }
     }
 }
@@ -136,18 +140,39 @@ impl Budget<'_> {
 
 /// The points the player of `view` may sensibly try now: empty in its view, not refused
 /// this turn, not an opponent stone it knows of, not one of its own eyes (an empty point
-/// whose neighbours are all its stones).
+/// whose neighbours are all its stones) unless it is the last liberty of a neighbouring
+/// own chain (every other neighbour of the chain is a stone, refused or known) and
+/// filling it joins that chain to stones with two liberties or more.
 pub fn try_candidates(view: &View) -> u128 {
     let mask = board_mask(SIZE);
-    let blocked = view.own() | deduced_opponent(view) | view.refused();
+    let opponent = deduced_opponent(view);
+    let blocked = view.own() | opponent | view.refused();
     let mut out = 0;
     for p in bits(mask & !blocked) {
         let around = neighbours(p.bit(), mask);
-        if around & !view.own() != 0 {
+        if around & !view.own() != 0 || saves_own_chain(view, opponent | view.refused(), p) {
             out |= p.bit();
         }
     }
     out
+}
+
+/// True if the empty `p` is the only point next to one of the own chains touching it
+/// that is neither an own stone nor in `taken` (points known to hold opponent stones),
+/// and the chain made by playing there has two such points or more (not a self-atari).
+fn saves_own_chain(view: &View, taken: u128, p: Point) -> bool {
+    let mask = board_mask(SIZE);
+    let own = view.own();
+    let open = |chain: u128| neighbours(chain, mask) & !own & !taken & !p.bit();
+    let mut touching = neighbours(p.bit(), mask) & own;
+    let mut in_atari = false;
+    while touching != 0 {
+        let chain = bitboards::go::flood(touching & touching.wrapping_neg(), own, mask);
+        touching &= !chain;
+        in_atari |= open(chain) == 0;
+    }
+    let joined = bitboards::go::flood(p.bit(), own | p.bit(), mask);
+    in_atari && open(joined).count_ones() >= 2
 }
 
 /// Chooses the next try for the player of `view` under `settings`, within `limits`
@@ -180,6 +205,7 @@ pub fn choose(view: &View, settings: &PlayerSettings, limits: &Limits, stop: &St
     let seed = seed ^ u64::from(view.refused().count_ones()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     match settings.player {
         PhantomPlayer::Flat => super::flat::search(view, settings, candidates, &budget, seed),
+        PhantomPlayer::Ismcts => super::ismcts::search(view, settings, candidates, &budget, seed),
         PhantomPlayer::Belief => belief_search(view, settings, candidates, &budget, seed),
     }
 }
@@ -282,7 +308,7 @@ mod tests {
         play(&mut b, &[at(2, 2), at(4, 4), at(2, 6), at(5, 3)]);
         assert_ne!(a.board(), b.board());
         assert_eq!(a.view(Color::BLACK), b.view(Color::BLACK));
-        for player in [PhantomPlayer::Belief, PhantomPlayer::Flat] {
+        for player in [PhantomPlayer::Belief, PhantomPlayer::Flat, PhantomPlayer::Ismcts] {
             let s = PlayerSettings { player, ..PlayerSettings::default() };
             let ca = choose(a.view(Color::BLACK), &s, &limits(3000), &StopFlag::new(), 9);
             let cb = choose(b.view(Color::BLACK), &s, &limits(3000), &StopFlag::new(), 9);
@@ -295,7 +321,7 @@ mod tests {
     fn a_try_is_always_a_candidate_and_never_a_refused_point() {
         // Self-play through a referee: every try is empty in the mover's view and not
         // refused this turn; the refused ones are retried elsewhere.
-        for player in [PhantomPlayer::Belief, PhantomPlayer::Flat] {
+        for player in [PhantomPlayer::Belief, PhantomPlayer::Flat, PhantomPlayer::Ismcts] {
             let s = PlayerSettings { player, ..PlayerSettings::default() };
             let mut r = Referee::new(PhantomConfig::ccgc());
             let mut tries = 0;
@@ -317,6 +343,27 @@ mod tests {
     }
 
     #[test]
+    fn the_last_liberty_of_an_own_chain_is_tried_even_inside_own_stones() {
+        // Black D5, F5, E4 and E6 surround E5. E6's other liberties (E7, D6, F6) hold
+        // known white stones: E5 is its last liberty, and filling it joins E6 to
+        // stones with liberties to spare, although every neighbour of E5 is black.
+        let at = |r: usize, c: usize| Point::new(r, c).bit();
+        let e5 = at(4, 4);
+        let own = at(4, 3) | at(4, 5) | at(5, 4) | at(3, 4);
+        let around_e6 = at(2, 4) | at(3, 3) | at(3, 5);
+        let view = View::from_stones(Color::BLACK, own, around_e6, 3);
+        assert_ne!(try_candidates(&view) & e5, 0, "E5 saves E6");
+        // With F6 open, E6 has a second liberty and E5 is an eye.
+        let view = View::from_stones(Color::BLACK, own, at(2, 4) | at(3, 3), 2);
+        assert_eq!(try_candidates(&view) & e5, 0, "E5 is an eye");
+        // With every liberty of the joined stones known white but G5, filling E5 is a
+        // self-atari of five stones: still an eye.
+        let closed = around_e6 | at(4, 2) | at(5, 3) | at(5, 5) | at(6, 4);
+        let view = View::from_stones(Color::BLACK, own, closed, 7);
+        assert_eq!(try_candidates(&view) & e5, 0, "E5 would be a self-atari");
+    }
+
+    #[test]
     fn nothing_to_try_is_a_pass() {
         // Black owns every point but eyes: nothing sensible is left.
         let mut own = 0u128;
@@ -333,7 +380,7 @@ mod tests {
 
     #[test]
     fn the_names_read_back() {
-        for p in [PhantomPlayer::Belief, PhantomPlayer::Flat] {
+        for p in [PhantomPlayer::Belief, PhantomPlayer::Flat, PhantomPlayer::Ismcts] {
             assert_eq!(PhantomPlayer::parse(p.name()), Ok(p));
         }
         assert!(PhantomPlayer::parse("oracle").is_err());

@@ -1,0 +1,338 @@
+//! Information-set MCTS for Phantom Go (single-observer ISMCTS, Cowling, Powley and
+//! Whitehouse 2012): **one** tree over the player's information, each iteration on a
+//! fresh determinization.
+//!
+//! Every iteration takes a board sampled from the view ([`Belief::sample`]; a pool of
+//! samples is drawn as the search goes and reused), walks down the tree choosing among
+//! the children whose move is playable on that board, finishes with a light playout
+//! and updates the path. A node gets its children once it has been visited
+//! [`EXPAND_AFTER`] times: one for every point that may be empty at that node on some
+//! sample (the empty points and the hidden colour's points). A child's exploration
+//! term counts the iterations in which it was *available* (its move playable on the
+//! iteration's board), not its parent's visits, so a move that is often blocked by a
+//! sampled opponent stone is judged on the boards where it can be played. AMAF (RAVE)
+//! statistics share the playouts between moves, as in the Go MCTS; a child not yet
+//! visited is judged by them alone.
+//!
+//! Unlike one MCTS per sample ([`super::player`]'s visit-sharing search), the tree
+//! grows with the time given: the statistics of every sample refine the same tree, and
+//! a move is chosen for what it does over the whole belief, not for what it does
+//! when the opponent's stones are known.
+//!
+//! At the root the candidates are [`super::try_candidates`] and the pass; deeper,
+//! every point the playout policy may play. The tree stops growing at [`MAX_NODES`];
+//! iterations continue through the tree as it stands.
+
+use bitboards::go::{Cell, Color, FastBoard, Move, bits};
+use bitboards::phantom::{SIZE, View};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::SeedableRng;
+
+use super::belief::{Belief, Sample};
+use super::player::{Budget, Choice, PASS_MARGIN, PlayerSettings};
+use crate::go::playout::{light_playout, move_cap};
+
+/// Nodes the tree may hold (28 bytes each): beyond, iterations go on through the tree
+/// as it stands.
+pub const MAX_NODES: usize = 800_000;
+/// Visits a node gets before its children are made.
+const EXPAND_AFTER: u32 = 8;
+/// Samples kept for reuse; until the pool is full, every other iteration draws a new one.
+const POOL: usize = 2048;
+/// RAVE equivalence: the visits at which a move's own mean and its AMAF mean weigh the
+/// same.
+const RAVE_EQUIVALENCE: f32 = 800.0;
+/// Exploration constant of the UCB term.
+const EXPLORATION: f32 = 0.25;
+/// The cell that stands for a pass (cell 0 is off the board).
+const PASS_CELL: Cell = 0;
+
+/// A node: the move that led to it and its statistics, from the point of view of the
+/// player who made that move; its children are `children` consecutive nodes from
+/// `first_child`.
+struct Node {
+    cell: Cell,
+    mover: Color,
+    children: u8,
+    first_child: u32,
+    visits: u32,
+    wins: f32,
+    avail: u32,
+    rave_visits: u32,
+    rave_wins: f32,
+}
+
+impl Node {
+    fn new(cell: Cell, mover: Color) -> Node {
+        Node {
+            cell,
+            mover,
+            children: 0,
+            first_child: 0,
+            visits: 0,
+            wins: 0.0,
+            avail: 0,
+            rave_visits: 0,
+            rave_wins: 0.0,
+        }
+    }
+
+    fn mean(&self) -> f32 {
+        if self.visits == 0 { 0.5 } else { self.wins / self.visits as f32 }
+    }
+
+    /// The UCB-RAVE value used to choose among available children (a child never
+    /// visited is judged by its AMAF mean alone).
+    fn value(&self) -> f32 {
+        let q = self.mean();
+        let blended = if self.rave_visits == 0 {
+            q
+        } else {
+            let beta = (RAVE_EQUIVALENCE / (3.0 * self.visits as f32 + RAVE_EQUIVALENCE)).sqrt();
+            (1.0 - beta) * q + beta * self.rave_wins / self.rave_visits as f32
+        };
+        let explore = EXPLORATION * ((self.avail.max(1) as f32).ln() / self.visits.max(1) as f32).sqrt();
+        blended + explore
+    }
+
+    fn child_range(&self) -> std::ops::Range<usize> {
+        self.first_child as usize..self.first_child as usize + self.children as usize
+    }
+}
+
+/// The cells where the side to move on `b` may play: the playout policy's points, and
+/// an own eye whose filling saves an own chain in atari.
+fn playable_cells(b: &FastBoard) -> u128 {
+    let mut out = 0;
+    for cell in b.empties() {
+        if b.is_playable(cell) || b.saves_own_chain_in_atari(cell) {
+            out |= 1 << cell;
+        }
+    }
+    out
+}
+
+/// The cells a node's children stand for: every point that may be empty on some
+/// sampled board at this node — the empty points of `b` and the points of the hidden
+/// colour (`hidden`'s stones differ from sample to sample).
+fn child_cells(b: &FastBoard, hidden: Color) -> u128 {
+    let (black, white) = b.stone_sets();
+    let stones = if hidden == Color::BLACK { black } else { white };
+    let mut out = b.empty_mask();
+    for p in bits(stones) {
+        out |= 1 << FastBoard::cell(p);
+    }
+    out
+}
+
+/// The search (see the module documentation) over the root `candidates` (points of
+/// the view), within `budget`.
+pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, budget: &Budget, seed: u64) -> Choice {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let belief = Belief::new(view);
+    let me = view.color();
+    let hidden = me.other();
+    let root_cells: u128 = bits(candidates).fold(0, |m, p| m | 1 << FastBoard::cell(p));
+    let komi = settings.komi as f32;
+    let cap = move_cap(SIZE);
+    // One tree per player, indexed by colour: each holds that player's own moves only
+    // (neither side sees the other's). Ours starts with the pass (node 1) and every
+    // candidate; the opponent's grows like any other node.
+    let mut trees: [Vec<Node>; 2] =
+        [vec![Node::new(PASS_CELL, Color::WHITE)], vec![Node::new(PASS_CELL, Color::BLACK)]];
+    {
+        let ours = &mut trees[me.index()];
+        ours.push(Node::new(PASS_CELL, me));
+        for p in bits(candidates) {
+            ours.push(Node::new(FastBoard::cell(p), me));
+        }
+        ours[0].first_child = 1;
+        ours[0].children = (ours.len() - 1) as u8;
+    }
+    let mut pool: Vec<Sample> = Vec::new();
+    let (mut playouts, mut samples) = (0u64, 0u32);
+    // The nodes visited this iteration: (moves played before it, tree, node).
+    let mut path: Vec<(usize, usize, u32)> = Vec::new();
+    let mut sequence: Vec<(Cell, Color)> = Vec::new();
+    while !budget.done(playouts, samples) {
+        let fresh = pool.len() < POOL && (pool.len() < 64 || playouts % 2 == 0);
+        if fresh {
+            match belief.sample(&mut rng) {
+                Some(s) => {
+                    pool.push(s);
+                    samples += 1;
+                }
+                None if pool.is_empty() => break,
+                None => {}
+            }
+        }
+        let sample = if fresh { &pool[pool.len() - 1] } else { &pool[super::below(&mut rng, pool.len())] };
+        let mut board = FastBoard::from_board(&sample.board);
+        path.clear();
+        sequence.clear();
+        path.push((0, 0, 0));
+        path.push((0, 1, 0));
+        // Down the trees: the side to move chooses in its own tree.
+        let mut current = [0usize; 2];
+        while board.passes() < 2 {
+            let mover = board.to_move();
+            let t = mover.index();
+            let tree = &mut trees[t];
+            let node = current[t];
+            if tree[node].children == 0 {
+                if tree[node].visits < EXPAND_AFTER || tree.len() + 82 > MAX_NODES / 2 {
+                    break;
+                }
+                let first = tree.len();
+                for cell in bits_of(child_cells(&board, hidden)) {
+                    tree.push(Node::new(cell, mover));
+                }
+                tree[node].first_child = first as u32;
+                tree[node].children = (tree.len() - first) as u8;
+            }
+            let at_root = mover == me && node == 0;
+            let mut playable = playable_cells(&board);
+            if at_root {
+                playable &= root_cells;
+            }
+            let mut best: Option<(f32, usize)> = None;
+            for c in tree[node].child_range() {
+                let child = &mut tree[c];
+                let available = if child.cell == PASS_CELL { at_root } else { playable >> child.cell & 1 != 0 };
+                if available {
+                    child.avail += 1;
+                    let v = child.value();
+                    if best.is_none_or(|(b, _)| v > b) {
+                        best = Some((v, c));
+                    }
+                }
+            }
+            let Some((_, id)) = best else { break };
+            let cell = tree[id].cell;
+            if cell == PASS_CELL {
+                board.pass();
+            } else {
+                board.play(cell);
+            }
+            sequence.push((cell, mover));
+            path.push((sequence.len(), t, id as u32));
+            current[t] = id;
+            if tree[id].visits == 0 {
+                break;
+            }
+        }
+        let diff = light_playout(&mut board, &mut rng, cap, |cell, black| {
+            sequence.push((cell, if black { Color::BLACK } else { Color::WHITE }));
+        });
+        playouts += 1;
+        let black_wins = diff as f32 - komi > 0.0;
+        let score = |c: Color| if (c == Color::BLACK) == black_wins { 1.0 } else { 0.0 };
+        // AMAF: the first colour to play each cell from each node's move on, built
+        // backwards (a later write is an earlier move).
+        let mut first = [None::<Color>; 128];
+        let mut next = sequence.len();
+        for &(played, t, id) in path.iter().rev() {
+            while next > played {
+                next -= 1;
+                let (cell, color) = sequence[next];
+                first[cell as usize] = Some(color);
+            }
+            let tree = &mut trees[t];
+            let n = &mut tree[id as usize];
+            n.visits += 1;
+            n.wins += score(n.mover);
+            for c in tree[id as usize].child_range() {
+                let child = &mut tree[c];
+                if child.cell != PASS_CELL && first[child.cell as usize] == Some(child.mover) {
+                    child.rave_visits += 1;
+                    child.rave_wins += score(child.mover);
+                }
+            }
+        }
+    }
+    choose_at_root(&trees[me.index()], samples, playouts, budget)
+}
+
+/// The set bits of a mask over cells, lowest first.
+fn bits_of(mut mask: u128) -> impl Iterator<Item = Cell> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let cell = mask.trailing_zeros() as Cell;
+            mask &= mask - 1;
+            cell
+        })
+    })
+}
+
+/// The try: the candidate chosen most often where it was available (counted over at
+/// least a fifth of the iterations, so that a point free on a few boards only does not
+/// win by chance), or the pass when it wins clearly more often than that candidate.
+fn choose_at_root(nodes: &[Node], samples: u32, playouts: u64, budget: &Budget) -> Choice {
+    let floor = (playouts / 5).max(1) as f32;
+    let share = |n: &Node| n.visits as f32 / (n.avail as f32).max(floor);
+    let mut moves: Vec<(Move, f32, f32)> = nodes[0]
+        .child_range()
+        .map(|c| &nodes[c])
+        .filter(|n| n.cell != PASS_CELL)
+        .map(|n| (Move::Play(FastBoard::point(n.cell)), share(n), n.mean()))
+        .collect();
+    moves.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.total_cmp(&a.2)));
+    let pass = &nodes[1];
+    let best_rate = moves.first().map_or(0.0, |m| m.2);
+    if moves.is_empty() || (pass.visits > 0 && pass.mean() >= best_rate + PASS_MARGIN) {
+        moves.insert(0, (Move::Pass, share(pass), pass.mean()));
+    }
+    let (mv, _, win_rate) = moves[0];
+    Choice {
+        mv,
+        win_rate,
+        samples,
+        playouts,
+        elapsed: budget.elapsed(),
+        moves: moves.into_iter().map(|(m, s, _)| (m, s)).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::{Limits, StopFlag};
+    use crate::phantom::{PhantomPlayer, choose};
+    use bitboards::go::Point;
+
+    fn settings() -> PlayerSettings {
+        PlayerSettings { player: PhantomPlayer::Ismcts, ..PlayerSettings::default() }
+    }
+
+    fn limits(n: u64) -> Limits {
+        Limits { nodes: Some(n), ..Limits::default() }
+    }
+
+    fn stones(points: &[(usize, usize)]) -> u128 {
+        points.iter().fold(0, |m, &(r, c)| m | Point::new(r, c).bit())
+    }
+
+    #[test]
+    fn it_captures_a_big_known_group_in_atari() {
+        // Five white stones on the middle row, every liberty but the one at (4, 7)
+        // filled by black; the view knows them (as OpenSpiel shows refused points).
+        let white = stones(&[(4, 2), (4, 3), (4, 4), (4, 5), (4, 6)]);
+        let mut black = stones(&[(4, 1)]);
+        for c in 2..=6 {
+            black |= stones(&[(3, c), (5, c)]);
+        }
+        let view = View::from_stones(Color::BLACK, black, white, 5);
+        let c = choose(&view, &settings(), &limits(20_000), &StopFlag::new(), 7);
+        assert_eq!(c.mv, Move::Play(Point::new(4, 7)), "{:?}", &c.moves[..4]);
+        assert!(c.win_rate > 0.8, "{}", c.win_rate);
+    }
+
+    #[test]
+    fn the_same_seed_and_node_limit_give_the_same_choice() {
+        let view = View::from_stones(Color::WHITE, stones(&[(2, 2)]), 0, 2);
+        let a = choose(&view, &settings(), &limits(5_000), &StopFlag::new(), 3);
+        let b = choose(&view, &settings(), &limits(5_000), &StopFlag::new(), 3);
+        assert_eq!(a, Choice { elapsed: a.elapsed, ..b });
+        assert!(a.playouts >= 5_000 && a.samples > 0);
+    }
+}
