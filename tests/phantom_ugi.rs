@@ -183,7 +183,7 @@ fn a_long_search_keeps_its_memory_small() {
 #[test]
 fn the_information_set_tree_stops_growing_at_its_cap() {
     // The ISMCTS player keeps one tree per side, capped at MAX_NODES nodes in all
-    // (28 bytes each, about 21 MiB): a 5 s search reaches the cap and stays under it.
+    // (28 bytes each, about 13 MiB): a 5 s search reaches the cap and stays under it.
     let mut e = phantom();
     e.send("setoption name PhantomPlayer value ismcts");
     e.send("position startpos moves E5 D5 E4");

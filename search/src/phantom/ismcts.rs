@@ -34,7 +34,7 @@ use crate::go::playout::{light_playout, move_cap};
 
 /// Nodes the tree may hold (28 bytes each): beyond, iterations go on through the tree
 /// as it stands.
-pub const MAX_NODES: usize = 800_000;
+pub const MAX_NODES: usize = 500_000;
 /// Visits a node gets before its children are made.
 const EXPAND_AFTER: u32 = 8;
 /// Samples kept for reuse; until the pool is full, every other iteration draws a new one.
@@ -138,8 +138,13 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
     // One tree per player, indexed by colour: each holds that player's own moves only
     // (neither side sees the other's). Ours starts with the pass (node 1) and every
     // candidate; the opponent's grows like any other node.
-    let mut trees: [Vec<Node>; 2] =
-        [vec![Node::new(PASS_CELL, Color::WHITE)], vec![Node::new(PASS_CELL, Color::BLACK)]];
+    // Room for the cap from the start: growing a vector by doubling would hold twice
+    // the nodes' memory for a moment (pages are touched only as nodes are made).
+    let mut trees: [Vec<Node>; 2] = [Color::WHITE, Color::BLACK].map(|c| {
+        let mut tree = Vec::with_capacity(MAX_NODES / 2);
+        tree.push(Node::new(PASS_CELL, c));
+        tree
+    });
     {
         let ours = &mut trees[me.index()];
         ours.push(Node::new(PASS_CELL, me));
