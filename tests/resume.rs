@@ -36,7 +36,18 @@ fn text(bytes: &[u8]) -> String {
 /// false), and kills it with `signal` (KILL or TERM); returns whether it was
 /// signalled, and its output.
 fn interrupt_when(args: &[String], signal: &str, ready: impl Fn() -> bool) -> (bool, Output) {
-    let mut child: Child = sente(args).spawn().expect("start sente");
+    interrupt_group_when(args, signal, false, ready)
+}
+
+/// [`interrupt_when`], the signal sent to sente's whole process group (its engines
+/// too, as a terminal's Ctrl-C or `timeout` do) when `group`.
+fn interrupt_group_when(args: &[String], signal: &str, group: bool, ready: impl Fn() -> bool) -> (bool, Output) {
+    use std::os::unix::process::CommandExt;
+    let mut command = sente(args);
+    if group {
+        command.process_group(0);
+    }
+    let mut child: Child = command.spawn().expect("start sente");
     let deadline = Instant::now() + Duration::from_secs(120);
     let mut signalled = false;
     while Instant::now() < deadline {
@@ -44,7 +55,8 @@ fn interrupt_when(args: &[String], signal: &str, ready: impl Fn() -> bool) -> (b
             break;
         }
         if ready() {
-            let status = Command::new("kill").args([format!("-{signal}"), child.id().to_string()]).status();
+            let target = if group { format!("-{}", child.id()) } else { child.id().to_string() };
+            let status = Command::new("kill").args([format!("-{signal}"), "--".into(), target]).status();
             assert!(status.expect("kill").success());
             signalled = true;
             break;
@@ -141,6 +153,32 @@ fn an_arena_match_killed_and_resumed_equals_one_run() {
             .to_string_lossy()
             .ends_with(".partial"))
     );
+}
+
+#[test]
+fn an_arena_match_stopped_with_its_engines_records_no_crash() {
+    // Ctrl-C in a terminal (or `timeout`) signals the engines with the arena: the
+    // games they were playing are interrupted, not lost by the side that died first.
+    let dir = scratch("group");
+    let whole = dir.join("whole");
+    let run = finish(&arena_args(&whole, 1, false));
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let expected = arena_outcome(&whole);
+    let cut = dir.join("cut");
+    let results = cut.join("results.jsonl");
+    for signal in ["INT", "TERM"] {
+        let resume = signal == "TERM";
+        let (stopped, output) = interrupt_group_when(&arena_args(&cut, 2, resume), signal, true, || {
+            lines(&results) >= 2 + 2 * usize::from(resume)
+        });
+        assert!(stopped);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        let rows = std::fs::read_to_string(&results).expect("results");
+        assert!(!rows.contains("crashed"), "{rows}");
+    }
+    let run = finish(&arena_args(&cut, 2, true));
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(arena_outcome(&cut).0, expected.0);
 }
 
 // --- the batch commands ---------------------------------------------------------

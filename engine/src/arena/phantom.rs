@@ -312,6 +312,9 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
         })
     };
     let fault = |referee: &Referee, seat: usize, f: &Fault| {
+        if matches!(f, Fault::Interrupted) {
+            return GameEnd::Interrupted;
+        }
         finish(referee, Outcome::loss_of(bitboards::Player::from_index(seat)), format!("{} {f}", names[seat]), None)
     };
 

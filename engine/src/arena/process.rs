@@ -46,6 +46,16 @@ const STDERR_LINE_CHARS: usize = 200;
 /// How long a crashed engine is given to exit and close its standard error before
 /// the crash is reported with what has been read.
 const CRASH_SETTLE: Duration = Duration::from_millis(1000);
+/// How long an engine that died of SIGINT, SIGTERM or SIGHUP waits for the arena's own
+/// stop flag before it counts as crashed.
+const STOP_GRACE: Duration = Duration::from_millis(500);
+
+/// True if the engine ended on a request to stop (SIGINT, SIGTERM or SIGHUP), which a
+/// terminal's Ctrl-C or `timeout` send to the arena's whole process group.
+fn was_asked_to_stop(status: std::process::ExitStatus) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    matches!(status.signal(), Some(1 | 2 | 15))
+}
 
 /// The last lines an engine wrote to its standard error, and whether it closed it.
 #[derive(Default)]
@@ -119,10 +129,30 @@ impl Process {
             }
             std::thread::sleep(Duration::from_millis(10));
         }
+        if status.is_some_and(was_asked_to_stop) && self.stopping_soon() {
+            // Ctrl-C or SIGTERM reached the engine with the arena (its process group):
+            // the arena is stopping, the engine did not fail.
+            return Fault::Interrupted;
+        }
         let why = status.map_or(what, |s| format!("exited: {s}"));
         let tail =
             self.stderr.lock().map(|t| t.lines.iter().cloned().collect::<Vec<_>>().join(" | ")).unwrap_or_default();
         if tail.is_empty() { Fault::Crash(why) } else { Fault::Crash(format!("{why}; stderr: {tail}")) }
+    }
+
+    /// True if the arena's stop flag is set now or within [`STOP_GRACE`] (the arena's
+    /// own signal handler may run a moment after its engine has died of the signal).
+    fn stopping_soon(&self) -> bool {
+        let deadline = Instant::now() + STOP_GRACE;
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     fn log(&self, direction: &str, line: &str) {
