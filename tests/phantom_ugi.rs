@@ -181,9 +181,10 @@ fn a_long_search_keeps_its_memory_small() {
 }
 
 #[test]
-fn the_information_set_tree_stops_growing_at_its_cap() {
+fn the_information_set_trees_keep_their_memory_bounded() {
     // The ISMCTS player keeps one tree per side, capped at MAX_NODES nodes in all
-    // (28 bytes each, about 13 MiB): a 5 s search reaches the cap and stays under it.
+    // (28 bytes each, about 13 MiB): a 5 s search, which can reach the cap, stays
+    // small.
     let mut e = phantom();
     e.send("setoption name PhantomPlayer value ismcts");
     e.send("position startpos moves E5 D5 E4");

@@ -48,7 +48,7 @@ const STDERR_LINE_CHARS: usize = 200;
 const CRASH_SETTLE: Duration = Duration::from_millis(1000);
 /// How long an engine that died of SIGINT, SIGTERM or SIGHUP waits for the arena's own
 /// stop flag before it counts as crashed.
-const STOP_GRACE: Duration = Duration::from_millis(500);
+const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// True if the engine ended on a request to stop (SIGINT, SIGTERM or SIGHUP), which a
 /// terminal's Ctrl-C or `timeout` send to the arena's whole process group.

@@ -502,8 +502,8 @@ impl Mcts {
     }
 
     /// Children for a node inside the tree: playable points of the playout board (never
-    /// an own eye, unless filling it saves an own chain in atari), and a pass; with their priors after the node's move `last` when
-    /// `priors`.
+    /// an own eye, unless filling it saves an own chain in atari), and a pass; with
+    /// their priors after the node's move `last` when `priors`.
     fn expand(tree: &Tree, node: usize, board: &FastBoard, last: Cell, priors: bool) -> bool {
         let mut cells = [0 as Cell; 128];
         let mut values = [Prior::default(); 128];

@@ -61,10 +61,11 @@ const SHAPE_FACTOR: u32 = 5;
 /// How plausible an opponent stone is on each point, before any is drawn, in
 /// thousandths (index: point number). The weights ([`EDGE_WEIGHT`],
 /// [`SECOND_LINE_WEIGHT`], [`CONTACT_FACTOR`], [`SHAPE_FACTOR`]) were fitted so that
-/// samples match the hidden stones of 1 439 positions of the project's own games (80
-/// CCGC games between its players, every sixth turn): the share of hidden stones next
-/// to another of their colour (84.5 % in the games), next to one of the viewer's
-/// stones (69.1 %) and on the edge (23.9 %); see docs/phantomgo.md.
+/// samples match the hidden stones of the project's own games (1 542 positions of 80
+/// CCGC games between its players, every sixth turn; the 1 439 with four hidden stones
+/// or more are compared): the share of hidden stones next to another of their colour
+/// (84.5 % in the games), next to one of the viewer's stones (69.1 %) and on the edge
+/// (23.9 %); see docs/phantomgo.md.
 fn prior_weights(view: &View) -> [u32; 128] {
     let mut w = [0u32; 128];
     let contact = neighbours(view.own(), MASK);

@@ -1,21 +1,23 @@
-//! Information-set MCTS for Phantom Go (single-observer ISMCTS, Cowling, Powley and
-//! Whitehouse 2012): **one** tree over the player's information, each iteration on a
-//! fresh determinization.
+//! Information-set MCTS for Phantom Go (multiple-observer ISMCTS, Cowling, Powley and
+//! Whitehouse 2012): one tree per side over what that side knows — its own moves —
+//! each iteration on a fresh determinization.
 //!
 //! Every iteration takes a board sampled from the view ([`Belief::sample`]; a pool of
-//! samples is drawn as the search goes and reused), walks down the tree choosing among
-//! the children whose move is playable on that board, finishes with a light playout
-//! and updates the path. A node gets its children once it has been visited
-//! [`EXPAND_AFTER`] times: one for every point that may be empty at that node on some
-//! sample (the empty points and the hidden colour's points). A child's exploration
-//! term counts the iterations in which it was *available* (its move playable on the
-//! iteration's board), not its parent's visits, so a move that is often blocked by a
-//! sampled opponent stone is judged on the boards where it can be played. AMAF (RAVE)
-//! statistics share the playouts between moves, as in the Go MCTS; a child not yet
-//! visited is judged by them alone.
+//! samples is drawn as the search goes and reused) and plays down the trees: the side
+//! to move chooses, in its own tree, among the children whose move is playable on
+//! that board (neither side sees the other's moves, so the other's choices do not
+//! branch its tree); a light playout finishes the game and both trees' paths are
+//! updated. A node gets its children once it has been visited [`EXPAND_AFTER`]
+//! times: one for every point but the view's own stones (which points are free
+//! differs from sample to sample and, in the opponent's tree, with our moves). A
+//! child's exploration term counts the iterations in which it was *available* (its
+//! move playable on the iteration's board), not its parent's visits, so a move that is
+//! often blocked by a sampled opponent stone is judged on the boards where it can be
+//! played. AMAF (RAVE) statistics share the playouts between moves, as in the Go MCTS;
+//! a child not yet visited is judged by them alone.
 //!
-//! Unlike one MCTS per sample ([`super::player`]'s visit-sharing search), the tree
-//! grows with the time given: the statistics of every sample refine the same tree, and
+//! Unlike one MCTS per sample ([`super::player`]'s visit-sharing search), the trees
+//! grow with the time given: the statistics of every sample refine the same trees, and
 //! a move is chosen for what it does over the whole belief, not for what it does
 //! when the opponent's stones are known.
 //!
@@ -23,13 +25,13 @@
 //! every point the playout policy may play. The tree stops growing at [`MAX_NODES`];
 //! iterations continue through the tree as it stands.
 
-use bitboards::go::{Cell, Color, FastBoard, Move, bits};
+use bitboards::go::{Cell, Color, FastBoard, Move, bits, board_mask};
 use bitboards::phantom::{SIZE, View};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 
 use super::belief::{Belief, Sample};
-use super::player::{Budget, Choice, PASS_MARGIN, PlayerSettings};
+use super::player::{Budget, Choice, PlayerSettings, ranked_choice};
 use crate::go::playout::{light_playout, move_cap};
 
 /// Nodes the tree may hold (28 bytes each): beyond, iterations go on through the tree
@@ -112,17 +114,12 @@ fn playable_cells(b: &FastBoard) -> u128 {
     out
 }
 
-/// The cells a node's children stand for: every point that may be empty on some
-/// sampled board at this node — the empty points of `b` and the points of the hidden
-/// colour (`hidden`'s stones differ from sample to sample).
-fn child_cells(b: &FastBoard, hidden: Color) -> u128 {
-    let (black, white) = b.stone_sets();
-    let stones = if hidden == Color::BLACK { black } else { white };
-    let mut out = b.empty_mask();
-    for p in bits(stones) {
-        out |= 1 << FastBoard::cell(p);
-    }
-    out
+/// The cells a node's children stand for: every point of the board but the view's own
+/// stones (`own`, as padded cells). Which of them is free differs from sample to
+/// sample, and in the opponent's tree with the moves we chose on the way; the
+/// availability test of each iteration sorts them out.
+fn child_cells(own: u128) -> u128 {
+    bits(board_mask(SIZE)).fold(0, |m, p| m | 1 << FastBoard::cell(p)) & !own
 }
 
 /// The search (see the module documentation) over the root `candidates` (points of
@@ -131,7 +128,7 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let belief = Belief::new(view);
     let me = view.color();
-    let hidden = me.other();
+    let own_cells: u128 = bits(view.own()).fold(0, |m, p| m | 1 << FastBoard::cell(p));
     let root_cells: u128 = bits(candidates).fold(0, |m, p| m | 1 << FastBoard::cell(p));
     let komi = settings.komi as f32;
     let cap = move_cap(SIZE);
@@ -140,7 +137,7 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
     // candidate; the opponent's grows like any other node.
     // Room for the cap from the start: growing a vector by doubling would hold twice
     // the nodes' memory for a moment (pages are touched only as nodes are made).
-    let mut trees: [Vec<Node>; 2] = [Color::WHITE, Color::BLACK].map(|c| {
+    let mut trees: [Vec<Node>; 2] = [Color::BLACK, Color::WHITE].map(|c| {
         let mut tree = Vec::with_capacity(MAX_NODES / 2);
         tree.push(Node::new(PASS_CELL, c));
         tree
@@ -189,7 +186,7 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
                     break;
                 }
                 let first = tree.len();
-                for cell in bits_of(child_cells(&board, hidden)) {
+                for cell in bits_of(child_cells(own_cells)) {
                     tree.push(Node::new(cell, mover));
                 }
                 tree[node].first_child = first as u32;
@@ -275,27 +272,14 @@ fn bits_of(mut mask: u128) -> impl Iterator<Item = Cell> {
 fn choose_at_root(nodes: &[Node], samples: u32, playouts: u64, budget: &Budget) -> Choice {
     let floor = (playouts / 5).max(1) as f32;
     let share = |n: &Node| n.visits as f32 / (n.avail as f32).max(floor);
-    let mut moves: Vec<(Move, f32, f32)> = nodes[0]
+    let moves: Vec<(Move, f32, f32)> = nodes[0]
         .child_range()
         .map(|c| &nodes[c])
         .filter(|n| n.cell != PASS_CELL)
         .map(|n| (Move::Play(FastBoard::point(n.cell)), share(n), n.mean()))
         .collect();
-    moves.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.total_cmp(&a.2)));
     let pass = &nodes[1];
-    let best_rate = moves.first().map_or(0.0, |m| m.2);
-    if moves.is_empty() || (pass.visits > 0 && pass.mean() >= best_rate + PASS_MARGIN) {
-        moves.insert(0, (Move::Pass, share(pass), pass.mean()));
-    }
-    let (mv, _, win_rate) = moves[0];
-    Choice {
-        mv,
-        win_rate,
-        samples,
-        playouts,
-        elapsed: budget.elapsed(),
-        moves: moves.into_iter().map(|(m, s, _)| (m, s)).collect(),
-    }
+    ranked_choice(moves, (pass.visits > 0).then(|| (share(pass), pass.mean())), samples, playouts, budget)
 }
 
 #[cfg(test)]

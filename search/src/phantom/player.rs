@@ -42,7 +42,7 @@ const MIN_SAMPLES: u32 = 4;
 
 /// How much better the pass must do on the samples than the best candidate to be
 /// chosen.
-pub(crate) const PASS_MARGIN: f32 = 0.15;
+const PASS_MARGIN: f32 = 0.15;
 
 /// Playouts a search without any limit runs.
 const DEFAULT_PLAYOUTS: u64 = 20_000;
@@ -55,7 +55,7 @@ pub enum PhantomPlayer {
     Belief,
     /// Flat Monte-Carlo on sampled boards (the baseline).
     Flat,
-    /// Information-set MCTS: one tree, a sampled board per iteration.
+    /// Information-set MCTS: one tree per side, a sampled board per iteration.
     Ismcts,
 }
 
@@ -257,15 +257,33 @@ fn belief_search(view: &View, settings: &PlayerSettings, candidates: u128, budge
     let floor = (samples / 5).max(1);
     let score = |i: usize| share[i] / f64::from(avail[i].max(floor));
     let win_rate = |i: usize| if visits[i] > 0 { (wins[i] / visits[i] as f64) as f32 } else { 0.0 };
-    let mut moves: Vec<(Move, f64, f32)> =
-        bits(candidates).map(|p: Point| (Move::Play(p), score(p.0 as usize), win_rate(p.0 as usize))).collect();
-    // Best first; ties by the win rate on the samples, then by the point's number.
+    let moves: Vec<(Move, f32, f32)> =
+        bits(candidates).map(|p: Point| (Move::Play(p), score(p.0 as usize) as f32, win_rate(p.0 as usize))).collect();
+    let pass = (avail[PASS] > 0 && visits[PASS] > 0).then(|| (score(PASS) as f32, win_rate(PASS)));
+    ranked_choice(moves, pass, samples, playouts, budget)
+}
+
+/// The choice of a tree search from its candidates' (move, score, win rate) and the
+/// pass's (score, win rate) if it was searched: best score first, ties by the win rate
+/// on the samples, then by the point's number. The pass comes first only when every
+/// candidate is clearly worse on the samples ([`PASS_MARGIN`]; filling the own eye
+/// space of a living group) or there is no candidate: a pass hands the opponent free
+/// moves it will use on stones the samples do not show.
+pub(crate) fn ranked_choice(
+    mut moves: Vec<(Move, f32, f32)>,
+    pass: Option<(f32, f32)>,
+    samples: u32,
+    playouts: u64,
+    budget: &Budget,
+) -> Choice {
     moves.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.total_cmp(&a.2)));
-    // The pass only when every candidate is clearly worse on the samples (filling the
-    // own eye space of a living group): a pass hands the opponent free moves it will
-    // use on stones the samples do not show.
-    if avail[PASS] > 0 && visits[PASS] > 0 && win_rate(PASS) >= moves[0].2 + PASS_MARGIN {
-        moves.insert(0, (Move::Pass, score(PASS), win_rate(PASS)));
+    let best_rate = moves.first().map(|m| m.2);
+    match pass {
+        Some((score, rate)) if best_rate.is_none_or(|best| rate >= best + PASS_MARGIN) => {
+            moves.insert(0, (Move::Pass, score, rate))
+        }
+        None if moves.is_empty() => moves.push((Move::Pass, 0.0, 0.0)),
+        _ => {}
     }
     let (mv, _, win_rate) = moves[0];
     Choice {
@@ -274,7 +292,7 @@ fn belief_search(view: &View, settings: &PlayerSettings, candidates: u128, budge
         samples,
         playouts,
         elapsed: budget.elapsed(),
-        moves: moves.into_iter().map(|(m, s, _)| (m, s as f32)).collect(),
+        moves: moves.into_iter().map(|(m, s, _)| (m, s)).collect(),
     }
 }
 
