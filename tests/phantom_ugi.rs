@@ -166,17 +166,22 @@ fn a_view_position_is_one_sides_knowledge_only() {
     assert_eq!(e.ask("query lastlegal"), "response b E5");
 }
 
+/// Peak resident memory (MiB) of `e` after a 5 s search from a few moves in.
+fn peak_after_a_long_search(e: &mut Engine) -> f64 {
+    e.send("position startpos moves E5 D5 E4");
+    e.send("go movetime 5000");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")), "{lines:?}");
+    e.peak_resident_mib()
+}
+
 #[test]
 fn a_long_search_keeps_its_memory_small() {
     // One sampled board's tree at a time (at most 1 024 playouts): five seconds of
     // search need no more memory than one. Hash is not used, and says so.
     let mut e = phantom();
     assert_eq!(e.ask("setoption name Hash value 1"), "info string Hash is kept, but phantomgo does not use it");
-    e.send("position startpos moves E5 D5 E4");
-    e.send("go movetime 5000");
-    let lines = e.until(|l| l.starts_with("bestmove"));
-    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")), "{lines:?}");
-    let peak = e.peak_resident_mib();
+    let peak = peak_after_a_long_search(&mut e);
     assert!(peak < 40.0, "peak resident memory {peak:.1} MiB after a 5 s Phantom Go search");
 }
 
@@ -187,10 +192,6 @@ fn the_information_set_trees_keep_their_memory_bounded() {
     // small.
     let mut e = phantom();
     e.send("setoption name PhantomPlayer value ismcts");
-    e.send("position startpos moves E5 D5 E4");
-    e.send("go movetime 5000");
-    let lines = e.until(|l| l.starts_with("bestmove"));
-    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")), "{lines:?}");
-    let peak = e.peak_resident_mib();
+    let peak = peak_after_a_long_search(&mut e);
     assert!(peak < 40.0, "peak resident memory {peak:.1} MiB after a 5 s ISMCTS search");
 }

@@ -111,13 +111,18 @@ fn arena_outcome(out: &Path) -> (Vec<Value>, Vec<(String, String)>) {
     (rows, records)
 }
 
-#[test]
-fn an_arena_match_killed_and_resumed_equals_one_run() {
-    let dir = scratch("arena");
+/// The outcome of one uninterrupted match in `dir/whole`.
+fn one_arena_run(dir: &Path) -> (Vec<Value>, Vec<(String, String)>) {
     let whole = dir.join("whole");
     let run = finish(&arena_args(&whole, 1, false));
     assert!(run.status.success(), "{}", text(&run.stderr));
-    let expected = arena_outcome(&whole);
+    arena_outcome(&whole)
+}
+
+#[test]
+fn an_arena_match_killed_and_resumed_equals_one_run() {
+    let dir = scratch("arena");
+    let expected = one_arena_run(&dir);
 
     let cut = dir.join("cut");
     let results = cut.join("results.jsonl");
@@ -160,10 +165,7 @@ fn an_arena_match_stopped_with_its_engines_records_no_crash() {
     // Ctrl-C in a terminal (or `timeout`) signals the engines with the arena: the
     // games they were playing are interrupted, not lost by the side that died first.
     let dir = scratch("group");
-    let whole = dir.join("whole");
-    let run = finish(&arena_args(&whole, 1, false));
-    assert!(run.status.success(), "{}", text(&run.stderr));
-    let expected = arena_outcome(&whole);
+    let expected = one_arena_run(&dir);
     let cut = dir.join("cut");
     let results = cut.join("results.jsonl");
     for signal in ["INT", "TERM"] {

@@ -114,21 +114,17 @@ fn playable_cells(b: &FastBoard) -> u128 {
     out
 }
 
-/// The cells a node's children stand for: every point of the board but the view's own
-/// stones (`own`, as padded cells). Which of them is free differs from sample to
-/// sample, and in the opponent's tree with the moves we chose on the way; the
-/// availability test of each iteration sorts them out.
-fn child_cells(own: u128) -> u128 {
-    bits(board_mask(SIZE)).fold(0, |m, p| m | 1 << FastBoard::cell(p)) & !own
-}
-
 /// The search (see the module documentation) over the root `candidates` (points of
 /// the view), within `budget`.
 pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, budget: &Budget, seed: u64) -> Choice {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let belief = Belief::new(view);
     let me = view.color();
-    let own_cells: u128 = bits(view.own()).fold(0, |m, p| m | 1 << FastBoard::cell(p));
+    // The cells a node's children stand for: every point but the view's own stones.
+    // Which of them is free differs from sample to sample, and in the opponent's tree
+    // with the moves we chose on the way; each iteration's availability test sorts
+    // them out.
+    let child_cells: Vec<Cell> = bits(board_mask(SIZE) & !view.own()).map(FastBoard::cell).collect();
     let root_cells: u128 = bits(candidates).fold(0, |m, p| m | 1 << FastBoard::cell(p));
     let komi = settings.komi as f32;
     let cap = move_cap(SIZE);
@@ -186,7 +182,7 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
                     break;
                 }
                 let first = tree.len();
-                for cell in bits_of(child_cells(own_cells)) {
+                for &cell in &child_cells {
                     tree.push(Node::new(cell, mover));
                 }
                 tree[node].first_child = first as u32;
@@ -253,17 +249,6 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
         }
     }
     choose_at_root(&trees[me.index()], samples, playouts, budget)
-}
-
-/// The set bits of a mask over cells, lowest first.
-fn bits_of(mut mask: u128) -> impl Iterator<Item = Cell> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let cell = mask.trailing_zeros() as Cell;
-            mask &= mask - 1;
-            cell
-        })
-    })
 }
 
 /// The try: the candidate chosen most often where it was available (counted over at
