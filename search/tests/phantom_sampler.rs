@@ -58,6 +58,7 @@ fn samples_have_the_shape_of_real_hidden_stones() {
     assert!(n > 1000, "{n} positions");
     for (i, name) in ["next to their own colour", "in contact with the viewer's", "on the edge"].iter().enumerate() {
         let (t, s) = (truth[i] / n as f64, sampled[i] / n as f64);
+        println!("hidden stones {name}: {:.1} % in the games, {:.1} % on the samples", 100.0 * t, 100.0 * s);
         assert!((t - s).abs() < 0.03, "hidden stones {name}: {t:.3} in the games, {s:.3} on the samples");
     }
 }
