@@ -327,6 +327,27 @@ impl FastBoard {
         [-p - 1, -p, -p + 1, -1, 1, p - 1, p, p + 1].map(|d| (cell as isize + d) as Cell)
     }
 
+    /// What stands on the eight cells of [`FastBoard::ring`] around `cell`, 2 bits per
+    /// cell in ring order (cell `i` at bits `2i`): 0 empty, 1 black, 2 white, 3 off the
+    /// board. The index of 3×3 pattern tables.
+    #[inline(always)]
+    pub fn ring_colors(&self, cell: Cell) -> u16 {
+        let mut code = 0;
+        for (i, q) in Self::ring(cell).into_iter().enumerate() {
+            code |= u16::from(self.color[ix(q as usize)]) << (2 * i);
+        }
+        code
+    }
+
+    /// The empty points among the eight cells of [`FastBoard::ring`] around `cell`, as
+    /// a mask.
+    #[inline(always)]
+    pub fn empty_ring(&self, cell: Cell) -> u128 {
+        let m = 1u128 << ix(cell as usize);
+        let row = m | (m << 1) | (m >> 1);
+        ((row << PAD) | (row >> PAD) | (m << 1) | (m >> 1)) & self.empty_mask()
+    }
+
     /// True if `cell` is a point of the board (not the padding around it).
     #[inline(always)]
     pub fn is_on_board(&self, cell: Cell) -> bool {
@@ -401,6 +422,12 @@ impl FastBoard {
     pub fn is_big_self_atari(&self, cell: Cell) -> bool {
         let me = self.to_move;
         let c = cell as usize;
+        // The common cases by masks: two empty neighbours are two liberties, and a
+        // stone touching no own stone is alone.
+        let around = NEIGHBOURS[ix(c)];
+        if (around & self.empty_mask()).count_ones() >= 2 || around & self.stones[me as usize & 1] == 0 {
+            return false;
+        }
         // Distinct liberties of the new chain other than `cell`, up to 2.
         // (the first one, how many up to 2)
         let mut found = (0u8, 0u8);
@@ -733,9 +760,9 @@ mod tests {
         }
     }
 
-    /// Atari and self-atari against the slow board: a chain is in atari when it has
-    /// one liberty, and a move is a big self-atari when it leaves a chain of 2 or more
-    /// stones with one liberty, capturing nothing.
+    /// Atari, self-atari and 3×3 neighbourhoods against the slow board: a chain is in
+    /// atari when it has one liberty, and a move is a big self-atari when it leaves a
+    /// chain of 2 or more stones with one liberty, capturing nothing.
     #[test]
     fn atari_and_self_atari_agree_with_the_bitboard_rules() {
         let mut state = 11u64;
@@ -746,6 +773,28 @@ mod tests {
                 let color = slow.to_move();
                 for p in points(9) {
                     let cell = FastBoard::cell(p);
+                    // The 3×3 neighbourhood: colours in ring order, empty points.
+                    let (mut colors, mut empty) = (0u16, 0u128);
+                    let ring = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
+                    for (i, (dr, dc)) in ring.into_iter().enumerate() {
+                        let (r, c) = (p.row() as i32 + dr, p.col() as i32 + dc);
+                        let code = if !(0..9).contains(&r) || !(0..9).contains(&c) {
+                            3
+                        } else {
+                            let q = Point::new(r as usize, c as usize);
+                            match slow.at(q) {
+                                None => {
+                                    empty |= 1 << FastBoard::cell(q);
+                                    0
+                                }
+                                Some(Color::BLACK) => 1,
+                                Some(_) => 2,
+                            }
+                        };
+                        colors |= code << (2 * i);
+                    }
+                    assert_eq!(fast.ring_colors(cell), colors, "around {p:?}");
+                    assert_eq!(fast.empty_ring(cell), empty, "around {p:?}");
                     if slow.at(p).is_some() {
                         let libs = slow.liberties(slow.group(p));
                         let expected =

@@ -3,12 +3,15 @@
 //! * **light**: uniformly random legal moves that do not fill one's own eyes, until
 //!   both sides pass. The cheapest policy there is, and the standard speed reference
 //!   (libego, Pachi's light policy);
-//! * **heavy** (the Mogo/Pachi family): around the last move, first capture a chain in
+//! * **heavy** (the MoGo/Pachi family): around the last move, first capture a chain in
 //!   atari (the stone just played, or an enemy chain touching it) or save an own chain
 //!   the last move put in atari by extending on its liberty when that leaves it at least
-//!   two liberties (or captures); otherwise a random move as in light playouts but never
-//!   a self-atari of more than one stone (unless no other move is left).
+//!   two liberties (or captures); else one of the eight points around the last move that
+//!   matches a MoGo 3×3 pattern ([`super::prior::matches_pattern`]); otherwise a random
+//!   move as in light playouts but never a self-atari of more than one stone (unless no
+//!   other move is left).
 
+use super::prior::matches_pattern;
 use bitboards::arch::select_bit;
 use bitboards::go::{Cell, FastBoard};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -73,11 +76,13 @@ pub fn light_playout(
 /// Which playout policy finishes the games of a search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Policy {
-    /// Random moves that do not fill own eyes (the default: in the arena the heavy
-    /// policy won 40% of its games against it at equal time, docs/arena.md).
-    #[default]
+    /// Random moves that do not fill own eyes: the fastest policy (about 3.5× the
+    /// playouts per second of the heavy one).
     Light,
-    /// Captures and atari escapes near the last move, no big self-atari.
+    /// Captures and atari escapes near the last move, MoGo 3×3 patterns around it,
+    /// no big self-atari (the default: in the arena it beat light playouts at equal
+    /// time, docs/arena.md).
+    #[default]
     Heavy,
 }
 
@@ -114,6 +119,47 @@ pub fn tactical_reply(board: &FastBoard, last: Cell, rng: &mut Xoshiro256PlusPlu
     (n > 0).then(|| replies[below(rng, n)])
 }
 
+/// One of the points around the last move (`last`, 0 for a pass or none) that match a
+/// MoGo 3×3 pattern for the side to move, are playable and are no big self-atari; at
+/// random, or `None`.
+#[inline]
+pub fn pattern_reply(board: &FastBoard, last: Cell, rng: &mut Xoshiro256PlusPlus) -> Option<Cell> {
+    if last == 0 {
+        return None;
+    }
+    let mut replies = [0 as Cell; 8];
+    let mut n = 0;
+    let mut around = board.empty_ring(last);
+    while around != 0 {
+        let q = around.trailing_zeros() as Cell;
+        around &= around - 1;
+        if matches_pattern(board, q) && board.is_playable(q) && !board.is_big_self_atari(q) {
+            replies[n] = q;
+            n += 1;
+        }
+    }
+    (n > 0).then(|| replies[below(rng, n)])
+}
+
+/// How many uniform draws [`random_move`] makes before it scans for a move that is no
+/// big self-atari.
+const RANDOM_DRAWS: usize = 4;
+
+/// A random playable point that is no self-atari of more than one stone, or any
+/// playable point if every one is; `None` if none is playable. Uniform draws first
+/// (most points pass), then a scan that takes refused points out.
+#[inline]
+fn random_move(board: &FastBoard, rng: &mut Xoshiro256PlusPlus) -> Option<Cell> {
+    for _ in 0..RANDOM_DRAWS {
+        let cell = board.pick_playable(|n| below(rng, n as usize) as u32)?;
+        if !board.is_big_self_atari(cell) {
+            return Some(cell);
+        }
+    }
+    random_point(board, rng, |b, cell| b.is_playable(cell) && !b.is_big_self_atari(cell))
+        .or_else(|| random_point(board, rng, |b, cell| b.is_playable(cell)))
+}
+
 /// Like [`light_playout`] with the heavy policy (see the module documentation).
 #[inline]
 pub fn heavy_playout(
@@ -127,8 +173,8 @@ pub fn heavy_playout(
     while board.passes() < 2 && played < max_moves {
         let black = board.to_move() == bitboards::go::Color::BLACK;
         let choice = tactical_reply(board, last, rng)
-            .or_else(|| random_point(board, rng, |b, cell| b.is_playable(cell) && !b.is_big_self_atari(cell)))
-            .or_else(|| random_point(board, rng, |b, cell| b.is_playable(cell)));
+            .or_else(|| pattern_reply(board, last, rng))
+            .or_else(|| random_move(board, rng));
         match choice {
             Some(cell) => {
                 on_move(cell, black);

@@ -147,23 +147,22 @@ fn mark_codes(options: &[Vec<u16>], position: usize, code: u16, table: &mut [boo
     }
 }
 
-/// The ring code of `cell` on `board`, seen from the side to move.
+/// The ring code of `cell` on `board`, seen from the side to move: the board's
+/// colours (1 black, 2 white) become [`OWN`] and [`ENEMY`].
+#[inline(always)]
 fn ring_code(board: &FastBoard, cell: Cell) -> u16 {
-    let me = board.to_move();
-    let mut code = 0;
-    for (i, q) in FastBoard::ring(cell).into_iter().enumerate() {
-        let v = match board.at(q) {
-            Some(c) if c == me => OWN,
-            Some(_) => ENEMY,
-            None if board.is_on_board(q) => EMPTY,
-            None => EDGE,
-        };
-        code |= v << (2 * i);
+    let raw = board.ring_colors(cell);
+    if board.to_move() == bitboards::go::Color::BLACK {
+        raw
+    } else {
+        // Swap 1 and 2 in every 2-bit field (0 and 3 stay).
+        let differ = (raw ^ (raw >> 1)) & 0x5555;
+        raw ^ (differ | differ << 1)
     }
-    code
 }
 
 /// True if the empty `cell` matches one of MoGo's 3×3 patterns for the side to move.
+#[inline]
 pub fn matches_pattern(board: &FastBoard, cell: Cell) -> bool {
     pattern_table()[ring_code(board, cell) as usize]
 }
@@ -227,7 +226,10 @@ fn touches(board: &FastBoard, chain: Cell, cell: Cell) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::go::playout::pattern_reply;
     use bitboards::go::{Board, Color, Point};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::SeedableRng;
 
     /// A board from rows of text, top row first: `X` black, `O` white, `.` empty.
     fn board(rows: &[&str], to_move: Color) -> FastBoard {
@@ -355,6 +357,18 @@ mod tests {
         let far = prior(&b, at(9, 7, 7), last);
         assert!(!matches_pattern(&b, at(9, 7, 7)));
         assert!(hane.wins > near.wins && near.wins > far.wins, "{hane:?} {near:?} {far:?}");
+        // Heavy playouts answer the last move with a point around it that matches,
+        // each of them in turn, the hanes among them; after a pass there is no
+        // pattern reply.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let replies: std::collections::BTreeSet<Cell> =
+            (0..64).filter_map(|_| pattern_reply(&b, last, &mut rng)).collect();
+        let matching: std::collections::BTreeSet<Cell> =
+            FastBoard::ring(last).into_iter().filter(|&q| b.at(q).is_none() && matches_pattern(&b, q)).collect();
+        assert_eq!(replies, matching);
+        assert!(replies.contains(&at(9, 3, 4)) && replies.contains(&at(9, 5, 4)), "{replies:?}");
+        assert!(replies.len() < 7, "{replies:?}");
+        assert_eq!(pattern_reply(&b, 0, &mut rng), None);
         // The empty board matches nothing, and a pattern counts only next to the
         // last move.
         let empty = board(&["........."; 9], Color::BLACK);
