@@ -799,7 +799,7 @@ impl GameSession for GoSession {
                     values: vec!["off".into(), "positional".into(), "situational".into()],
                 },
             ),
-            ("Playouts", OptionKind::Combo { default: "heavy".into(), values: vec!["heavy".into(), "light".into()] }),
+            ("Playouts", OptionKind::Combo { default: "light".into(), values: vec!["light".into(), "heavy".into()] }),
         ]
     }
 

@@ -7,9 +7,9 @@
 //!   atari (the stone just played, or an enemy chain touching it) or save an own chain
 //!   the last move put in atari by extending on its liberty when that leaves it at least
 //!   two liberties (or captures); else one of the eight points around the last move that
-//!   matches a MoGo 3×3 pattern ([`super::prior::matches_pattern`]); otherwise a random
-//!   move as in light playouts but never a self-atari of more than one stone (unless no
-//!   other move is left).
+//!   matches a MoGo 3×3 pattern ([`super::prior::matches_pattern`]) and is playable and
+//!   no big self-atari; otherwise a random move as in light playouts but never a
+//!   self-atari of more than one stone (unless no other move is left).
 
 use super::prior::matches_pattern;
 use bitboards::arch::select_bit;
@@ -76,13 +76,14 @@ pub fn light_playout(
 /// Which playout policy finishes the games of a search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Policy {
-    /// Random moves that do not fill own eyes: the fastest policy (about 3.5× the
-    /// playouts per second of the heavy one).
+    /// Random moves that do not fill own eyes: the fastest policy (about 3× the
+    /// playouts per second of the heavy one), and the default: against GNU Go it
+    /// scored far better than the heavy policy, which beats it in self-play
+    /// (docs/arena.md).
+    #[default]
     Light,
     /// Captures and atari escapes near the last move, MoGo 3×3 patterns around it,
-    /// no big self-atari (the default: in the arena it beat light playouts at equal
-    /// time, docs/arena.md).
-    #[default]
+    /// no big self-atari.
     Heavy,
 }
 
