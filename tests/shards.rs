@@ -499,3 +499,47 @@ fn sharded_accuracy_results_merge_into_the_tally_of_one_run() {
     let (ok, stdout, stderr) = merge(&[a, b, &cut], &[]);
     assert!(ok && stdout == tally, "{stdout}{stderr}");
 }
+
+/// The lines of `train-othello errors` for phases of fewer than `empties` empties.
+fn error_lines_below(text: &str, empties: u32) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with("empties") && l[8..10].trim().parse::<u32>().is_ok_and(|lo| lo < empties))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn search_labelled_data_refits_the_later_phases_only() {
+    let dir = scratch("label");
+    let data = dir.join("searched.dat");
+    gen_run(&["--out", path(&data), "--label-depth", "4"]);
+    // The built-in weights against the data: one line per phase with records, then all.
+    let (ok, before, stderr) = sente(&["train-othello", "errors", "--data", path(&data)]);
+    assert!(ok, "{stderr}");
+    assert!(before.lines().filter(|l| l.starts_with("empties")).count() >= 10, "{before}");
+    assert!(before.lines().last().is_some_and(|l| l.starts_with("all: ") && l.contains("MAE")), "{before}");
+    // Refit from the built-in weights, from 29 empties on: the phases below keep
+    // their weights, so their errors are unchanged; the refitted ones fit better.
+    let weights = dir.join("refit.bin");
+    let fit = ["train-othello", "fit", "--data", path(&data), "--init", "builtin", "--min-empties", "29"];
+    let (ok, out, stderr) = sente(&[&fit[..], &["--epochs", "3", "--out", path(&weights)]].concat());
+    assert!(ok, "{stderr}");
+    assert!(out.contains("wrote"), "{out}");
+    let (ok, after, stderr) = sente(&["train-othello", "errors", "--data", path(&data), "--weights", path(&weights)]);
+    assert!(ok, "{stderr}");
+    assert_eq!(error_lines_below(&after, 29), error_lines_below(&before, 29));
+    assert!(!error_lines_below(&before, 29).is_empty(), "{before}");
+    let mae = |text: &str, lo: u32| -> f64 {
+        let line = text.lines().find(|l| l.starts_with(&format!("empties {lo:>2}-"))).expect("the phase's line");
+        line.rsplit(' ').next().and_then(|x| x.parse().ok()).expect("a MAE")
+    };
+    assert!(mae(&after, 49) < mae(&before, 49), "before:\n{before}\nafter:\n{after}");
+    // Bad weights files are refused by name; nothing is written.
+    let bad = dir.join("bad.bin");
+    std::fs::write(&bad, b"not weights").unwrap();
+    let (ok, _, stderr) = sente(&["train-othello", "errors", "--data", path(&data), "--weights", path(&bad)]);
+    assert!(!ok && stderr.contains("bad.bin"), "{stderr}");
+    let never = dir.join("never.bin");
+    let (ok, _, stderr) = sente(&[&fit[..3], &[path(&data), "--init", path(&bad), "--out", path(&never)]].concat());
+    assert!(!ok && stderr.contains("bad.bin") && !never.exists(), "{stderr}");
+}

@@ -389,6 +389,10 @@ enum TrainCommand {
         /// Record no position with fewer empties than this.
         #[arg(long, default_value_t = 12)]
         label_min: u32,
+        /// Label the positions before the exact solve with a selective search of this
+        /// many plies (0: with the game's result).
+        #[arg(long, default_value_t = 0)]
+        label_depth: u32,
         /// Table size per thread in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
@@ -429,6 +433,23 @@ enum TrainCommand {
         /// L2 penalty on the weights.
         #[arg(long, default_value_t = 1e-5)]
         l2: f32,
+        /// Start from these weights (a weights file; `builtin`: the program's own)
+        /// instead of zeros.
+        #[arg(long)]
+        init: Option<String>,
+        /// Leave out records with fewer empties, and keep the weights of the phases
+        /// below this many empties (with --init: refit only the earlier game).
+        #[arg(long, default_value_t = 0)]
+        min_empties: u32,
+    },
+    /// Print the mean absolute error of weights against data files' labels, per phase.
+    Errors {
+        /// Data files.
+        #[arg(long, required = true)]
+        data: Vec<String>,
+        /// The weights file (default: the program's own weights).
+        #[arg(long)]
+        weights: Option<String>,
     },
 }
 
@@ -505,13 +526,19 @@ fn run(cli: Cli) -> Result<()> {
             solve_empties,
             children_from,
             label_min,
+            label_depth,
             hash,
             shard,
             resume,
         })) => {
             let shard = shard.map(|s| shard::Shard::parse(&s, "--shard")).transpose()?;
-            let settings =
-                search::othello::train::GameSettings { solve_empties, children_from, label_min, ..Default::default() };
+            let settings = search::othello::train::GameSettings {
+                solve_empties,
+                children_from,
+                label_min,
+                label_depth,
+                ..Default::default()
+            };
             let run = train::GenRun { games, threads, seed, settings, hash_mb: hash, out, resume, shard };
             train::generate(&run, interrupt::stop_flag())
         }
@@ -528,6 +555,8 @@ fn run(cli: Cli) -> Result<()> {
             phase_spread,
             neighbour_weight,
             l2,
+            init,
+            min_empties,
         })) => {
             let settings = search::othello::train::FitSettings {
                 epochs,
@@ -535,9 +564,13 @@ fn run(cli: Cli) -> Result<()> {
                 phase_spread,
                 neighbour_weight,
                 l2,
+                min_empties,
                 ..Default::default()
             };
-            train::fit(&data, settings, &out)
+            train::fit(&data, settings, init.as_deref(), &out)
+        }
+        Some(Commands::TrainOthello(TrainCommand::Errors { data, weights })) => {
+            train::errors(&data, weights.as_deref(), &mut std::io::stdout().lock())
         }
         Some(Commands::OthelloAccuracy { command: Some(accuracy::AccuracyCommand::Merge { files, out }), .. }) => {
             accuracy::merge(&files, out.as_deref(), &mut std::io::stdout().lock())

@@ -264,20 +264,58 @@ pub fn generate(run: &GenRun, stop: Arc<AtomicBool>) -> Result<()> {
     Ok(())
 }
 
-/// Fits the evaluation to the records of `data` files and writes the weights to `out`.
-pub fn fit(data: &[String], settings: FitSettings, out: &str) -> Result<()> {
+/// The records of the `data` files, in order.
+fn read_records(data: &[String]) -> Result<Vec<Record>> {
     let mut records = Vec::new();
     for path in data {
         let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
         records.extend(Record::read_all(&bytes).map_err(anyhow::Error::msg).with_context(|| path.clone())?);
     }
     if records.is_empty() {
-        bail!("no records to fit");
+        bail!("no records in {}", data.join(", "));
     }
+    Ok(records)
+}
+
+/// The quantised weights of a weights file, or the program's own for `None` or
+/// `builtin`.
+fn read_weights(path: Option<&str>) -> Result<Vec<i16>> {
+    let bytes = match path {
+        None | Some("builtin") => search::othello::embedded_weights().to_vec(),
+        Some(path) => std::fs::read(path).with_context(|| format!("cannot read {path}"))?,
+    };
+    let name = path.unwrap_or("builtin");
+    let weights = train::decode_weights(&bytes).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    if search::othello::patterns::PatternEval::from_weights(weights.clone()).is_none() {
+        bail!("{name}: weights of the wrong size for this build");
+    }
+    Ok(weights)
+}
+
+/// Prints the mean absolute error of `weights` (a file; the program's own when
+/// `None`) against the labels of the `data` files: one line per phase with records,
+/// then the whole.
+pub fn errors(data: &[String], weights: Option<&str>, out: &mut impl Write) -> Result<()> {
+    let records = read_records(data)?;
+    let weights = read_weights(weights)?;
+    let by_phase = train::phase_errors(&records, &weights);
+    for (phase, (n, mae)) in by_phase.iter().enumerate().filter(|(_, (n, _))| *n > 0) {
+        writeln!(out, "empties {:>2}-{:>2}: {n:>8} positions, MAE {mae:.2}", 4 * phase + 1, 4 * phase + 4)?;
+    }
+    let total: f64 = by_phase.iter().map(|&(n, m)| n as f64 * m).sum();
+    writeln!(out, "all: {} positions, MAE {:.2}", records.len(), total / records.len() as f64)?;
+    Ok(())
+}
+
+/// Fits the evaluation to the records of `data` files (from the weights of `init`
+/// when given) and writes the weights to `out`.
+pub fn fit(data: &[String], settings: FitSettings, init: Option<&str>, out: &str) -> Result<()> {
+    let records = read_records(data)?;
+    let init = init.map(|path| read_weights(Some(path))).transpose()?;
     println!("fitting {} positions ({} exact)", records.len(), records.iter().filter(|r| r.exact).count());
     let start = Instant::now();
     let epochs = settings.epochs;
-    let weights = train::fit(&records, &settings, |r| {
+    let weights = train::fit_from(&records, &settings, init.as_deref(), |r| {
         println!(
             "epoch {:>3}: train MAE {:.3} discs, validation MAE {:.3} discs ({:.0} s)",
             r.epoch,

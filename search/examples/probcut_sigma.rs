@@ -1,15 +1,18 @@
 //! Measures how well a shallow midgame search predicts a deeper one: the standard
-//! deviation of (depth-`d` value − depth-`s` value) per depth pair and number of
-//! empties, which Multi-ProbCut (`search/src/othello/probcut.rs`) turns into its
-//! margins, and a least-squares fit `sigma = a + b·s + c·d + e·empties` over all of
-//! them.
+//! deviation of (depth-`d` value − depth-`s` value) per depth pair and band of
+//! empties, which ProbCut (`search/src/othello/probcut.rs`) turns into its margins,
+//! and a least-squares fit `sigma = a + b·s + c·d + e·empties` over all of them.
 //!
 //! The positions come from self-play games of this seed: a few random opening moves,
 //! then moves drawn from a softmax over two-ply values; every third position with 14
 //! to 54 empties is kept. Each is searched to every depth from 1 to DMAX with the
 //! full-width (non-selective) search.
 //!
-//! `cargo run --release -p search --example probcut_sigma -- [POSITIONS] [DMAX] [SEED]`
+//! `cargo run --release -p search --example probcut_sigma -- gen POSITIONS DMAX SEED > values.txt`
+//! prints one line per position (its empties, then its value at depths 1 to DMAX);
+//! `cargo run --release -p search --example probcut_sigma -- table values.txt …` prints
+//! the standard deviations from such files (several seeds' files join), the fit, and
+//! the table of the depth pairs ProbCut uses, per band, as Rust.
 
 use std::sync::atomic::AtomicBool;
 
@@ -59,49 +62,87 @@ fn positions(count: usize, seed: u64, solver: &Solver) -> Vec<Board> {
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
-    let arg = |i: usize, default: u64| -> Result<u64, String> {
-        args.get(i).map_or(Ok(default), |s| s.parse().map_err(|e| format!("argument {i} '{s}': {e}")))
-    };
-    let count = arg(1, 300)? as usize;
-    let dmax = arg(2, 10)? as u32;
-    let seed = arg(3, 1)?;
+    match args.get(1).map(String::as_str) {
+        Some("gen") => {
+            let arg = |i: usize| -> Result<u64, String> {
+                let s = args.get(i).ok_or("gen POSITIONS DMAX SEED")?;
+                s.parse().map_err(|e| format!("argument {i} '{s}': {e}"))
+            };
+            generate(arg(2)? as usize, arg(3)? as u32, arg(4)?);
+            Ok(())
+        }
+        Some("table") => {
+            let mut values = Vec::new();
+            for path in &args[2..] {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+                for (i, line) in text.lines().enumerate() {
+                    let numbers: Result<Vec<i32>, _> = line.split_whitespace().map(str::parse).collect();
+                    match numbers
+                        .map_err(|e| e.to_string())
+                        .and_then(|v| if v.len() < 2 { Err("too few numbers".to_string()) } else { Ok(v) })
+                    {
+                        Ok(v) => values.push((v[0] as u32, v)),
+                        Err(e) => return Err(format!("{path} line {}: {e}", i + 1)),
+                    }
+                }
+            }
+            table(&values)
+        }
+        _ => Err("usage: probcut_sigma gen POSITIONS DMAX SEED | probcut_sigma table FILE...".into()),
+    }
+}
+
+/// Prints each position's empties and its values at depths 1 to `dmax` (below its
+/// empties).
+fn generate(count: usize, dmax: u32, seed: u64) {
     let solver = Solver::new(16, 1);
     let stop = AtomicBool::new(false);
     let boards = positions(count, seed, &solver);
-    // values[i][d]: the depth-d value of position i (d from 1).
-    let mut values: Vec<(u32, Vec<i32>)> = Vec::new();
     for (i, &board) in boards.iter().enumerate() {
         solver.clear();
         let n = board.empty_count();
-        let mut v = vec![0; dmax as usize + 1];
+        let mut line = n.to_string();
         for d in 1..=dmax.min(n - 1) {
             let limits = ThinkLimits { depth: Some(d), exact_empties: 0, ..ThinkLimits::default() };
-            v[d as usize] = solver.think(board, limits, &stop, |_| {}).score;
+            line += &format!(" {}", solver.think(board, limits, &stop, |_| {}).score);
         }
-        values.push((n, v));
-        if (i + 1) % 50 == 0 {
+        println!("{line}");
+        if (i + 1) % 10 == 0 {
             eprintln!("{} positions searched", i + 1);
         }
     }
+}
+
+/// The standard deviation of (depth-`d` − depth-`s` value) over the positions of
+/// `values` (empties, then the value at depth 1, 2, …) in the band `lo..=hi` that
+/// were searched that deep: `(count, mean, sigma)`.
+fn spread(values: &[(u32, Vec<i32>)], d: u32, s: u32, lo: u32, hi: u32) -> (usize, f64, f64) {
+    let diffs: Vec<f64> = values
+        .iter()
+        .filter(|(n, v)| (lo..=hi).contains(n) && v.len() > d as usize)
+        .map(|(_, v)| f64::from(v[d as usize] - v[s as usize]))
+        .collect();
+    let len = diffs.len() as f64;
+    let mean = diffs.iter().sum::<f64>() / len.max(1.0);
+    let sigma = (diffs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / len.max(1.0)).sqrt();
+    (diffs.len(), mean, sigma)
+}
+
+fn table(values: &[(u32, Vec<i32>)]) -> Result<(), String> {
+    let dmax = values.iter().map(|(_, v)| v.len() as u32 - 1).max().unwrap_or(0);
+    println!("{} positions, depths up to {dmax}", values.len());
     println!("deep shallow empties  count   mean  sigma");
     // Rows of the least-squares fit: (shallow, deep, empties, sigma, weight).
     let mut rows: Vec<[f64; 5]> = Vec::new();
     for d in 3..=dmax {
-        for s in (1..d - 1).rev().step_by(2).filter(|&s| d - s <= 6) {
+        for s in (1..d - 1).rev().step_by(2).filter(|&s| d - s <= 8) {
             for &(lo, hi) in &BANDS {
-                let diffs: Vec<f64> = values
-                    .iter()
-                    .filter(|(n, _)| (lo..=hi).contains(n) && d < *n)
-                    .map(|(_, v)| f64::from(v[d as usize] - v[s as usize]))
-                    .collect();
-                if diffs.len() < 20 {
+                let (count, mean, sigma) = spread(values, d, s, lo, hi);
+                if count < 20 {
                     continue;
                 }
-                let len = diffs.len() as f64;
-                let mean = diffs.iter().sum::<f64>() / len;
-                let sigma = (diffs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / len).sqrt();
-                println!("{d:4} {s:7} {lo:3}-{hi:<3} {:6} {mean:6.2} {sigma:6.2}", diffs.len());
-                rows.push([f64::from(s), f64::from(d), f64::from(lo + hi) / 2.0, sigma, len]);
+                println!("{d:4} {s:7} {lo:3}-{hi:<3} {count:6} {mean:6.2} {sigma:6.2}");
+                rows.push([f64::from(s), f64::from(d), f64::from(lo + hi) / 2.0, sigma, count as f64]);
             }
         }
     }
@@ -114,6 +155,20 @@ fn main() -> Result<(), String> {
         fit[3],
         rows.len()
     );
+    // The pairs ProbCut searches (`shallow_depth` in probcut.rs), per band, in
+    // hundredths of a disc; 0 where fewer than 20 positions were searched that deep.
+    println!("// sigma (1/100 disc) of (depth d - depth shallow_depth(d)), d = 3..={dmax}, per band {BANDS:?}");
+    for d in 3..=dmax {
+        let s = (d / 4) * 2 + (d & 1);
+        let cells: Vec<String> = BANDS
+            .iter()
+            .map(|&(lo, hi)| {
+                let (count, _, sigma) = spread(values, d, s, lo, hi);
+                if count < 20 { "0".to_string() } else { format!("{:.0}", sigma * 100.0) }
+            })
+            .collect();
+        println!("    [{}], // {d} from {s}", cells.join(", "));
+    }
     Ok(())
 }
 

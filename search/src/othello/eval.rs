@@ -42,6 +42,12 @@ static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../data/othello-eval.bin");
 /// weights could be read.
 static PATTERNS: OnceLock<Option<PatternEval>> = OnceLock::new();
 
+/// The bytes of the trained weights built into the program (the weights file's
+/// format, `weights.rs`).
+pub fn embedded_weights() -> &'static [u8] {
+    EMBEDDED_WEIGHTS
+}
+
 /// Installs trained weights before the first evaluation (for trying new weights);
 /// fails if the evaluation was already used or the weights do not fit this build.
 pub fn install_weights(bytes: &[u8]) -> Result<(), String> {

@@ -22,7 +22,7 @@ pub mod train;
 mod weights;
 
 pub use book::Book;
-pub use eval::{evaluate, install_weights, is_trained};
+pub use eval::{embedded_weights, evaluate, install_weights, is_trained};
 pub use moves::final_score;
 pub use parallel::{NULL_WINDOW_SPLIT_MIN_EMPTIES, SPLIT_MIN_EMPTIES};
 pub use perft::{parallel_perft, parallel_perft_until};

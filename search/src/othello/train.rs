@@ -3,9 +3,11 @@
 //! **Data.** [`training_game`] plays one game: a random opening, then moves drawn
 //! from a softmax over shallow-search values (so games differ), until few empties
 //! remain; that position is solved exactly and every earlier position is labelled
-//! with the result of perfect play from there (the usual "game result" label). From
-//! then on, every position is solved exactly and labelled with its own exact score,
-//! while the game goes on with the best move or, now and then, a random one.
+//! either with the value of its own selective search of `label_depth` plies or, when
+//! that is 0, with the result of perfect play from the solved position (the usual
+//! "game result" label). From then on, every position is solved exactly and labelled
+//! with its own exact score, while the game goes on with the best move or, now and
+//! then, a random one.
 //!
 //! **Fit.** [`fit`] minimises the squared error of the evaluation over the records
 //! with Adam on mini-batches, updating only the weights a batch touches. Weights are
@@ -25,7 +27,7 @@ use super::patterns::{
     INSTANCES, OFFSETS, PATTERN_WEIGHTS, PATTERNS, PHASE_WEIGHTS, PHASES, SCALARS, SCALE, canonical_indices,
     feature_indices, phase, scalar_features,
 };
-use super::solver::{SolveLimits, SolveMode, Solver};
+use super::solver::{SolveLimits, SolveMode, Solver, ThinkLimits};
 pub use super::weights::{decode_weights, encode_weights};
 
 /// One labelled position, seen from the side to move.
@@ -94,6 +96,9 @@ pub struct GameSettings {
     pub children_from: u32,
     /// Stop recording below this many empties.
     pub label_min: u32,
+    /// Label the positions before the solved part with a selective search of this
+    /// many plies (the player's ProbCut level); 0: with the game's result.
+    pub label_depth: u32,
 }
 
 impl Default for GameSettings {
@@ -107,6 +112,7 @@ impl Default for GameSettings {
             best_move_rate: 0.7,
             children_from: 0,
             label_min: 0,
+            label_depth: 0,
         }
     }
 }
@@ -150,8 +156,19 @@ pub fn training_game(solver: &Solver, seed: u64, settings: &GameSettings) -> Vec
         return records;
     };
     for (b, side) in early {
-        let score = if side == first_player_to_move { solution.score } else { -solution.score };
-        records.push(Record { player: b.player, opponent: b.opponent, score: score as i8, exact: false });
+        let score = if settings.label_depth > 0 {
+            search_label(solver, b, settings.label_depth, &stop)
+        } else if side == first_player_to_move {
+            solution.score
+        } else {
+            -solution.score
+        };
+        records.push(Record {
+            player: b.player,
+            opponent: b.opponent,
+            score: score.clamp(-64, 64) as i8,
+            exact: false,
+        });
     }
     // The solved part: exact labels down to `label_min` empties. Each position is
     // solved (cheap when its parent's solve left it in the table).
@@ -215,6 +232,13 @@ pub fn training_game(solver: &Solver, seed: u64, settings: &GameSettings) -> Vec
     records
 }
 
+/// The value of `board` for the side to move by a selective search of `depth` plies
+/// (as the player searches on a clock), never an exact solve.
+pub fn search_label(solver: &Solver, board: Board, depth: u32, stop: &AtomicBool) -> i32 {
+    let limits = ThinkLimits { depth: Some(depth), exact_empties: 0, selective: true, ..ThinkLimits::default() };
+    solver.think(board, limits, stop, |_| {}).score
+}
+
 /// Draws a move with probability proportional to `exp(value / temperature)`.
 pub fn softmax_pick(values: &[(u8, i32)], temperature: f64, rng: &mut Xoshiro256PlusPlus) -> u8 {
     let best = values.iter().map(|&(_, v)| v).max().unwrap_or(0);
@@ -251,6 +275,9 @@ pub struct FitSettings {
     pub phase_spread: u32,
     /// How much a record counts in a neighbouring phase (1 in its own).
     pub neighbour_weight: f32,
+    /// Records with fewer empties are left out, and the phases below the one of
+    /// this many empties keep their weights (0: every record and phase).
+    pub min_empties: u32,
 }
 
 impl Default for FitSettings {
@@ -264,6 +291,7 @@ impl Default for FitSettings {
             seed: 1,
             phase_spread: 0,
             neighbour_weight: 0.5,
+            min_empties: 0,
         }
     }
 }
@@ -292,14 +320,24 @@ struct Sample {
 
 /// The samples of `records`: each in its own phase (weight 1) and, with
 /// `neighbour_weight`, in the other phases within `spread` empties.
-fn prepare(records: &[Record], canon: &[Vec<u32>], spread: u32, neighbour_weight: f32) -> Vec<Sample> {
+/// With `min_empties`, records with fewer empties and phases below its phase are left out.
+fn prepare(
+    records: &[Record],
+    canon: &[Vec<u32>],
+    spread: u32,
+    neighbour_weight: f32,
+    min_empties: u32,
+) -> Vec<Sample> {
     let mut out = Vec::with_capacity(records.len());
     for r in records {
         let empties = (!(r.player | r.opponent)).count_ones();
+        if empties < min_empties {
+            continue;
+        }
         let local = feature_indices(r.player, r.opponent);
         let scalars = scalar_features(r.player, r.opponent);
         let own = phase(empties);
-        let lowest = phase(empties.saturating_sub(spread).max(1));
+        let lowest = phase(empties.saturating_sub(spread).max(1)).max(phase(min_empties.max(1)));
         let highest = phase(empties + spread);
         for ph in lowest..=highest {
             let base = (ph * PHASE_WEIGHTS) as u32;
@@ -334,16 +372,32 @@ fn predict(w: &[f32], s: &Sample) -> f32 {
 
 /// Fits the evaluation to `records`; returns the quantised weights (1/64 disc) for
 /// every phase and index, ready for [`super::patterns::PatternEval::from_weights`].
-pub fn fit(records: &[Record], settings: &FitSettings, mut progress: impl FnMut(&EpochReport)) -> Vec<i16> {
+pub fn fit(records: &[Record], settings: &FitSettings, progress: impl FnMut(&EpochReport)) -> Vec<i16> {
+    fit_from(records, settings, None, progress)
+}
+
+/// [`fit`] starting from `init` (quantised weights of every phase and index, as
+/// [`fit`] returns them) instead of zeros: what the records do not touch keeps its
+/// weight. `None` starts from zeros.
+pub fn fit_from(
+    records: &[Record],
+    settings: &FitSettings,
+    init: Option<&[i16]>,
+    mut progress: impl FnMut(&EpochReport),
+) -> Vec<i16> {
     let canon: Vec<Vec<u32>> = (0..PATTERNS.len()).map(canonical_indices).collect();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(settings.seed);
     let mut records = records.to_vec();
     shuffle(&mut records, &mut rng);
     let n_valid = ((records.len() as f64) * settings.validation) as usize;
-    let valid = prepare(&records[..n_valid], &canon, 0, 0.0);
-    let mut train = prepare(&records[n_valid..], &canon, settings.phase_spread, settings.neighbour_weight);
+    let valid = prepare(&records[..n_valid], &canon, 0, 0.0, settings.min_empties);
+    let mut train =
+        prepare(&records[n_valid..], &canon, settings.phase_spread, settings.neighbour_weight, settings.min_empties);
     let size = PHASES * PHASE_WEIGHTS;
-    let mut w = vec![0f32; size];
+    let mut w = match init {
+        Some(weights) => canonical_weights(weights, &canon),
+        None => vec![0f32; size],
+    };
     let mut m = vec![0f32; size];
     let mut v = vec![0f32; size];
     let mut grad = vec![0f32; size];
@@ -408,6 +462,39 @@ pub fn fit(records: &[Record], settings: &FitSettings, mut progress: impl FnMut(
         });
     }
     expand(&w, &canon)
+}
+
+/// The mean absolute error, in discs, of the quantised `weights` (as [`fit`] returns
+/// them) against the records' labels: (records, error) per phase.
+pub fn phase_errors(records: &[Record], weights: &[i16]) -> Vec<(usize, f64)> {
+    let canon: Vec<Vec<u32>> = (0..PATTERNS.len()).map(canonical_indices).collect();
+    let w = canonical_weights(weights, &canon);
+    let mut by_phase = vec![(0usize, 0f64); PHASES];
+    for s in prepare(records, &canon, 0, 0.0, 0) {
+        let slot = &mut by_phase[s.scalar_base as usize / PHASE_WEIGHTS];
+        slot.0 += 1;
+        slot.1 += (predict(&w, &s) - s.target).abs() as f64;
+    }
+    by_phase.into_iter().map(|(n, e)| (n, e / n.max(1) as f64)).collect()
+}
+
+/// The canonical weights (in discs) of quantised `weights` of every index: the
+/// inverse of [`expand`] (each canonical index takes the weight of an index it
+/// stands for; symmetric indices hold the same weight).
+fn canonical_weights(weights: &[i16], canon: &[Vec<u32>]) -> Vec<f32> {
+    let mut w = vec![0f32; PHASES * PHASE_WEIGHTS];
+    for ph in 0..PHASES {
+        let base = ph * PHASE_WEIGHTS;
+        for (i, table) in canon.iter().enumerate() {
+            for (local, &c) in table.iter().enumerate() {
+                w[base + OFFSETS[i] + c as usize] = f32::from(weights[base + OFFSETS[i] + local]) / SCALE as f32;
+            }
+        }
+        for j in 0..SCALARS {
+            w[base + PATTERN_WEIGHTS + j] = f32::from(weights[base + PATTERN_WEIGHTS + j]) / SCALE as f32;
+        }
+    }
+    w
 }
 
 /// Copies each canonical weight to every index it stands for, quantised.
@@ -487,19 +574,91 @@ mod tests {
     }
 
     #[test]
+    fn early_positions_take_the_search_label() {
+        let solver = Solver::new(16, 1);
+        let by_result = GameSettings { solve_empties: 14, ..GameSettings::default() };
+        let by_search = GameSettings { label_depth: 1, ..by_result };
+        let results = training_game(&solver, 11, &by_result);
+        solver.clear();
+        let searched = training_game(&solver, 11, &by_search);
+        // The same game: the same positions, exact labels unchanged.
+        assert_eq!(results.len(), searched.len());
+        let mut differ = 0;
+        for (a, b) in results.iter().zip(&searched) {
+            assert_eq!((a.player, a.opponent, a.exact), (b.player, b.opponent, b.exact));
+            if a.exact {
+                assert_eq!(a.score, b.score);
+                continue;
+            }
+            // A one-ply search: the best child by the static evaluation.
+            let board = Board::new(b.player, b.opponent);
+            let one_ply = squares(board.moves())
+                .map(|sq| {
+                    let child = board.play(sq).unwrap();
+                    -super::super::eval::eval_discs(child.player, child.opponent)
+                })
+                .max()
+                .unwrap();
+            assert_eq!(b.score as i32, one_ply, "{board:?}");
+            differ += (a.score != b.score) as usize;
+        }
+        // Game results and one-ply values are different labels.
+        assert!(differ > 10, "{differ} labels differ");
+    }
+
+    #[test]
+    fn fitting_from_weights_keeps_them_and_their_error_is_the_evaluations() {
+        let solver = Solver::new(16, 1);
+        let settings = GameSettings { solve_empties: 12, ..GameSettings::default() };
+        let records: Vec<Record> = (0..4).flat_map(|seed| training_game(&solver, seed, &settings)).collect();
+        let embedded = decode_weights(super::super::eval::embedded_weights()).unwrap();
+        let eval = super::super::patterns::PatternEval::from_weights(embedded).unwrap();
+        let weights = eval.weights().to_vec();
+        // No epoch: the weights come back as they went in.
+        let none = FitSettings { epochs: 0, validation: 0.0, ..FitSettings::default() };
+        assert!(fit_from(&records, &none, Some(&weights), |_| {}) == weights);
+        // The error per phase is the evaluation's (before its rounding to whole discs).
+        let errors = phase_errors(&records, &weights);
+        assert_eq!(errors.iter().map(|e| e.0).sum::<usize>(), records.len());
+        for (ph, &(n, mae)) in errors.iter().enumerate() {
+            let in_phase: Vec<&Record> =
+                records.iter().filter(|r| phase((!(r.player | r.opponent)).count_ones()) == ph).collect();
+            assert_eq!(n, in_phase.len());
+            let slow = in_phase
+                .iter()
+                .map(|r| {
+                    (f64::from(eval.eval_fine(r.player, r.opponent)) / f64::from(SCALE) - f64::from(r.score)).abs()
+                })
+                .sum::<f64>()
+                / n.max(1) as f64;
+            assert!((mae - slow).abs() < 1e-3, "phase {ph}: {mae} against {slow}");
+        }
+        // One epoch from the weights moves them towards these records.
+        let one = FitSettings { epochs: 1, validation: 0.0, ..FitSettings::default() };
+        let refit = fit_from(&records, &one, Some(&weights), |_| {});
+        let total = |e: &[(usize, f64)]| e.iter().map(|&(n, m)| n as f64 * m).sum::<f64>();
+        assert!(total(&phase_errors(&records, &refit)) < total(&errors));
+    }
+
+    #[test]
     fn a_record_trains_the_phases_within_the_spread() {
         let canon: Vec<Vec<u32>> = (0..PATTERNS.len()).map(canonical_indices).collect();
         // 20 empties: phase 4 (17–20 empties); 4 empties either side reach phases 3 and 5.
         let player = (1u64 << 22) - 1;
         let opponent = ((1u64 << 44) - 1) ^ player;
         let r = Record { player, opponent, score: 4, exact: true };
-        let own = prepare(&[r], &canon, 0, 0.5);
+        let own = prepare(&[r], &canon, 0, 0.5, 0);
         assert_eq!(own.len(), 1);
         assert_eq!(own[0].scalar_base as usize, 4 * PHASE_WEIGHTS + PATTERN_WEIGHTS);
-        let spread = prepare(&[r], &canon, 4, 0.5);
+        let spread = prepare(&[r], &canon, 4, 0.5, 0);
         let phases: Vec<(usize, f32)> =
             spread.iter().map(|s| (s.scalar_base as usize / PHASE_WEIGHTS, s.weight)).collect();
         assert_eq!(phases, vec![(3, 0.5), (4, 1.0), (5, 0.5)]);
+        // From 17 empties on: phase 3 (13–16 empties) is left out; from 21, the record.
+        let above: Vec<usize> =
+            prepare(&[r], &canon, 4, 0.5, 17).iter().map(|s| s.scalar_base as usize / PHASE_WEIGHTS).collect();
+        assert_eq!(above, vec![4, 5]);
+        assert!(prepare(&[r], &canon, 4, 0.5, 21).is_empty());
         // The same pattern digits, moved to each phase's table.
         for s in &spread {
             let shift = s.scalar_base as i64 - own[0].scalar_base as i64;
