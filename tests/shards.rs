@@ -539,6 +539,14 @@ fn search_labelled_data_refits_the_later_phases_only() {
     std::fs::write(&bad, b"not weights").unwrap();
     let (ok, _, stderr) = sente(&["train-othello", "errors", "--data", path(&data), "--weights", path(&bad)]);
     assert!(!ok && stderr.contains("bad.bin"), "{stderr}");
+    // A label deeper than the selective search reaches before the solve is refused.
+    let deep = dir.join("deep.dat");
+    let args: Vec<&str> = GEN.iter().copied().chain(["--out", path(&deep), "--label-depth", "6"]).collect();
+    let (ok, _, stderr) = sente(&args);
+    assert!(!ok && stderr.contains("at most 5") && !deep.exists(), "{stderr}");
+    // --min-empties without the weights it keeps is refused.
+    let (ok, _, stderr) = sente(&[&fit[..4], &["--min-empties", "29", "--out", path(&dir.join("x.bin"))]].concat());
+    assert!(!ok && stderr.contains("keeps the weights of the earlier phases"), "{stderr}");
     let never = dir.join("never.bin");
     let (ok, _, stderr) = sente(&[&fit[..3], &[path(&data), "--init", path(&bad), "--out", path(&never)]].concat());
     assert!(!ok && stderr.contains("bad.bin") && !never.exists(), "{stderr}");

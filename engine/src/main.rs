@@ -390,7 +390,7 @@ enum TrainCommand {
         #[arg(long, default_value_t = 12)]
         label_min: u32,
         /// Label the positions before the exact solve with a selective search of this
-        /// many plies (0: with the game's result).
+        /// many plies (0: with the game's result); at most --solve-empties − 7.
         #[arg(long, default_value_t = 0)]
         label_depth: u32,
         /// Table size per thread in MiB.
@@ -438,7 +438,7 @@ enum TrainCommand {
         #[arg(long)]
         init: Option<String>,
         /// Leave out records with fewer empties, and keep the weights of the phases
-        /// below this many empties (with --init: refit only the earlier game).
+        /// below the phase of this many empties as --init gave them (needs --init).
         #[arg(long, default_value_t = 0)]
         min_empties: u32,
     },
@@ -532,6 +532,13 @@ fn run(cli: Cli) -> Result<()> {
             resume,
         })) => {
             let shard = shard.map(|s| shard::Shard::parse(&s, "--shard")).transpose()?;
+            if label_depth > 0 && label_depth + 7 > solve_empties {
+                bail!(
+                    "--label-depth {label_depth} does not fit --solve-empties {solve_empties}: the selective search \
+                     stops 8 plies short of the end, so at most {}",
+                    solve_empties.saturating_sub(7)
+                );
+            }
             let settings = search::othello::train::GameSettings {
                 solve_empties,
                 children_from,

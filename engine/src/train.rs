@@ -311,7 +311,14 @@ pub fn errors(data: &[String], weights: Option<&str>, out: &mut impl Write) -> R
 /// when given) and writes the weights to `out`.
 pub fn fit(data: &[String], settings: FitSettings, init: Option<&str>, out: &str) -> Result<()> {
     let records = read_records(data)?;
+    if settings.min_empties > 0 && init.is_none() {
+        bail!("--min-empties keeps the weights of the earlier phases: give them with --init (a file or builtin)");
+    }
     let init = init.map(|path| read_weights(Some(path))).transpose()?;
+    let used = records.iter().filter(|r| (!(r.player | r.opponent)).count_ones() >= settings.min_empties).count();
+    if used == 0 {
+        bail!("no record has {} empties or more", settings.min_empties);
+    }
     println!("fitting {} positions ({} exact)", records.len(), records.iter().filter(|r| r.exact).count());
     let start = Instant::now();
     let epochs = settings.epochs;

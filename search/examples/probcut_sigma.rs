@@ -159,6 +159,7 @@ fn table(values: &[(u32, Vec<i32>)]) -> Result<(), String> {
     // hundredths of a disc; 0 where fewer than 20 positions were searched that deep.
     println!("// sigma (1/100 disc) of (depth d - depth shallow_depth(d)), d = 3..={dmax}, per band {BANDS:?}");
     for d in 3..=dmax {
+        // The same rule as `shallow_depth` in probcut.rs (private there).
         let s = (d / 4) * 2 + (d & 1);
         let cells: Vec<String> = BANDS
             .iter()

@@ -375,7 +375,9 @@ pub struct ThinkLimits {
     pub exclude: u64,
     /// Search selectively (ProbCut) when playing on time: midgame iterations at
     /// [`PLAY_LEVEL`], then selective endgame searches of rising confidence before
-    /// the exact one. Off for fixed-depth searches, whose values must be exact.
+    /// the exact one. Off for the fixed-depth searches whose values must be those of
+    /// a full-width search (`go depth`, NBoard's levels, `sente bench`); on for the
+    /// training labels of `train::search_label`.
     pub selective: bool,
 }
 

@@ -233,7 +233,11 @@ pub fn training_game(solver: &Solver, seed: u64, settings: &GameSettings) -> Vec
 }
 
 /// The value of `board` for the side to move by a selective search of `depth` plies
-/// (as the player searches on a clock), never an exact solve.
+/// (as the player searches on a clock). As there, the midgame iterations stop 8
+/// plies short of the end: with `depth` at least the empties the search goes on to
+/// the selective endgame searches and the exact one, and from `depth` to the empties
+/// it is a midgame search of fewer plies (so `gen` labels with `--label-depth` up to
+/// `--solve-empties` − 7).
 pub fn search_label(solver: &Solver, board: Board, depth: u32, stop: &AtomicBool) -> i32 {
     let limits = ThinkLimits { depth: Some(depth), exact_empties: 0, selective: true, ..ThinkLimits::default() };
     solver.think(board, limits, stop, |_| {}).score
@@ -480,7 +484,8 @@ pub fn phase_errors(records: &[Record], weights: &[i16]) -> Vec<(usize, f64)> {
 
 /// The canonical weights (in discs) of quantised `weights` of every index: the
 /// inverse of [`expand`] (each canonical index takes the weight of an index it
-/// stands for; symmetric indices hold the same weight).
+/// stands for: symmetric indices hold the same weight in every file [`fit`] wrote;
+/// in a file where they do not, the last of them wins).
 fn canonical_weights(weights: &[i16], canon: &[Vec<u32>]) -> Vec<f32> {
     let mut w = vec![0f32; PHASES * PHASE_WEIGHTS];
     for ph in 0..PHASES {
@@ -638,6 +643,12 @@ mod tests {
         let refit = fit_from(&records, &one, Some(&weights), |_| {});
         let total = |e: &[(usize, f64)]| e.iter().map(|&(n, m)| n as f64 * m).sum::<f64>();
         assert!(total(&phase_errors(&records, &refit)) < total(&errors));
+        // From 25 empties on: the phases below (up to 24 empties) keep every weight.
+        let later = FitSettings { min_empties: 25, ..one };
+        let refit = fit_from(&records, &later, Some(&weights), |_| {});
+        let kept = phase(25) * PHASE_WEIGHTS;
+        assert!(refit[..kept] == weights[..kept]);
+        assert!(refit[kept..] != weights[kept..]);
     }
 
     #[test]
