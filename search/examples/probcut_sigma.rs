@@ -76,14 +76,16 @@ fn main() -> Result<(), String> {
             for path in &args[2..] {
                 let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
                 for (i, line) in text.lines().enumerate() {
-                    let numbers: Result<Vec<i32>, _> = line.split_whitespace().map(str::parse).collect();
-                    match numbers
-                        .map_err(|e| e.to_string())
-                        .and_then(|v| if v.len() < 2 { Err("too few numbers".to_string()) } else { Ok(v) })
-                    {
-                        Ok(v) => values.push((v[0] as u32, v)),
-                        Err(e) => return Err(format!("{path} line {}: {e}", i + 1)),
+                    // The empties, then the value at depth 1, 2, …: v[d] is depth d's.
+                    let v: Vec<i32> = line
+                        .split_whitespace()
+                        .map(str::parse)
+                        .collect::<Result<_, _>>()
+                        .map_err(|e| format!("{path} line {}: {e}", i + 1))?;
+                    if v.len() < 2 {
+                        return Err(format!("{path} line {}: too few numbers", i + 1));
                     }
+                    values.push((v[0] as u32, v));
                 }
             }
             table(&values)

@@ -449,15 +449,9 @@ pub fn fit_from(
             }
             touched.clear();
         }
-        let mut by_phase = vec![(0usize, 0f64); PHASES];
-        for s in valid.iter() {
-            let slot = &mut by_phase[s.scalar_base as usize / PHASE_WEIGHTS];
-            slot.0 += 1;
-            slot.1 += (predict(&w, s) - s.target).abs() as f64;
-        }
-        let total: f64 = by_phase.iter().map(|p| p.1).sum();
+        let validation_by_phase = errors_by_phase(&w, &valid);
+        let total: f64 = validation_by_phase.iter().map(|&(n, e)| n as f64 * e).sum();
         let validation_mae = total / valid.len().max(1) as f64;
-        let validation_by_phase = by_phase.into_iter().map(|(n, e)| (n, e / n.max(1) as f64)).collect();
         progress(&EpochReport {
             epoch,
             train_mae: abs_err / train.iter().map(|s| s.weight as f64).sum::<f64>().max(1.0),
@@ -473,11 +467,16 @@ pub fn fit_from(
 pub fn phase_errors(records: &[Record], weights: &[i16]) -> Vec<(usize, f64)> {
     let canon: Vec<Vec<u32>> = (0..PATTERNS.len()).map(canonical_indices).collect();
     let w = canonical_weights(weights, &canon);
+    errors_by_phase(&w, &prepare(records, &canon, 0, 0.0, 0))
+}
+
+/// (samples, mean absolute error in discs) of the weights `w` per phase.
+fn errors_by_phase(w: &[f32], samples: &[Sample]) -> Vec<(usize, f64)> {
     let mut by_phase = vec![(0usize, 0f64); PHASES];
-    for s in prepare(records, &canon, 0, 0.0, 0) {
+    for s in samples {
         let slot = &mut by_phase[s.scalar_base as usize / PHASE_WEIGHTS];
         slot.0 += 1;
-        slot.1 += (predict(&w, &s) - s.target).abs() as f64;
+        slot.1 += (predict(w, s) - s.target).abs() as f64;
     }
     by_phase.into_iter().map(|(n, e)| (n, e / n.max(1) as f64)).collect()
 }
