@@ -17,6 +17,7 @@
 use super::board::{Board, Color};
 use super::coords::Point;
 use crate::arch::select_bit;
+use crate::rng::splitmix64;
 
 const PAD: usize = 11;
 /// Array length: the padded grid (121 cells) rounded up to 128 so that indices
@@ -52,6 +53,13 @@ fn spread(m: u128) -> u128 {
 #[inline(always)]
 fn surrounded(m: u128) -> u128 {
     (m << 1) & (m >> 1) & (m << PAD) & (m >> PAD)
+}
+
+/// The four diagonal neighbours of the cells of `m`, one mask per direction (padding
+/// cells included).
+#[inline(always)]
+fn diagonals(m: u128) -> [u128; 4] {
+    [m << (PAD - 1), m >> (PAD - 1), m << (PAD + 1), m >> (PAD + 1)]
 }
 
 /// True for a black or a white stone.
@@ -192,11 +200,37 @@ impl FastBoard {
         NEIGHBOURS[ix(cell)] & self.on_board
     }
 
-    /// True if the empty `cell` is surrounded by stones of `color` (and the edge):
-    /// playouts never fill such points.
+    /// True if the empty `cell` is eye-shaped for `color`: its four neighbours are
+    /// stones of `color` (or the edge), whatever the diagonals hold. The search's root
+    /// never tries such points (unless filling one saves an own chain in atari), so a
+    /// settled game is not filled in; playouts and the tree below the root skip only
+    /// true eyes ([`FastBoard::true_eyes`]).
     #[inline(always)]
     pub fn is_eye(&self, cell: Cell, color: Color) -> bool {
         self.neighbour_mask(cell as usize) & !self.stones[color_code(color) as usize & 1] == 0
+    }
+
+    /// The true eyes of `color`: empty points whose four neighbours are its stones (or
+    /// the edge) and whose diagonals hold at most one enemy stone, none on the edge or
+    /// in a corner (the eye rule of libego, Pachi and Fuego). The other eye-shaped
+    /// points are false eyes: filling one connects the chains around it, and
+    /// playouts may do so.
+    pub fn true_eyes(&self, color: Color) -> u128 {
+        self.true_eyes_of(color_code(color) as usize & 1)
+    }
+
+    /// [`FastBoard::true_eyes`] of the colour with stones at `self.stones[me]`.
+    #[inline(always)]
+    fn true_eyes_of(&self, me: usize) -> u128 {
+        let (mine, theirs) = (self.stones[me], self.stones[me ^ 1]);
+        let off = !self.on_board;
+        let eye_shaped = surrounded(mine | off) & self.on_board & !(mine | theirs);
+        let [a, b, c, d] = diagonals(theirs);
+        let one_enemy = a | b | c | d;
+        let two_enemies = (a & b) | ((a | b) & (c | d)) | (c & d);
+        let [e, f, g, h] = diagonals(off);
+        let on_edge = e | f | g | h;
+        eye_shaped & !(two_enemies | (on_edge & one_enemy))
     }
 
     /// True if the empty `cell` touches stones of the side to move and no enemy stone
@@ -225,12 +259,13 @@ impl FastBoard {
     }
 
     /// True if the side to move may play on the empty `cell` without filling one of
-    /// its own eyes: the playout policy's test, two masks in the common case.
+    /// its own true eyes: the playout policy's test, two masks in the common case.
     #[inline(always)]
     pub fn is_playable(&self, cell: Cell) -> bool {
         let around = self.neighbour_mask(cell as usize);
-        if around & !self.stones[self.to_move as usize & 1] == 0 {
-            return false; // own eye
+        let me = self.to_move as usize & 1;
+        if around & !self.stones[me] == 0 && self.true_eyes_of(me) >> cell & 1 != 0 {
+            return false; // own true eye
         }
         if around & self.empty_mask() != 0 {
             return cell != self.ko;
@@ -239,10 +274,10 @@ impl FastBoard {
     }
 
     /// A uniformly random point where the side to move may play without filling one of
-    /// its own eyes (what [`FastBoard::is_playable`] accepts), or `None` if there is
+    /// its own true eyes (what [`FastBoard::is_playable`] accepts), or `None` if there is
     /// none; `below(n)` must return a uniform integer in `0..n`.
     ///
-    /// The candidates come from masks: the empty points that are not own eyes nor
+    /// The candidates come from masks: the empty points that are not own true eyes nor
     /// the ko point. A drawn candidate with an empty neighbour is legal; one without
     /// (a closed point) is legal only if it captures or an own neighbouring chain
     /// keeps a liberty, which is checked without a branch per neighbour, and an
@@ -251,9 +286,8 @@ impl FastBoard {
     /// is known without scanning the board again.
     #[inline]
     pub fn pick_playable(&self, mut below: impl FnMut(u32) -> u32) -> Option<Cell> {
-        let mine = self.stones[self.to_move as usize & 1];
         let empty = self.on_board & !(self.stones[0] | self.stones[1]);
-        let own_eyes = surrounded(mine | !self.on_board);
+        let own_eyes = self.true_eyes_of(self.to_move as usize & 1);
         let ko = 1u128 << self.ko; // bit 0 (no ko) is off the board
         let open = empty & spread(empty);
         let mut candidates = empty & !own_eyes & !ko;
@@ -599,6 +633,23 @@ impl FastBoard {
         self.passes = self.passes.saturating_add(1);
     }
 
+    /// A 64-bit key of the position for the search tree's transposition table: the
+    /// stones of each colour, the side to move, the simple-ko point and the passes in a
+    /// row (0, 1, or 2 and more, after which the game is over) go through a
+    /// multiply-xorshift mixer. Computed from the stone masks when asked, so that the
+    /// playouts' hot path keeps no incremental (Zobrist) key up to date.
+    pub fn position_key(&self) -> u64 {
+        let state = u64::from(self.ko) | u64::from(self.to_move) << 8 | u64::from(self.passes.min(2)) << 16;
+        let words = [
+            self.stones[0] as u64,
+            (self.stones[0] >> 64) as u64,
+            self.stones[1] as u64,
+            (self.stones[1] >> 64) as u64,
+            state,
+        ];
+        words.iter().fold(0x243F_6A88_85A3_08D3, |h, &w| splitmix64(h ^ w))
+    }
+
     /// Area score of a board where every empty point is an eye: stones, plus empty
     /// points touching one colour only. Black minus white, before komi.
     pub fn area_difference(&self) -> i32 {
@@ -822,6 +873,93 @@ mod tests {
                 fast.play(FastBoard::cell(p));
             }
         }
+    }
+
+    /// Eye-shaped points are true eyes only when the diagonals allow: at most one enemy
+    /// stone in the centre, none on the edge or in a corner. False eyes may be filled.
+    #[test]
+    fn false_eyes_may_be_filled_and_true_eyes_not() {
+        let at = |r, c| FastBoard::cell(Point::new(r, c));
+        let position = |stones: &[(usize, usize, Color)]| {
+            let mut board = Board::new(9);
+            for &(r, c, color) in stones {
+                board.set(Point::new(r, c), Some(color));
+            }
+            FastBoard::from_board(&board)
+        };
+        let (b, w) = (Color::BLACK, Color::WHITE);
+        let centre = [(3, 4, b), (4, 3, b), (4, 5, b), (5, 4, b)];
+        let one_diagonal = position(&[&centre[..], &[(3, 3, w)]].concat());
+        let two_diagonals = position(&[&centre[..], &[(3, 3, w), (5, 5, w)]].concat());
+        let bit = |c: Cell| 1u128 << c;
+        assert_eq!(one_diagonal.true_eyes(b), bit(at(4, 4)));
+        assert!(!one_diagonal.is_playable(at(4, 4)));
+        assert_eq!(two_diagonals.true_eyes(b), 0);
+        assert!(two_diagonals.is_playable(at(4, 4)));
+        assert!(two_diagonals.is_eye(at(4, 4), b), "still eye-shaped");
+        let edge = [(0, 3, b), (0, 5, b), (1, 4, b)];
+        assert_eq!(position(&edge).true_eyes(b), bit(at(0, 4)));
+        let false_edge = position(&[&edge[..], &[(1, 5, w)]].concat());
+        assert_eq!(false_edge.true_eyes(b), 0);
+        assert!(false_edge.is_playable(at(0, 4)));
+        let false_corner = position(&[(0, 1, b), (1, 0, b), (1, 1, w)]);
+        assert_eq!(false_corner.true_eyes(b), 0);
+        assert!(false_corner.is_playable(at(0, 0)));
+        assert_eq!(position(&[(0, 1, b), (1, 0, b)]).true_eyes(b), bit(at(0, 0)));
+        // White's view of the same points: never its eyes.
+        assert_eq!(two_diagonals.true_eyes(w) & bit(at(4, 4)), 0);
+        for seed in 0..20 {
+            check_pick(&two_diagonals, seed);
+            check_pick(&false_corner, seed);
+        }
+    }
+
+    /// The key is the same for the same position reached in another order, and
+    /// differs with the side to move, the ko point and a pass.
+    #[test]
+    fn position_keys_follow_stones_side_ko_and_passes() {
+        let at = |r, c| FastBoard::cell(Point::new(r, c));
+        let line = |moves: &[Cell]| {
+            let mut b = FastBoard::new(9);
+            for &m in moves {
+                if m == 0 {
+                    b.pass();
+                } else {
+                    b.play(m);
+                }
+            }
+            b
+        };
+        let (a, b, c, d) = (at(2, 2), at(6, 6), at(2, 6), at(6, 2));
+        assert_eq!(line(&[a, b, c, d]).position_key(), line(&[c, d, a, b]).position_key());
+        assert_eq!(line(&[a, b, c, d]).position_key(), line(&[c, b, a, d]).position_key());
+        assert_ne!(line(&[a, b, c]).position_key(), line(&[a, b, c, 0]).position_key(), "side to move");
+        assert_ne!(line(&[a, b]).position_key(), line(&[a, b, 0, 0]).position_key(), "passes");
+        // A ko: black takes the white stone on (4,4) by playing (4,5), and white may
+        // not take back at once. The same stones with white to move and no ko point
+        // are another position.
+        let mut board = Board::new(9);
+        for (r, c, color) in [
+            (3, 4, Color::BLACK),
+            (4, 3, Color::BLACK),
+            (5, 4, Color::BLACK),
+            (3, 5, Color::WHITE),
+            (4, 6, Color::WHITE),
+            (5, 5, Color::WHITE),
+            (4, 4, Color::WHITE),
+        ] {
+            board.set(Point::new(r, c), Some(color));
+        }
+        let mut ko = FastBoard::from_board(&board);
+        assert_eq!(ko.play(at(4, 5)), 1);
+        assert_eq!(ko.ko(), at(4, 4));
+        board.set(Point::new(4, 4), None);
+        board.set(Point::new(4, 5), Some(Color::BLACK));
+        board.set_to_move(Color::WHITE);
+        let no_ko = FastBoard::from_board(&board);
+        assert_eq!(no_ko.stone_sets(), ko.stone_sets());
+        assert_eq!((no_ko.ko(), no_ko.to_move()), (0, Color::WHITE));
+        assert_ne!(ko.position_key(), no_ko.position_key(), "the ko point");
     }
 
     #[test]

@@ -233,7 +233,7 @@ impl Sprt {
     fn llr_of(&self, distribution: &[(f64, f64)], per_pair: bool) -> f64 {
         let Some((mean, var, n)) = moments(distribution) else { return 0.0 };
         if var <= 0.0 {
-            return 0.0;
+            return self.llr_without_spread(mean, n);
         }
         let (s0, s1) = match self.model {
             EloModel::Logistic => (score_of_elo(self.elo0), score_of_elo(self.elo1)),
@@ -244,6 +244,26 @@ impl Sprt {
             }
         };
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+
+    /// The LLR when all `n` observations are the same value `m` (all wins, all
+    /// losses, all drawn pairs...): the normal approximation has no spread to work
+    /// with, so the exact ratio is used, as the constrained maximum likelihood of the
+    /// non-degenerate case gives it: under mean score `s` the most an outcome `m` can
+    /// weigh is `min(1, s/m, (1-s)/(1-m))`. A straight run of wins then accepts H1
+    /// after 12 games or 12 pairs for elo0=0 elo1=100, where a zero would play on
+    /// forever. The normalized model has no Elo scale without a spread: it stays at 0.
+    fn llr_without_spread(&self, m: f64, n: f64) -> f64 {
+        if self.model == EloModel::Normalized {
+            return 0.0;
+        }
+        let weight = |s: f64| {
+            let above = if m > 0.0 { s / m } else { f64::INFINITY };
+            let below = if m < 1.0 { (1.0 - s) / (1.0 - m) } else { f64::INFINITY };
+            above.min(below).min(1.0)
+        };
+        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
+        n * (weight(s1) / weight(s0)).ln()
     }
 
     /// The LLR of game results.
@@ -362,6 +382,27 @@ mod tests {
         assert_eq!(sprt.verdict(sprt.llr(&Tally { wins: 3000, draws: 2000, losses: 2500 })), SprtVerdict::H1);
         assert_eq!(sprt.verdict(sprt.llr(&Tally { wins: 3000, draws: 4000, losses: 3100 })), SprtVerdict::H0);
         assert_eq!(sprt.verdict(sprt.llr(&Tally { wins: 10, draws: 10, losses: 10 })), SprtVerdict::Continue);
+    }
+
+    /// A clean sweep has no spread; it must still end the test, with the exact
+    /// likelihood ratio: 12 wins (or 12 pairs won twice: a pair is one observation)
+    /// accept elo1 = 100, 11 do not yet, and a run of losses accepts H0. All draws are
+    /// evidence against elo1 (a mean of 0.64 cannot give only draws).
+    #[test]
+    fn sprt_ends_on_a_clean_sweep() {
+        let sprt = Sprt::parse("elo0=0 elo1=100", EloModel::Logistic).expect("valid");
+        let s1 = score_of_elo(100.0);
+        let wins = |n| Tally { wins: n, draws: 0, losses: 0 };
+        assert!((sprt.llr(&wins(12)) - 12.0 * (s1 / 0.5).ln()).abs() < 1e-9);
+        assert_eq!(sprt.verdict(sprt.llr(&wins(12))), SprtVerdict::H1);
+        assert_eq!(sprt.verdict(sprt.llr(&wins(11))), SprtVerdict::Continue);
+        assert_eq!(sprt.verdict(sprt.llr_pairs(&Pentanomial([0, 0, 0, 0, 12]))), SprtVerdict::H1);
+        assert_eq!(sprt.verdict(sprt.llr_pairs(&Pentanomial([0, 0, 0, 0, 11]))), SprtVerdict::Continue);
+        assert_eq!(sprt.verdict(sprt.llr(&Tally { wins: 0, draws: 0, losses: 12 })), SprtVerdict::H0);
+        let draws = sprt.llr(&Tally { wins: 0, draws: 10, losses: 0 });
+        assert!((draws - 10.0 * (2.0 * (1.0 - s1)).ln()).abs() < 1e-9, "{draws}");
+        let normalized = Sprt::parse("elo0=0 elo1=5", EloModel::Normalized).expect("valid");
+        assert_eq!(normalized.llr(&wins(50)), 0.0);
     }
 
     #[test]

@@ -21,11 +21,17 @@
 //! * **expansion** is claimed with a compare-and-swap on the node's children word
 //!   (unexpanded → being expanded → first child and count); a thread that meets a node
 //!   another one is expanding plays out from it; when the arena is full, nodes stop
-//!   being expanded and the search goes on from the leaves it has.
+//!   being expanded and the search goes on from the leaves it has;
+//! * **transpositions** (MCTS on a graph, as in Childs, Brodeur & Kocsis 2008): a node
+//!   about to be expanded looks its position up in a table
+//!   ([`FastBoard::position_key`]: stones, side to move, ko point, passes); when the
+//!   same position was expanded before by another order of moves, the node takes that
+//!   block of children, so both paths share the children's statistics from then on.
+//!   The table lives with the arena and is rebuilt for the subtree kept after a move.
 //!
 //! With one thread and a fixed seed the search is deterministic.
 
-use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize};
 use std::time::Instant;
 
@@ -62,8 +68,11 @@ const EXPANDING: u64 = 1;
 /// Bytes of one tree node (for sizing the tree from a memory budget).
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
-/// Node budget of a search with default settings: 64 MiB of nodes.
-pub const DEFAULT_MAX_NODES: usize = (64 << 20) / NODE_BYTES;
+/// Bytes a node costs with its share of the transposition table (at most two bytes).
+const NODE_AND_TABLE_BYTES: usize = NODE_BYTES + 2;
+
+/// Node budget of a search with default settings: 64 MiB of nodes and table.
+pub const DEFAULT_MAX_NODES: usize = (64 << 20) / NODE_AND_TABLE_BYTES;
 
 /// How a search runs: threads and the size of its tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +99,7 @@ impl MctsSettings {
     pub fn new(threads: usize, hash_mb: usize) -> MctsSettings {
         MctsSettings {
             threads: threads.max(1),
-            max_nodes: ((hash_mb.max(1) << 20) / NODE_BYTES).max(1024),
+            max_nodes: ((hash_mb.max(1) << 20) / NODE_AND_TABLE_BYTES).max(1024),
             policy: Policy::default(),
             priors: true,
         }
@@ -156,15 +165,103 @@ impl Node {
     }
 }
 
-/// The node arena: node 0 is the root, children are handed out in blocks.
+/// Slots looked at, from the key's own, before a lookup or an insertion gives up.
+const PROBES: usize = 8;
+
+/// The transposition table: the key of a position ([`FastBoard::position_key`]) → the
+/// children block of the node that was expanded there first. Open addressing with
+/// linear probing; an entry is claimed by a compare-and-swap of its key from 0 and
+/// then published with its block; entries are never replaced while the tree lives (a
+/// full table only stops finding new transpositions), and the table is cleared and
+/// rebuilt when the tree is kept for the next move.
+struct Transpositions {
+    keys: Box<[AtomicU64]>,
+    blocks: Box<[AtomicU64]>,
+}
+
+impl Transpositions {
+    /// A table for an arena of `nodes` nodes: one entry per 8 to 16 nodes (an
+    /// expansion makes a block of one node per empty point and a pass: 10 to 82 on
+    /// 9×9), at most two bytes per node.
+    fn for_nodes(nodes: usize) -> Transpositions {
+        let entries = ((nodes / 8).max(64).next_power_of_two() / 2).max(64);
+        Transpositions {
+            keys: (0..entries).map(|_| AtomicU64::new(0)).collect(),
+            blocks: (0..entries).map(|_| AtomicU64::new(UNEXPANDED)).collect(),
+        }
+    }
+
+    /// A table key: never 0, which marks a free entry.
+    fn key(position: u64) -> u64 {
+        position.max(1)
+    }
+
+    fn slots(&self, key: u64) -> impl Iterator<Item = usize> + use<> {
+        let mask = self.keys.len() - 1;
+        (0..PROBES).map(move |i| (key as usize).wrapping_add(i) & mask)
+    }
+
+    /// The children word stored for `position`, if any is published.
+    fn find(&self, position: u64) -> Option<u64> {
+        let key = Self::key(position);
+        for slot in self.slots(key) {
+            match self.keys[slot].load(Acquire) {
+                0 => return None,
+                k if k == key => {
+                    let word = self.blocks[slot].load(Acquire);
+                    return (word > EXPANDING).then_some(word);
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Records `word` as the children of `position`, unless the position has an entry
+    /// already (another thread's block stays the shared one) or its slots are full.
+    fn insert(&self, position: u64, word: u64) {
+        let key = Self::key(position);
+        for slot in self.slots(key) {
+            match self.keys[slot].load(Relaxed) {
+                0 => {}
+                k if k == key => return,
+                _ => continue,
+            }
+            match self.keys[slot].compare_exchange(0, key, AcqRel, Acquire) {
+                Ok(_) => {
+                    self.blocks[slot].store(word, Release);
+                    return;
+                }
+                Err(k) if k == key => return,
+                Err(_) => {}
+            }
+        }
+    }
+
+    fn clear(&self) {
+        for (key, block) in self.keys.iter().zip(self.blocks.iter()) {
+            key.store(0, Relaxed);
+            block.store(UNEXPANDED, Relaxed);
+        }
+    }
+}
+
+/// The node arena: node 0 is the root, children are handed out in blocks; a block may
+/// be the children of several nodes whose moves lead to the same position.
 struct Tree {
     nodes: Box<[Node]>,
     used: AtomicUsize,
+    table: Transpositions,
 }
 
 impl Tree {
     fn new(capacity: usize) -> Tree {
-        Tree { nodes: (0..capacity.max(1)).map(|_| Node::default()).collect(), used: AtomicUsize::new(1) }
+        let capacity = capacity.max(1);
+        Tree {
+            nodes: (0..capacity).map(|_| Node::default()).collect(),
+            used: AtomicUsize::new(1),
+            table: Transpositions::for_nodes(capacity),
+        }
     }
 
     /// Gives `cells` to `node` as its children, with their priors (none if
@@ -218,18 +315,25 @@ impl Tree {
     fn reset(&self) {
         self.clear(0..self.used());
         self.used.store(1, Relaxed);
+        self.table.clear();
     }
 
     /// Makes `new_root` the root, keeping its subtree and dropping every other node:
     /// the subtree moves to the front of the arena in place, the rest of what was
-    /// used is cleared. A child block always lies after its parent, so packing the
-    /// kept blocks in their old order moves every node down (or not at all) and
-    /// never over a node still to be moved.
+    /// used is cleared. The kept blocks (each once, however many parents share it)
+    /// are packed in their old order: a block's new start is one plus the sizes of
+    /// the kept blocks before it, which all lie between 1 and its old start, so every
+    /// node moves down (or not at all) and never over a node still to be moved.
     fn reroot(&self, new_root: usize) {
+        // The blocks reachable from the new root, each once (a shared block is the
+        // children of several nodes).
         let mut blocks: Vec<(usize, usize)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         let mut stack = vec![new_root];
         while let Some(n) = stack.pop() {
-            if let Some(children) = self.nodes[n].children() {
+            if let Some(children) = self.nodes[n].children()
+                && seen.insert(children.start)
+            {
                 blocks.push((children.start, children.len()));
                 stack.extend(children);
             }
@@ -262,6 +366,37 @@ impl Tree {
         }
         self.clear(next..old_used.max(next));
         self.used.store(next, Relaxed);
+        self.table.clear();
+    }
+
+    /// Enters the position of every expanded node below the root into the (empty)
+    /// table, `root` being the root's position; the root itself stays out, so that its
+    /// children are only ever reached from the root. Each block once, in the order of a
+    /// depth-first walk that replays the moves.
+    fn index_transpositions(&self, root: &FastBoard) {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![(0usize, root.clone())];
+        while let Some((node, board)) = stack.pop() {
+            let Some(children) = self.nodes[node].children() else { continue };
+            if !seen.insert(children.start) {
+                continue;
+            }
+            if node != 0 {
+                self.table.insert(board.position_key(), self.nodes[node].children.load(Relaxed));
+            }
+            for child in children {
+                if self.nodes[child].children().is_some() {
+                    let mut next = board.clone();
+                    match self.nodes[child].cell() {
+                        PASS => next.pass(),
+                        cell => {
+                            next.play(cell);
+                        }
+                    }
+                    stack.push((child, next));
+                }
+            }
+        }
     }
 
     /// The child of `node` whose move is `cell`, if the node is expanded and has one.
@@ -383,7 +518,7 @@ impl Mcts {
     pub fn with_excluded(game: &Game, seed: u64, allow_pass: bool, excluded: u128) -> Mcts {
         let board = game.board();
         let root = FastBoard::from_board(board);
-        // The root's children: every move the full rules allow but own eyes (unless
+        // The root's children: every move the full rules allow but own eye-shaped points (unless
         // filling one saves an own chain in atari), and a pass.
         let color = board.to_move();
         let legal = game.legal_points(color) & !excluded;
@@ -441,7 +576,10 @@ impl Mcts {
             }
         }
         match node {
-            Some(root) if continues => tree.reroot(root),
+            Some(root) if continues => {
+                tree.reroot(root);
+                tree.index_transpositions(&next.root);
+            }
             _ => tree.reset(),
         }
         next.tree = Some(tree);
@@ -502,7 +640,7 @@ impl Mcts {
     }
 
     /// Children for a node inside the tree: playable points of the playout board (never
-    /// an own eye, unless filling it saves an own chain in atari), and a pass; with
+    /// an own true eye, unless filling it saves an own chain in atari), and a pass; with
     /// their priors after the node's move `last` when `priors`.
     fn expand(tree: &Tree, node: usize, board: &FastBoard, last: Cell, priors: bool) -> bool {
         let mut cells = [0 as Cell; 128];
@@ -519,6 +657,23 @@ impl Mcts {
         }
         cells[n] = PASS;
         tree.add_children(node, &cells[..=n], &values[..=n])
+    }
+
+    /// Gives `node` (at the position `board`) the children block of the same position
+    /// reached before by another order of moves, if the table has one; otherwise
+    /// expands it ([`Mcts::expand`]) and enters the new block. A shared block keeps the
+    /// priors it was made with (after the first path's last move).
+    fn expand_or_share(tree: &Tree, node: usize, board: &FastBoard, last: Cell, priors: bool) -> bool {
+        let key = board.position_key();
+        if let Some(word) = tree.table.find(key) {
+            tree.nodes[node].children.store(word, Release);
+            return true;
+        }
+        if !Self::expand(tree, node, board, last, priors) {
+            return false;
+        }
+        tree.table.insert(key, tree.nodes[node].children.load(Relaxed));
+        true
     }
 
     /// The priors of the root's children (a pass gets none).
@@ -574,7 +729,7 @@ impl Mcts {
                     // Not visited enough, being expanded by another thread, or no room
                     // left: play out from here.
                     let last = if node == 0 { self.root_last } else { tree.nodes[node].cell() };
-                    if !claimed || !Self::expand(tree, node, &board, last, self.settings.priors) {
+                    if !claimed || !Self::expand_or_share(tree, node, &board, last, self.settings.priors) {
                         break;
                     }
                     match tree.nodes[node].children() {
@@ -1025,6 +1180,81 @@ mod tests {
             moves
         };
         assert_eq!(run(), run());
+    }
+
+    /// Every expanded node reachable from the root with its position, found by
+    /// replaying the moves (each node once).
+    fn expanded_positions(tree: &Tree, root: &FastBoard) -> Vec<(usize, FastBoard)> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![(0usize, root.clone())];
+        while let Some((node, board)) = stack.pop() {
+            let Some(children) = tree.nodes[node].children() else { continue };
+            if !seen.insert(node) {
+                continue;
+            }
+            out.push((node, board.clone()));
+            for child in children {
+                let mut next = board.clone();
+                match tree.nodes[child].cell() {
+                    PASS => next.pass(),
+                    cell => {
+                        next.play(cell);
+                    }
+                }
+                stack.push((child, next));
+            }
+        }
+        out
+    }
+
+    /// Transpositions share one block of children, only between equal positions, and
+    /// the table is rebuilt for the subtree kept after a move.
+    #[test]
+    fn transposed_move_orders_share_their_children() {
+        let mut game = Game::new(Board::new(5), 0.5, Superko::Positional);
+        let mut m = Mcts::new(&game, 4);
+        m.search(&Limits { nodes: Some(20_000), ..Limits::default() }, &StopFlag::new(), Color::BLACK);
+        let tree = m.tree.as_ref().unwrap();
+        let mut by_block: std::collections::HashMap<usize, Vec<&FastBoard>> = std::collections::HashMap::new();
+        let positions = expanded_positions(tree, &m.root);
+        for (node, board) in &positions {
+            by_block.entry(tree.nodes[*node].children().unwrap().start).or_default().push(board);
+        }
+        let mut shared = 0;
+        for boards in by_block.values() {
+            for b in &boards[1..] {
+                assert_eq!(
+                    (b.stone_sets(), b.to_move(), b.ko()),
+                    (boards[0].stone_sets(), boards[0].to_move(), boards[0].ko())
+                );
+            }
+            shared += usize::from(boards.len() > 1);
+        }
+        assert!(shared > 10, "{shared} blocks shared by transpositions among {}", by_block.len());
+
+        // Keep the subtree after the best move and its most visited reply: every kept
+        // position but the root is in the table again, with its block.
+        let first = m.result(0, std::time::Duration::ZERO).pv;
+        for (i, &mv) in first[..2].iter().enumerate() {
+            let color = if i == 0 { Color::BLACK } else { Color::WHITE };
+            game.play(color, mv).unwrap();
+        }
+        let m = m.reuse(&game, 4, true, 0, MctsSettings::default());
+        let tree = m.tree.as_ref().unwrap();
+        let kept = expanded_positions(tree, &m.root);
+        assert!(kept.len() > 10, "{} kept nodes", kept.len());
+        let block_of = |node: usize| tree.nodes[node].children.load(Relaxed);
+        let position_of_block: std::collections::HashMap<u64, &FastBoard> =
+            kept.iter().map(|(node, board)| (block_of(*node), board)).collect();
+        for (_, board) in &kept[1..] {
+            let block = tree.table.find(board.position_key()).expect("a kept position is in the table");
+            let found = position_of_block[&block];
+            assert_eq!(
+                (found.stone_sets(), found.to_move(), found.ko()),
+                (board.stone_sets(), board.to_move(), board.ko())
+            );
+        }
     }
 
     #[test]

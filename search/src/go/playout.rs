@@ -1,6 +1,7 @@
 //! Playouts: games finished by a fast policy to judge a position.
 //!
-//! * **light**: uniformly random legal moves that do not fill one's own eyes, until
+//! * **light**: uniformly random legal moves that do not fill one's own true eyes
+//!   ([`FastBoard::true_eyes`]; false eyes may be filled, to connect), until
 //!   both sides pass. The cheapest policy there is, and the standard speed reference
 //!   (libego, Pachi's light policy);
 //! * **heavy** (the MoGo/Pachi family): around the last move, first capture a chain in
@@ -76,7 +77,7 @@ pub fn light_playout(
 /// Which playout policy finishes the games of a search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Policy {
-    /// Random moves that do not fill own eyes: the fastest policy (about 3× the
+    /// Random moves that do not fill own true eyes: the fastest policy (about 3× the
     /// playouts per second of the heavy one), and the default: against GNU Go it
     /// scored far better than the heavy policy, which beats it in self-play
     /// (docs/arena.md).

@@ -16,7 +16,7 @@
 //! | next to the last move (its 8 neighbours) | +4 won |
 //! | first line while more than half the board is empty (unless it captures or saves) | +10 lost |
 //!
-//! Own eyes are never children at all (the tree only expands points
+//! Own true eyes are never children at all (the tree only expands points
 //! [`FastBoard::is_playable`] allows); a pass gets no prior.
 //!
 //! The 3×3 patterns are MoGo's (Gelly, Wang, Munos & Teytaud 2006, "Modification of

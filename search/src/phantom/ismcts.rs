@@ -253,7 +253,9 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
 
 /// The try: the candidate chosen most often where it was available (counted over at
 /// least a fifth of the iterations, so that a point free on a few boards only does not
-/// win by chance), or the pass when it wins clearly more often than that candidate.
+/// win by chance), or the pass when it wins clearly more often than that candidate even
+/// with its win rate lowered by `1/√visits` (two standard errors at most: a pass won a
+/// few times by chance in a short search is no reason to stop playing).
 fn choose_at_root(nodes: &[Node], samples: u32, playouts: u64, budget: &Budget) -> Choice {
     let floor = (playouts / 5).max(1) as f32;
     let share = |n: &Node| n.visits as f32 / (n.avail as f32).max(floor);
@@ -264,7 +266,8 @@ fn choose_at_root(nodes: &[Node], samples: u32, playouts: u64, budget: &Budget) 
         .map(|n| (Move::Play(FastBoard::point(n.cell)), share(n), n.mean()))
         .collect();
     let pass = &nodes[1];
-    ranked_choice(moves, (pass.visits > 0).then(|| (share(pass), pass.mean())), samples, playouts, budget)
+    let sure_rate = || pass.mean() - 1.0 / (pass.visits as f32).sqrt();
+    ranked_choice(moves, (pass.visits > 0).then(|| (share(pass), sure_rate())), samples, playouts, budget)
 }
 
 #[cfg(test)]
