@@ -369,34 +369,40 @@ impl Tree {
         self.table.clear();
     }
 
-    /// Enters the position of every expanded node below the root into the (empty)
-    /// table, `root` being the root's position; the root itself stays out, so that its
-    /// children are only ever reached from the root. Each block once, in the order of a
-    /// depth-first walk that replays the moves.
-    fn index_transpositions(&self, root: &FastBoard) {
+    /// Calls `visit(node, position)` for every expanded node reachable from the root
+    /// (each once, whatever the number of its parents), `root` being the root's
+    /// position; the positions come from replaying the moves, depth first.
+    fn for_each_expanded(&self, root: &FastBoard, mut visit: impl FnMut(usize, &FastBoard)) {
         let mut seen = std::collections::HashSet::new();
         let mut stack = vec![(0usize, root.clone())];
         while let Some((node, board)) = stack.pop() {
             let Some(children) = self.nodes[node].children() else { continue };
-            if !seen.insert(children.start) {
+            if !seen.insert(node) {
                 continue;
             }
+            visit(node, &board);
+            for child in children.filter(|&c| self.nodes[c].children().is_some()) {
+                let mut next = board.clone();
+                match self.nodes[child].cell() {
+                    PASS => next.pass(),
+                    cell => {
+                        next.play(cell);
+                    }
+                }
+                stack.push((child, next));
+            }
+        }
+    }
+
+    /// Enters the position of every expanded node below the root into the (empty)
+    /// table, `root` being the root's position; the root itself stays out, so that its
+    /// children are only ever reached from the root.
+    fn index_transpositions(&self, root: &FastBoard) {
+        self.for_each_expanded(root, |node, board| {
             if node != 0 {
                 self.table.insert(board.position_key(), self.nodes[node].children.load(Relaxed));
             }
-            for child in children {
-                if self.nodes[child].children().is_some() {
-                    let mut next = board.clone();
-                    match self.nodes[child].cell() {
-                        PASS => next.pass(),
-                        cell => {
-                            next.play(cell);
-                        }
-                    }
-                    stack.push((child, next));
-                }
-            }
-        }
+        });
     }
 
     /// The child of `node` whose move is `cell`, if the node is expanded and has one.
@@ -1182,29 +1188,10 @@ mod tests {
         assert_eq!(run(), run());
     }
 
-    /// Every expanded node reachable from the root with its position, found by
-    /// replaying the moves (each node once).
+    /// Every expanded node reachable from the root with its position.
     fn expanded_positions(tree: &Tree, root: &FastBoard) -> Vec<(usize, FastBoard)> {
         let mut out = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        let mut stack = vec![(0usize, root.clone())];
-        while let Some((node, board)) = stack.pop() {
-            let Some(children) = tree.nodes[node].children() else { continue };
-            if !seen.insert(node) {
-                continue;
-            }
-            out.push((node, board.clone()));
-            for child in children {
-                let mut next = board.clone();
-                match tree.nodes[child].cell() {
-                    PASS => next.pass(),
-                    cell => {
-                        next.play(cell);
-                    }
-                }
-                stack.push((child, next));
-            }
-        }
+        tree.for_each_expanded(root, |node, board| out.push((node, board.clone())));
         out
     }
 
