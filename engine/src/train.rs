@@ -315,7 +315,7 @@ pub fn fit(data: &[String], settings: FitSettings, init: Option<&str>, out: &str
         bail!("--min-empties keeps the weights of the earlier phases: give them with --init (a file or builtin)");
     }
     let init = init.map(|path| read_weights(Some(path))).transpose()?;
-    let used = records.iter().filter(|r| (!(r.player | r.opponent)).count_ones() >= settings.min_empties).count();
+    let used = records.iter().filter(|r| r.empties() >= settings.min_empties).count();
     if used == 0 {
         bail!("no record has {} empties or more", settings.min_empties);
     }

@@ -21,12 +21,8 @@ fn main() -> Result<(), String> {
     let stop = AtomicBool::new(false);
     println!("empties shallow  count   mean  sigma");
     for n in 12..=22u32 {
-        let chosen: Vec<&Record> = records
-            .iter()
-            .filter(|r| r.exact && 64 - (r.player | r.opponent).count_ones() == n)
-            .step_by(7)
-            .take(samples)
-            .collect();
+        let chosen: Vec<&Record> =
+            records.iter().filter(|r| r.exact && r.empties() == n).step_by(7).take(samples).collect();
         for shallow in [2u32, 4, 6, search::othello::endcut_depth(n)] {
             let mut errors = Vec::new();
             for r in &chosen {

@@ -371,16 +371,17 @@ impl Tree {
 
     /// Calls `visit(node, position)` for every expanded node reachable from the root
     /// (each once, whatever the number of its parents), `root` being the root's
-    /// position; the positions come from replaying the moves, depth first.
+    /// position; the positions come from replaying the moves, depth first. A block is
+    /// walked into once: its nodes are the same whichever parent leads to it.
     fn for_each_expanded(&self, root: &FastBoard, mut visit: impl FnMut(usize, &FastBoard)) {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen_blocks = std::collections::HashSet::new();
         let mut stack = vec![(0usize, root.clone())];
         while let Some((node, board)) = stack.pop() {
             let Some(children) = self.nodes[node].children() else { continue };
-            if !seen.insert(node) {
+            visit(node, &board);
+            if !seen_blocks.insert(children.start) {
                 continue;
             }
-            visit(node, &board);
             for child in children.filter(|&c| self.nodes[c].children().is_some()) {
                 let mut next = board.clone();
                 match self.nodes[child].cell() {

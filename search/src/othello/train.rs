@@ -43,6 +43,13 @@ pub struct Record {
     pub exact: bool,
 }
 
+impl Record {
+    /// The empty squares of the position.
+    pub fn empties(&self) -> u32 {
+        (!(self.player | self.opponent)).count_ones()
+    }
+}
+
 /// Bytes per record on disk.
 pub const RECORD_BYTES: usize = 18;
 
@@ -334,7 +341,7 @@ fn prepare(
 ) -> Vec<Sample> {
     let mut out = Vec::with_capacity(records.len());
     for r in records {
-        let empties = (!(r.player | r.opponent)).count_ones();
+        let empties = r.empties();
         if empties < min_empties {
             continue;
         }
@@ -567,7 +574,7 @@ mod tests {
         let records: Vec<Record> = (3..6).flat_map(|seed| training_game(&solver, seed, &settings)).collect();
         let exact: Vec<&Record> = records.iter().filter(|r| r.exact).collect();
         assert!(exact.len() > 40, "{} exact records", exact.len());
-        assert!(exact.iter().all(|r| (!(r.player | r.opponent)).count_ones() >= 5));
+        assert!(exact.iter().all(|r| r.empties() >= 5));
         let stop = AtomicBool::new(false);
         for r in exact.iter().step_by(3) {
             let s = solver.solve(Board::new(r.player, r.opponent), SolveMode::Exact, &stop, SolveLimits::default());
@@ -625,8 +632,7 @@ mod tests {
         let errors = phase_errors(&records, &weights);
         assert_eq!(errors.iter().map(|e| e.0).sum::<usize>(), records.len());
         for (ph, &(n, mae)) in errors.iter().enumerate() {
-            let in_phase: Vec<&Record> =
-                records.iter().filter(|r| phase((!(r.player | r.opponent)).count_ones()) == ph).collect();
+            let in_phase: Vec<&Record> = records.iter().filter(|r| phase(r.empties()) == ph).collect();
             assert_eq!(n, in_phase.len());
             let slow = in_phase
                 .iter()

@@ -266,8 +266,8 @@ fn choose_at_root(nodes: &[Node], samples: u32, playouts: u64, budget: &Budget) 
         .map(|n| (Move::Play(FastBoard::point(n.cell)), share(n), n.mean()))
         .collect();
     let pass = &nodes[1];
-    let sure_rate = || pass.mean() - 1.0 / (pass.visits as f32).sqrt();
-    ranked_choice(moves, (pass.visits > 0).then(|| (share(pass), sure_rate())), samples, playouts, budget)
+    let sure_pass = (pass.visits > 0).then(|| (share(pass), pass.mean() - 1.0 / (pass.visits as f32).sqrt()));
+    ranked_choice(moves, sure_pass, samples, playouts, budget)
 }
 
 #[cfg(test)]
