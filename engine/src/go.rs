@@ -799,7 +799,13 @@ impl GameSession for GoSession {
                     values: vec!["off".into(), "positional".into(), "situational".into()],
                 },
             ),
-            ("Playouts", OptionKind::Combo { default: "light".into(), values: vec!["light".into(), "heavy".into()] }),
+            (
+                "Playouts",
+                OptionKind::Combo {
+                    default: "light".into(),
+                    values: ["light", "heavy", "tactical", "captures", "safe"].map(String::from).to_vec(),
+                },
+            ),
         ]
     }
 
@@ -822,7 +828,10 @@ impl GameSession for GoSession {
                 self.state.settings.policy = match value.map(str::to_ascii_lowercase).as_deref() {
                     Some("heavy") => Policy::Heavy,
                     Some("light") => Policy::Light,
-                    _ => return Err("option 'Playouts' is heavy or light".into()),
+                    Some("tactical") => Policy::Tactical,
+                    Some("captures") => Policy::Captures,
+                    Some("safe") => Policy::Safe,
+                    _ => return Err("option 'Playouts' is light, heavy, tactical, captures or safe".into()),
                 };
                 Ok(true)
             }

@@ -86,6 +86,26 @@ pub enum Policy {
     /// Captures and atari escapes near the last move, MoGo 3×3 patterns around it,
     /// no big self-atari.
     Heavy,
+    /// Light playouts that first capture or escape as the heavy ones do (no patterns,
+    /// random moves as in light playouts).
+    Tactical,
+    /// Light playouts that first capture a chain in atari near the last move.
+    Captures,
+    /// Light playouts whose random moves are never a big self-atari.
+    Safe,
+}
+
+/// What a guided playout does before its random move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Guide {
+    /// Capture chains in atari near the last move.
+    captures: bool,
+    /// Save own chains the last move put in atari.
+    escapes: bool,
+    /// MoGo 3×3 patterns around the last move.
+    patterns: bool,
+    /// Random moves are never a big self-atari.
+    safe: bool,
 }
 
 /// The tactical replies to the last move (`last`, 0 if it was a pass or none): capture
@@ -93,6 +113,12 @@ pub enum Policy {
 /// One of them at random, or `None`.
 #[inline]
 pub fn tactical_reply(board: &FastBoard, last: Cell, rng: &mut Xoshiro256PlusPlus) -> Option<Cell> {
+    tactical_reply_of(board, last, rng, true)
+}
+
+/// [`tactical_reply`], with atari escapes only when `escapes`.
+#[inline]
+fn tactical_reply_of(board: &FastBoard, last: Cell, rng: &mut Xoshiro256PlusPlus, escapes: bool) -> Option<Cell> {
     if last == 0 || board.at(last).is_none() {
         return None;
     }
@@ -113,7 +139,7 @@ pub fn tactical_reply(board: &FastBoard, last: Cell, rng: &mut Xoshiro256PlusPlu
         }
         // An enemy chain in atari is captured; an own one escapes when the extension
         // leaves it two liberties or captures.
-        if color != mover || !board.is_big_self_atari(liberty) {
+        if color != mover || (escapes && !board.is_big_self_atari(liberty)) {
             replies[n] = liberty;
             n += 1;
         }
@@ -168,15 +194,34 @@ pub fn heavy_playout(
     board: &mut FastBoard,
     rng: &mut Xoshiro256PlusPlus,
     max_moves: usize,
+    on_move: impl FnMut(Cell, bool),
+) -> i32 {
+    let guide = Guide { captures: true, escapes: true, patterns: true, safe: true };
+    guided_playout(board, rng, max_moves, on_move, guide)
+}
+
+/// A playout that tries the `guide`'s replies to the last move before a random move.
+#[inline]
+fn guided_playout(
+    board: &mut FastBoard,
+    rng: &mut Xoshiro256PlusPlus,
+    max_moves: usize,
     mut on_move: impl FnMut(Cell, bool),
+    guide: Guide,
 ) -> i32 {
     let mut played = 0;
     let mut last: Cell = 0;
     while board.passes() < 2 && played < max_moves {
         let black = board.to_move() == bitboards::go::Color::BLACK;
-        let choice = tactical_reply(board, last, rng)
-            .or_else(|| pattern_reply(board, last, rng))
-            .or_else(|| random_move(board, rng));
+        let tactical = if guide.captures { tactical_reply_of(board, last, rng, guide.escapes) } else { None };
+        let choice =
+            tactical.or_else(|| if guide.patterns { pattern_reply(board, last, rng) } else { None }).or_else(|| {
+                if guide.safe {
+                    random_move(board, rng)
+                } else {
+                    board.pick_playable(|n| below(rng, n as usize) as u32)
+                }
+            });
         match choice {
             Some(cell) => {
                 on_move(cell, black);
@@ -202,9 +247,13 @@ pub fn playout(
     max_moves: usize,
     on_move: impl FnMut(Cell, bool),
 ) -> i32 {
+    let guide = |captures, escapes, patterns, safe| Guide { captures, escapes, patterns, safe };
     match policy {
         Policy::Light => light_playout(board, rng, max_moves, on_move),
         Policy::Heavy => heavy_playout(board, rng, max_moves, on_move),
+        Policy::Tactical => guided_playout(board, rng, max_moves, on_move, guide(true, true, false, false)),
+        Policy::Captures => guided_playout(board, rng, max_moves, on_move, guide(true, false, false, false)),
+        Policy::Safe => guided_playout(board, rng, max_moves, on_move, guide(false, false, false, true)),
     }
 }
 
