@@ -1,6 +1,6 @@
 //! Go on 9×9: light and heavy playouts from the empty board (one thread), and whole
-//! MCTS searches (default settings: light playouts, priors) of 20 000 playouts on one
-//! and two threads sharing the tree.
+//! MCTS searches (priors, each playout policy; heavy is the default) of 20 000
+//! playouts on one and two threads sharing the tree.
 //!
 //! Run with `cargo bench -p benches --bench go`. The throughput is playouts per second.
 
@@ -9,7 +9,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 use search::go::mcts::{Mcts, MctsSettings};
-use search::go::playout::{heavy_playout, light_playout, move_cap};
+use search::go::playout::{Policy, heavy_playout, light_playout, move_cap};
 use search::{Limits, StopFlag};
 use std::hint::black_box;
 
@@ -49,12 +49,13 @@ fn mcts(c: &mut Criterion) {
     group.sample_size(10);
     let game = Game::new(Board::new(9), 7.5, Superko::Positional);
     let limits = Limits { nodes: Some(PLAYOUTS), ..Limits::default() };
-    for threads in [1, 2] {
-        group.bench_function(format!("9x9_empty_{threads}_threads"), |b| {
+    for (policy, threads) in [(Policy::Heavy, 1), (Policy::Heavy, 2), (Policy::Light, 1), (Policy::Light, 2)] {
+        let name = policy.name();
+        group.bench_function(format!("9x9_empty_{name}_{threads}_threads"), |b| {
             let mut seed = 0;
             b.iter(|| {
                 seed += 1;
-                let settings = MctsSettings { threads, ..MctsSettings::default() };
+                let settings = MctsSettings { threads, policy, ..MctsSettings::default() };
                 let mut tree = Mcts::new(&game, seed).with_settings(settings);
                 black_box(tree.search(&limits, &StopFlag::new(), Color::BLACK).best)
             })

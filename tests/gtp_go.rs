@@ -204,6 +204,22 @@ fn threads_and_hash_are_set_over_gtp() {
 }
 
 #[test]
+fn the_playout_policy_is_set_over_gtp() {
+    // `sente-playouts` answers the policy in use (heavy by default) and sets another;
+    // a bad name is refused and the policy kept; genmove plays with the one set.
+    let mut e = Engine::start(&["gtp"]);
+    assert_eq!(gtp(&mut e, "sente-playouts"), "= heavy");
+    assert_eq!(gtp(&mut e, "sente-playouts light"), "=");
+    assert_eq!(gtp(&mut e, "sente-playouts"), "= light");
+    let bad = gtp(&mut e, "sente-playouts medium");
+    assert!(bad.starts_with("? ") && bad.contains("light or heavy"), "{bad}");
+    assert_eq!(gtp(&mut e, "sente-playouts"), "= light", "a refused name keeps the policy");
+    assert_eq!(gtp(&mut e, "known_command sente-playouts"), "= true");
+    assert_eq!(gtp(&mut e, "time_settings 0 1 1"), "=");
+    genmoves_are_legal(&mut e, 2);
+}
+
+#[test]
 fn threads_and_hash_come_from_the_command_line() {
     // Two threads on a tree of at most 8 MiB: legal moves, and the memory stays within
     // the budget (the default 64 MiB tree alone would pass the bound).

@@ -95,6 +95,9 @@ fn bad_input_keeps_the_position_and_other_games_refuse_phantom_queries() {
     e.send("setoption name PhantomRules value chess");
     assert!(e.recv(common::REPLY).contains("ccgc or openspiel"));
     e.send("setoption name PhantomRules value openspiel");
+    e.send("setoption name Playouts value medium");
+    assert!(e.recv(common::REPLY).contains("unknown playout policy 'medium': light or heavy"));
+    e.send("setoption name Playouts value heavy");
     e.send("setoption name PhantomPlayer value flat");
     assert_eq!(e.ask("isready"), "readyok");
     // OpenSpiel shows the stone on a refused point.

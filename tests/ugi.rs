@@ -240,10 +240,10 @@ fn go_over_ugi() {
     e.send("setoption name Superko value sometimes");
     assert!(e.recv(REPLY).starts_with("info string error: bad superko rule"));
     e.send("setoption name Playouts value medium");
-    assert!(e.recv(REPLY).starts_with("info string error: option 'Playouts' is heavy or light"));
+    assert!(e.recv(REPLY).starts_with("info string error: unknown playout policy 'medium': light or heavy"));
     assert_eq!(e.ask("query fen"), "response ......./......./......./...X.../..O..../......./....... b");
-    // Heavy playouts search too, and answer a legal move.
-    e.send("setoption name Playouts value heavy");
+    // Light playouts search too, and answer a legal move.
+    e.send("setoption name Playouts value light");
     e.send("go nodes 2000");
     let reply = e.until(is_bestmove);
     let text = reply.last().unwrap().strip_prefix("bestmove ").unwrap().to_string();

@@ -124,7 +124,8 @@ impl GoState {
     /// a search; the root never tries points of `color`'s settled territory
     /// ([`Settlement::settled_territory`]), and passes when nothing else is left.
     /// With `ending` [`Ending::Cleanup`] (`kgs-genmove_cleanup`) it never passes while
-    /// the opponent still has dead stones on the board, and never passes early.
+    /// the opponent still has dead stones on the board, and plays on their liberties
+    /// while one is legal.
     pub fn think(
         &mut self,
         color: Color,
@@ -146,7 +147,17 @@ impl GoState {
         }
         let opponent_dead = settlement.dead & game.board().stones(color.other());
         let allow_pass = ending == Ending::Normal || opponent_dead == 0;
-        let excluded = settlement.settled_territory(game.board(), color);
+        let mut excluded = settlement.settled_territory(game.board(), color);
+        if ending == Ending::Cleanup && opponent_dead != 0 {
+            // Cleaning up wins nothing in the playouts (the dead stones count as captured
+            // either way), so the search would wander: it plays only on the dead stones'
+            // liberties while one of them is legal, and chooses among those.
+            let board = game.board();
+            let targets = board.liberties(opponent_dead) & board.legal_points(color) & !excluded;
+            if targets != 0 {
+                excluded |= board.mask() & !targets;
+            }
+        }
         self.seed = self.seed.wrapping_add(1);
         // Cleanup searches start afresh: the kept statistics were gathered for normal
         // play, where capturing dead stones does not change the result.
@@ -381,6 +392,7 @@ const GO_EXTRA: &[&str] = &[
     "gogui-analyze_commands",
     "sente-ownership",
     "sente-superko",
+    "sente-playouts",
     "lz-analyze",
     "kata-analyze",
     "lz-genmove_analyze",
@@ -502,6 +514,10 @@ impl GtpGame for GoGtp {
                     .collect();
                 Ok(format!("INFLUENCE {}", cells.join(" ")))
             }
+            ("sente-playouts", []) => Ok(self.state.settings.policy.name().into()),
+            ("sente-playouts", [policy]) => {
+                Policy::parse(policy).map(|p| self.state.settings.policy = p).map(|_| String::new()).map_err(Into::into)
+            }
             ("sente-superko", []) => Ok(format!("{:?}", self.state.game.superko()).to_lowercase()),
             ("sente-superko", [rule]) => match Superko::parse(rule) {
                 Some(r) => self.state.set_superko(r).map(|_| String::new()),
@@ -531,9 +547,10 @@ impl GtpGame for GoGtp {
         }
         self.state.seed = self.state.seed.wrapping_add(1);
         let seed = self.state.seed;
+        let settings = MctsSettings { policy: self.state.settings.policy, ..MctsSettings::default() };
         Some(Ok(Box::new(move |stop: &StopFlag, out: &Output| {
             let mut writer = AnalysisWriter::new(&game, request);
-            let mut tree = Mcts::new(&writer.game, seed);
+            let mut tree = Mcts::new(&writer.game, seed).with_settings(settings);
             let mut report = |tree: &Mcts, r: &MctsResult| {
                 if let Some(line) = writer.line(tree, r) {
                     out.line(line)
@@ -799,13 +816,7 @@ impl GameSession for GoSession {
                     values: vec!["off".into(), "positional".into(), "situational".into()],
                 },
             ),
-            (
-                "Playouts",
-                OptionKind::Combo {
-                    default: "light".into(),
-                    values: ["light", "heavy", "tactical", "captures", "safe"].map(String::from).to_vec(),
-                },
-            ),
+            ("Playouts", OptionKind::Combo { default: "heavy".into(), values: vec!["light".into(), "heavy".into()] }),
         ]
     }
 
@@ -825,14 +836,7 @@ impl GameSession for GoSession {
                 Ok(true)
             }
             "playouts" => {
-                self.state.settings.policy = match value.map(str::to_ascii_lowercase).as_deref() {
-                    Some("heavy") => Policy::Heavy,
-                    Some("light") => Policy::Light,
-                    Some("tactical") => Policy::Tactical,
-                    Some("captures") => Policy::Captures,
-                    Some("safe") => Policy::Safe,
-                    _ => return Err("option 'Playouts' is light, heavy, tactical, captures or safe".into()),
-                };
+                self.state.settings.policy = Policy::parse(value.ok_or("option 'Playouts' needs a value")?)?;
                 Ok(true)
             }
             _ => Ok(false),

@@ -231,6 +231,9 @@ enum Commands {
         /// Komi.
         #[arg(long, default_value_t = 7.5, global = true, value_parser = bitboards::go::parse_komi, allow_negative_numbers = true)]
         komi: f64,
+        /// The playouts of the belief and ismcts players: light or heavy.
+        #[arg(long, default_value = "light", value_parser = search::go::playout::Policy::parse, global = true)]
+        playouts: search::go::playout::Policy,
     },
     /// Play a match between two engines (UGI+, GTP, NBoard), or merge shards' results.
     Arena(Box<arena::cli::ArenaArgs>),
@@ -648,9 +651,13 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Some(Commands::Phantom { command, letters, player, movetime, komi }) => {
-            let settings =
-                search::phantom::PlayerSettings { player, rules: bitboards::phantom::PhantomRules::Ccgc, komi };
+        Some(Commands::Phantom { command, letters, player, movetime, komi, playouts }) => {
+            let settings = search::phantom::PlayerSettings {
+                player,
+                rules: bitboards::phantom::PhantomRules::Ccgc,
+                komi,
+                playouts,
+            };
             let movetime = Duration::from_millis(movetime.max(1));
             match command {
                 None => platform::run(letters, settings, movetime),

@@ -24,6 +24,7 @@ use bitboards::go::{Color, Move, Point, bits};
 use bitboards::phantom::{PhantomConfig, PhantomRules, Referee, SIZE, View};
 use protocol::ugi::{OptionKind, Query, StartPosition};
 use search::go::mcts::dead_stones;
+use search::go::playout::Policy;
 use search::phantom::{PhantomPlayer, PlayerSettings, choose};
 use search::{Limits, Outcome, Score, StopFlag};
 
@@ -95,6 +96,8 @@ fn sensible_tries(view: &View) -> u128 {
 pub struct PhantomSession {
     config: PhantomConfig,
     player: PhantomPlayer,
+    /// The playouts of the belief and information-set searches (UGI+ `Playouts`).
+    playouts: Policy,
     referee: Referee,
     /// The position when it was given as one side's view (`position fen <view>`).
     view_position: Option<View>,
@@ -114,6 +117,7 @@ impl PhantomSession {
         PhantomSession {
             config,
             player: PhantomPlayer::Belief,
+            playouts: PlayerSettings::default().playouts,
             referee: Referee::new(config),
             view_position: None,
             seed: 1,
@@ -172,6 +176,13 @@ impl GameSession for PhantomSession {
                     values: vec!["belief".into(), "ismcts".into(), "flat".into()],
                 },
             ),
+            (
+                "Playouts",
+                OptionKind::Combo {
+                    default: PlayerSettings::default().playouts.name().into(),
+                    values: vec!["light".into(), "heavy".into()],
+                },
+            ),
         ]
     }
 
@@ -196,6 +207,10 @@ impl GameSession for PhantomSession {
             }
             "phantomplayer" => {
                 self.player = PhantomPlayer::parse(&need(value)?)?;
+                Ok(true)
+            }
+            "playouts" => {
+                self.playouts = Policy::parse(&need(value)?)?;
                 Ok(true)
             }
             _ => Ok(false),
@@ -302,7 +317,12 @@ impl GameSession for PhantomSession {
     fn search_job(&mut self, limits: Limits, _options: &SearchOptions) -> SearchJob {
         // The player gets the mover's view and nothing else.
         let view = self.mover_view().clone();
-        let settings = PlayerSettings { player: self.player, rules: self.config.rules, komi: self.config.komi };
+        let settings = PlayerSettings {
+            player: self.player,
+            rules: self.config.rules,
+            komi: self.config.komi,
+            playouts: self.playouts,
+        };
         self.seed = self.seed.wrapping_add(1);
         let seed = self.seed;
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {

@@ -1,4 +1,4 @@
-//! Monte-Carlo tree search for Go: UCT with RAVE over playouts (light by default, see
+//! Monte-Carlo tree search for Go: UCT with RAVE over playouts (heavy by default, see
 //! [`super::playout`]), on one tree that
 //! every search thread shares (tree parallelism).
 //!

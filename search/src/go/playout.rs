@@ -78,34 +78,33 @@ pub fn light_playout(
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Policy {
     /// Random moves that do not fill own true eyes: the fastest policy (about 3× the
-    /// playouts per second of the heavy one), and the default: against GNU Go it
-    /// scored far better than the heavy policy, which beats it in self-play
-    /// (docs/arena.md).
-    #[default]
+    /// playouts per second of the heavy one).
     Light,
     /// Captures and atari escapes near the last move, MoGo 3×3 patterns around it,
-    /// no big self-atari.
+    /// no big self-atari: the default. Since false eyes are filled, it won 72, lost 9
+    /// and drew 3 of 84 games against GNU Go level 10 (1 thread, 1 s a move) where
+    /// light playouts won 47 (docs/arena.md).
+    #[default]
     Heavy,
-    /// Light playouts that first capture or escape as the heavy ones do (no patterns,
-    /// random moves as in light playouts).
-    Tactical,
-    /// Light playouts that first capture a chain in atari near the last move.
-    Captures,
-    /// Light playouts whose random moves are never a big self-atari.
-    Safe,
 }
 
-/// What a guided playout does before its random move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Guide {
-    /// Capture chains in atari near the last move.
-    captures: bool,
-    /// Save own chains the last move put in atari.
-    escapes: bool,
-    /// MoGo 3×3 patterns around the last move.
-    patterns: bool,
-    /// Random moves are never a big self-atari.
-    safe: bool,
+impl Policy {
+    /// Reads `light` or `heavy`.
+    pub fn parse(text: &str) -> Result<Policy, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "light" => Ok(Policy::Light),
+            "heavy" => Ok(Policy::Heavy),
+            other => Err(format!("unknown playout policy '{other}': light or heavy")),
+        }
+    }
+
+    /// The name [`Policy::parse`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Light => "light",
+            Policy::Heavy => "heavy",
+        }
+    }
 }
 
 /// The tactical replies to the last move (`last`, 0 if it was a pass or none): capture
@@ -113,12 +112,6 @@ struct Guide {
 /// One of them at random, or `None`.
 #[inline]
 pub fn tactical_reply(board: &FastBoard, last: Cell, rng: &mut Xoshiro256PlusPlus) -> Option<Cell> {
-    tactical_reply_of(board, last, rng, true)
-}
-
-/// [`tactical_reply`], with atari escapes only when `escapes`.
-#[inline]
-fn tactical_reply_of(board: &FastBoard, last: Cell, rng: &mut Xoshiro256PlusPlus, escapes: bool) -> Option<Cell> {
     if last == 0 || board.at(last).is_none() {
         return None;
     }
@@ -139,7 +132,7 @@ fn tactical_reply_of(board: &FastBoard, last: Cell, rng: &mut Xoshiro256PlusPlus
         }
         // An enemy chain in atari is captured; an own one escapes when the extension
         // leaves it two liberties or captures.
-        if color != mover || (escapes && !board.is_big_self_atari(liberty)) {
+        if color != mover || !board.is_big_self_atari(liberty) {
             replies[n] = liberty;
             n += 1;
         }
@@ -194,34 +187,15 @@ pub fn heavy_playout(
     board: &mut FastBoard,
     rng: &mut Xoshiro256PlusPlus,
     max_moves: usize,
-    on_move: impl FnMut(Cell, bool),
-) -> i32 {
-    let guide = Guide { captures: true, escapes: true, patterns: true, safe: true };
-    guided_playout(board, rng, max_moves, on_move, guide)
-}
-
-/// A playout that tries the `guide`'s replies to the last move before a random move.
-#[inline]
-fn guided_playout(
-    board: &mut FastBoard,
-    rng: &mut Xoshiro256PlusPlus,
-    max_moves: usize,
     mut on_move: impl FnMut(Cell, bool),
-    guide: Guide,
 ) -> i32 {
     let mut played = 0;
     let mut last: Cell = 0;
     while board.passes() < 2 && played < max_moves {
         let black = board.to_move() == bitboards::go::Color::BLACK;
-        let tactical = if guide.captures { tactical_reply_of(board, last, rng, guide.escapes) } else { None };
-        let choice =
-            tactical.or_else(|| if guide.patterns { pattern_reply(board, last, rng) } else { None }).or_else(|| {
-                if guide.safe {
-                    random_move(board, rng)
-                } else {
-                    board.pick_playable(|n| below(rng, n as usize) as u32)
-                }
-            });
+        let choice = tactical_reply(board, last, rng)
+            .or_else(|| pattern_reply(board, last, rng))
+            .or_else(|| random_move(board, rng));
         match choice {
             Some(cell) => {
                 on_move(cell, black);
@@ -247,13 +221,9 @@ pub fn playout(
     max_moves: usize,
     on_move: impl FnMut(Cell, bool),
 ) -> i32 {
-    let guide = |captures, escapes, patterns, safe| Guide { captures, escapes, patterns, safe };
     match policy {
         Policy::Light => light_playout(board, rng, max_moves, on_move),
         Policy::Heavy => heavy_playout(board, rng, max_moves, on_move),
-        Policy::Tactical => guided_playout(board, rng, max_moves, on_move, guide(true, true, false, false)),
-        Policy::Captures => guided_playout(board, rng, max_moves, on_move, guide(true, false, false, false)),
-        Policy::Safe => guided_playout(board, rng, max_moves, on_move, guide(false, false, false, true)),
     }
 }
 

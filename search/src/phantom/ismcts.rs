@@ -6,15 +6,16 @@
 //! samples is drawn as the search goes and reused) and plays down the trees: the side
 //! to move chooses, in its own tree, among the children whose move is playable on
 //! that board (neither side sees the other's moves, so the other's choices do not
-//! branch its tree); a light playout finishes the game and both trees' paths are
-//! updated. A node gets its children once it has been visited [`EXPAND_AFTER`]
-//! times: one for every point but the view's own stones (which points are free
-//! differs from sample to sample and, in the opponent's tree, with our moves). A
-//! child's exploration term counts the iterations in which it was *available* (its
-//! move playable on the iteration's board), not its parent's visits, so a move that is
-//! often blocked by a sampled opponent stone is judged on the boards where it can be
-//! played. AMAF (RAVE) statistics share the playouts between moves, as in the Go MCTS;
-//! a child not yet visited is judged by them alone.
+//! branch its tree); a playout ([`PlayerSettings::playouts`], light by default)
+//! finishes the game and both trees' paths are updated. A node gets its children once
+//! it has been visited [`EXPAND_AFTER`] times: one for every point but the view's own
+//! stones (which points are free differs from sample to sample and, in the
+//! opponent's tree, with our moves). A child's exploration term counts the iterations
+//! in which it was *available* (its move playable on the iteration's board), not its
+//! parent's visits, so a move that is often blocked by a sampled opponent stone is
+//! judged on the boards where it can be played. AMAF (RAVE) statistics share the
+//! playouts between moves, as in the Go MCTS; a child not yet visited is judged by
+//! them alone.
 //!
 //! Unlike one MCTS per sample ([`super::player`]'s visit-sharing search), the trees
 //! grow with the time given: the statistics of every sample refine the same trees, and
@@ -32,7 +33,7 @@ use rand_xoshiro::rand_core::SeedableRng;
 
 use super::belief::{Belief, Sample};
 use super::player::{Budget, Choice, PlayerSettings, ranked_choice};
-use crate::go::playout::{light_playout, move_cap};
+use crate::go::playout::{move_cap, playout};
 
 /// Nodes the tree may hold (28 bytes each): beyond, iterations go on through the tree
 /// as it stands.
@@ -219,7 +220,7 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
                 break;
             }
         }
-        let diff = light_playout(&mut board, &mut rng, cap, |cell, black| {
+        let diff = playout(settings.playouts, &mut board, &mut rng, cap, |cell, black| {
             sequence.push((cell, if black { Color::BLACK } else { Color::WHITE }));
         });
         playouts += 1;

@@ -1,9 +1,9 @@
 //! The Phantom Go player: which try to make, from one side's [`View`] alone.
 //!
 //! **Belief-state search** ([`PhantomPlayer::Belief`], the default): boards are sampled
-//! from the view ([`Belief`]), the Go MCTS (UCT-RAVE over light playouts,
-//! [`crate::go::mcts`]) runs 256 to 1024 playouts on each (12 per candidate) for the
-//! side to move, and
+//! from the view ([`Belief`]), the Go MCTS (UCT-RAVE over the playouts of
+//! [`PlayerSettings::playouts`], light by default, [`crate::go::mcts`]) runs 256 to
+//! 1024 playouts on each (12 per candidate) for the side to move, and
 //! each point is scored by its mean share of the root visits over the samples where it
 //! can be played (a try that turns out to hit a hidden stone costs only time, and
 //! shows where a stone stands; a point free on too few samples is discounted). **Flat Monte-Carlo** ([`PhantomPlayer::Flat`]) is the baseline
@@ -88,11 +88,14 @@ pub struct PlayerSettings {
     pub rules: PhantomRules,
     /// Komi.
     pub komi: f64,
+    /// The playouts of the belief and information-set searches (flat Monte-Carlo, the
+    /// baseline, always plays light ones).
+    pub playouts: Policy,
 }
 
 impl Default for PlayerSettings {
     fn default() -> Self {
-        PlayerSettings { player: PhantomPlayer::Belief, rules: PhantomRules::Ccgc, komi: 7.5 }
+        PlayerSettings { player: PhantomPlayer::Belief, rules: PhantomRules::Ccgc, komi: 7.5, playouts: Policy::Light }
     }
 }
 
@@ -228,9 +231,9 @@ fn belief_search(view: &View, settings: &PlayerSettings, candidates: u128, budge
         samples += 1;
         let board: Board = sample.board;
         let game = Game::new(board, settings.komi, Superko::Off);
-        // Light playouts and no priors: the player was tuned and measured without
-        // them (the priors were measured in Go, not in Phantom Go).
-        let settings = MctsSettings { policy: Policy::Light, priors: false, ..MctsSettings::default() };
+        // No priors: the player was tuned and measured without them (the priors were
+        // measured in Go, not in Phantom Go).
+        let settings = MctsSettings { policy: settings.playouts, priors: false, ..MctsSettings::default() };
         let mut tree = Mcts::with_pass(&game, rng.next_u64(), true).with_settings(settings);
         let per_sample =
             (PLAYOUTS_PER_CANDIDATE * u64::from(candidates.count_ones())).clamp(MIN_PER_SAMPLE, MAX_PER_SAMPLE);
@@ -339,16 +342,23 @@ mod tests {
     fn a_try_is_always_a_candidate_and_never_a_refused_point() {
         // Self-play through a referee: every try is empty in the mover's view and not
         // refused this turn; the refused ones are retried elsewhere.
-        for player in [PhantomPlayer::Belief, PhantomPlayer::Flat, PhantomPlayer::Ismcts] {
-            let s = PlayerSettings { player, ..PlayerSettings::default() };
+        let players = [PhantomPlayer::Belief, PhantomPlayer::Flat, PhantomPlayer::Ismcts]
+            .map(|player| PlayerSettings { player, ..PlayerSettings::default() });
+        let heavy = [PhantomPlayer::Belief, PhantomPlayer::Ismcts].map(|player| PlayerSettings {
+            player,
+            playouts: Policy::Heavy,
+            ..PlayerSettings::default()
+        });
+        for s in players.into_iter().chain(heavy) {
+            let player = s.player;
             let mut r = Referee::new(PhantomConfig::ccgc());
             let mut tries = 0;
             while !r.is_over() && tries < 400 {
                 let view = r.view(r.to_move()).clone();
                 let c = choose(&view, &s, &limits(300), &StopFlag::new(), tries);
                 if let Move::Play(p) = c.mv {
-                    assert_eq!(view.at(p), None, "{player:?}: {p:?} is not empty in the view");
-                    assert_eq!(view.refused() & p.bit(), 0, "{player:?}: {p:?} was refused");
+                    assert_eq!(view.at(p), None, "{s:?}: {p:?} is not empty in the view");
+                    assert_eq!(view.refused() & p.bit(), 0, "{s:?}: {p:?} was refused");
                     assert_ne!(try_candidates(&view) & p.bit(), 0);
                 } else if player == PhantomPlayer::Flat {
                     assert_eq!(try_candidates(&view), 0, "flat passes only with nothing to try");
@@ -356,7 +366,7 @@ mod tests {
                 r.try_move(c.mv).unwrap();
                 tries += 1;
             }
-            assert!(r.history().len() > 20, "{player:?}: {} tries", r.history().len());
+            assert!(r.history().len() > 20, "{s:?}: {} tries", r.history().len());
         }
     }
 
