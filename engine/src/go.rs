@@ -816,7 +816,13 @@ impl GameSession for GoSession {
                     values: vec!["off".into(), "positional".into(), "situational".into()],
                 },
             ),
-            ("Playouts", OptionKind::Combo { default: Policy::default().name().into(), values: vec!["light".into(), "heavy".into()] }),
+            (
+                "Playouts",
+                OptionKind::Combo {
+                    default: Policy::default().name().into(),
+                    values: vec!["light".into(), "heavy".into()],
+                },
+            ),
         ]
     }
 
