@@ -820,7 +820,7 @@ impl GameSession for GoSession {
                 "Playouts",
                 OptionKind::Combo {
                     default: Policy::default().name().into(),
-                    values: vec!["light".into(), "heavy".into()],
+                    values: Policy::ALL.map(|p| p.name().to_string()).to_vec(),
                 },
             ),
         ]

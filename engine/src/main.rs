@@ -232,7 +232,7 @@ enum Commands {
         #[arg(long, default_value_t = 7.5, global = true, value_parser = bitboards::go::parse_komi, allow_negative_numbers = true)]
         komi: f64,
         /// The playouts of the belief and ismcts players: light or heavy.
-        #[arg(long, default_value = "light", value_parser = search::go::playout::Policy::parse, global = true)]
+        #[arg(long, default_value_t = search::phantom::PlayerSettings::default().playouts, value_parser = search::go::playout::Policy::parse, global = true)]
         playouts: search::go::playout::Policy,
     },
     /// Play a match between two engines (UGI+, GTP, NBoard), or merge shards' results.

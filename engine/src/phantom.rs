@@ -180,7 +180,7 @@ impl GameSession for PhantomSession {
                 "Playouts",
                 OptionKind::Combo {
                     default: PlayerSettings::default().playouts.name().into(),
-                    values: vec!["light".into(), "heavy".into()],
+                    values: Policy::ALL.map(|p| p.name().to_string()).to_vec(),
                 },
             ),
         ]

@@ -89,13 +89,16 @@ pub enum Policy {
 }
 
 impl Policy {
-    /// Reads `light` or `heavy`.
+    /// Every policy, in the order options list them.
+    pub const ALL: [Policy; 2] = [Policy::Light, Policy::Heavy];
+
+    /// Reads a [`Policy::name`]: `light` or `heavy`.
     pub fn parse(text: &str) -> Result<Policy, String> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "light" => Ok(Policy::Light),
-            "heavy" => Ok(Policy::Heavy),
-            other => Err(format!("unknown playout policy '{other}': light or heavy")),
-        }
+        let text = text.trim().to_ascii_lowercase();
+        Policy::ALL
+            .into_iter()
+            .find(|p| p.name() == text)
+            .ok_or_else(|| format!("unknown playout policy '{text}': light or heavy"))
     }
 
     /// The name [`Policy::parse`] reads.
@@ -104,6 +107,12 @@ impl Policy {
             Policy::Light => "light",
             Policy::Heavy => "heavy",
         }
+    }
+}
+
+impl std::fmt::Display for Policy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
