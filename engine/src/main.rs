@@ -221,9 +221,10 @@ enum Commands {
         /// order, the default) or column-row.
         #[arg(long, default_value = "row-column", value_parser = platform::parse_letters, global = true)]
         letters: bitboards::go::LetterOrder,
-        /// The player: belief (belief-state search), ismcts (information-set MCTS) or flat
-        /// (flat Monte-Carlo).
-        #[arg(long, default_value = "belief", value_parser = search::phantom::PhantomPlayer::parse, global = true)]
+        /// The player: combined (belief-state search proposes, flat Monte-Carlo decides),
+        /// belief (belief-state search), ismcts (information-set MCTS) or flat (flat
+        /// Monte-Carlo).
+        #[arg(long, default_value_t = search::phantom::PlayerSettings::default().player, value_parser = search::phantom::PhantomPlayer::parse, global = true)]
         player: search::phantom::PhantomPlayer,
         /// Milliseconds for a turn's first try (later tries of the turn get less).
         #[arg(long, default_value_t = 1000, global = true)]
@@ -231,7 +232,8 @@ enum Commands {
         /// Komi.
         #[arg(long, default_value_t = 7.5, global = true, value_parser = bitboards::go::parse_komi, allow_negative_numbers = true)]
         komi: f64,
-        /// The playouts of the belief and ismcts players: light or heavy.
+        /// The playouts of the belief search (also the combined player's) and of ismcts:
+        /// light or heavy.
         #[arg(long, default_value_t = search::phantom::PlayerSettings::default().playouts, value_parser = search::go::playout::Policy::parse, global = true)]
         playouts: search::go::playout::Policy,
     },

@@ -111,12 +111,12 @@ impl Default for PhantomSession {
 }
 
 impl PhantomSession {
-    /// A new CCGC game, the belief player.
+    /// A new CCGC game, the default player.
     pub fn new() -> PhantomSession {
         let config = PhantomConfig::ccgc();
         PhantomSession {
             config,
-            player: PhantomPlayer::Belief,
+            player: PlayerSettings::default().player,
             playouts: PlayerSettings::default().playouts,
             referee: Referee::new(config),
             view_position: None,
@@ -172,8 +172,8 @@ impl GameSession for PhantomSession {
             (
                 "PhantomPlayer",
                 OptionKind::Combo {
-                    default: "belief".into(),
-                    values: vec!["belief".into(), "ismcts".into(), "flat".into()],
+                    default: PlayerSettings::default().player.name().into(),
+                    values: PhantomPlayer::ALL.map(|p| p.name().to_string()).to_vec(),
                 },
             ),
             (

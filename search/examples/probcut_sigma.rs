@@ -10,6 +10,8 @@
 //!
 //! `cargo run --release -p search --example probcut_sigma -- gen POSITIONS DMAX SEED > values.txt`
 //! prints one line per position (its empties, then its value at depths 1 to DMAX);
+//! `gen-selective` does the same with the selective search the player runs (ProbCut at
+//! the play level), whose values are the ones its cuts compare;
 //! `cargo run --release -p search --example probcut_sigma -- table values.txt …` prints
 //! the standard deviations from such files (several seeds' files join), the fit, and
 //! the table of the depth pairs ProbCut uses, per band, as Rust.
@@ -63,12 +65,12 @@ fn positions(count: usize, seed: u64, solver: &Solver) -> Vec<Board> {
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
-        Some("gen") => {
+        Some(mode @ ("gen" | "gen-selective")) => {
             let arg = |i: usize| -> Result<u64, String> {
                 let s = args.get(i).ok_or("gen POSITIONS DMAX SEED")?;
                 s.parse().map_err(|e| format!("argument {i} '{s}': {e}"))
             };
-            generate(arg(2)? as usize, arg(3)? as u32, arg(4)?);
+            generate(arg(2)? as usize, arg(3)? as u32, arg(4)?, mode == "gen-selective");
             Ok(())
         }
         Some("table") => {
@@ -90,13 +92,13 @@ fn main() -> Result<(), String> {
             }
             table(&values)
         }
-        _ => Err("usage: probcut_sigma gen POSITIONS DMAX SEED | probcut_sigma table FILE...".into()),
+        _ => Err("usage: probcut_sigma gen|gen-selective POSITIONS DMAX SEED | probcut_sigma table FILE...".into()),
     }
 }
 
 /// Prints each position's empties and its values at depths 1 to `dmax` (below its
-/// empties).
-fn generate(count: usize, dmax: u32, seed: u64) {
+/// empties), full-width or `selective`.
+fn generate(count: usize, dmax: u32, seed: u64, selective: bool) {
     let solver = Solver::new(16, 1);
     let stop = AtomicBool::new(false);
     let boards = positions(count, seed, &solver);
@@ -104,8 +106,11 @@ fn generate(count: usize, dmax: u32, seed: u64) {
         solver.clear();
         let n = board.empty_count();
         let mut line = n.to_string();
-        for d in 1..=dmax.min(n - 1) {
-            let limits = ThinkLimits { depth: Some(d), exact_empties: 0, ..ThinkLimits::default() };
+        // The player's selective midgame iterations stop 8 plies short of the end
+        // (`PLAY_ENDGAME_GAP` + 1 in solver.rs): deeper depths would repeat the last.
+        let deepest = if selective { n.saturating_sub(8) } else { n - 1 };
+        for d in 1..=dmax.min(deepest) {
+            let limits = ThinkLimits { depth: Some(d), exact_empties: 0, selective, ..ThinkLimits::default() };
             line += &format!(" {}", solver.think(board, limits, &stop, |_| {}).score);
         }
         println!("{line}");

@@ -151,6 +151,12 @@ impl TimeBudget {
         self.hard.is_some_and(|h| self.start.elapsed() >= h)
     }
 
+    /// The same budget with its soft limit scaled by `fraction` (the hard limit kept):
+    /// the first part of a search that goes on under the whole budget.
+    pub fn with_soft_fraction(&self, fraction: f64) -> TimeBudget {
+        TimeBudget { soft: self.soft.map(|s| s.mul_f64(fraction)), ..*self }
+    }
+
     /// The hard limit, if any.
     pub fn hard_limit(&self) -> Option<Duration> {
         self.hard

@@ -1,6 +1,12 @@
 //! The Phantom Go player: which try to make, from one side's [`View`] alone.
 //!
-//! **Belief-state search** ([`PhantomPlayer::Belief`], the default): boards are sampled
+//! **Combined** ([`PhantomPlayer::Combined`], the default): the belief-state search
+//! below runs for half the time and proposes its [`FINALISTS`] best candidates; flat
+//! Monte-Carlo on freshly sampled boards decides among them with the other half (the
+//! belief search finds the moves, the flat playouts' mean results, which average over
+//! the hidden stones instead of playing as if they were seen, pick one).
+//!
+//! **Belief-state search** ([`PhantomPlayer::Belief`]): boards are sampled
 //! from the view ([`Belief`]), the Go MCTS (UCT-RAVE over the playouts of
 //! [`PlayerSettings::playouts`], light by default, [`crate::go::mcts`]) runs 256 to
 //! 1024 playouts on each (12 per candidate) for the side to move, and
@@ -44,14 +50,24 @@ const MIN_SAMPLES: u32 = 4;
 /// chosen.
 const PASS_MARGIN: f32 = 0.15;
 
+/// The belief search's best candidates among which the combined player's flat
+/// Monte-Carlo decides.
+pub const FINALISTS: usize = 5;
+/// The share of the combined player's time (or playouts) that goes to the belief
+/// search; flat Monte-Carlo on the finalists gets the rest.
+const BELIEF_SHARE: f64 = 0.5;
+
 /// Playouts a search without any limit runs.
 const DEFAULT_PLAYOUTS: u64 = 20_000;
 
-/// The two players.
+/// The players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum PhantomPlayer {
-    /// Belief-state search: the Go MCTS on sampled boards, visits summed.
+    /// The belief-state search proposes [`FINALISTS`] candidates, flat Monte-Carlo
+    /// chooses among them.
     #[default]
+    Combined,
+    /// Belief-state search: the Go MCTS on sampled boards, visits summed.
     Belief,
     /// Flat Monte-Carlo on sampled boards (the baseline).
     Flat,
@@ -60,22 +76,32 @@ pub enum PhantomPlayer {
 }
 
 impl PhantomPlayer {
-    /// Reads `belief` or `flat`.
+    /// Every player, the default first.
+    pub const ALL: [PhantomPlayer; 4] =
+        [PhantomPlayer::Combined, PhantomPlayer::Belief, PhantomPlayer::Ismcts, PhantomPlayer::Flat];
+
+    /// Reads a player's [`PhantomPlayer::name`].
     pub fn parse(text: &str) -> Result<PhantomPlayer, String> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "belief" => Ok(PhantomPlayer::Belief),
-            "flat" => Ok(PhantomPlayer::Flat),
-            "ismcts" => Ok(PhantomPlayer::Ismcts),
-            other => Err(format!("unknown Phantom Go player '{other}': belief, ismcts or flat")),
-        }
+        let text = text.trim().to_ascii_lowercase();
+        PhantomPlayer::ALL.into_iter().find(|p| p.name() == text).ok_or_else(|| {
+            let names: Vec<&str> = PhantomPlayer::ALL.iter().map(|p| p.name()).collect();
+            format!("unknown Phantom Go player '{text}': {}", names.join(", "))
+        })
     }
     /// The name [`PhantomPlayer::parse`] reads.
     pub fn name(self) -> &'static str {
         match self {
+            PhantomPlayer::Combined => "combined",
             PhantomPlayer::Belief => "belief",
             PhantomPlayer::Flat => "flat",
             PhantomPlayer::Ismcts => "ismcts",
         }
+    }
+}
+
+impl std::fmt::Display for PhantomPlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -95,7 +121,12 @@ pub struct PlayerSettings {
 
 impl Default for PlayerSettings {
     fn default() -> Self {
-        PlayerSettings { player: PhantomPlayer::Belief, rules: PhantomRules::Ccgc, komi: 7.5, playouts: Policy::Light }
+        PlayerSettings {
+            player: PhantomPlayer::Combined,
+            rules: PhantomRules::Ccgc,
+            komi: 7.5,
+            playouts: Policy::Light,
+        }
     }
 }
 
@@ -127,7 +158,14 @@ pub(crate) struct Budget<'a> {
     start: Instant,
 }
 
-impl Budget<'_> {
+impl<'a> Budget<'a> {
+    /// The first `fraction` of this budget (its soft time limit and its playouts
+    /// scaled, the hard limit kept), for a search that goes on under the whole of it.
+    pub(crate) fn part(&self, fraction: f64) -> Budget<'a> {
+        let nodes = if self.nodes == u64::MAX { u64::MAX } else { ((self.nodes as f64 * fraction) as u64).max(1) };
+        Budget { time: self.time.with_soft_fraction(fraction), nodes, ..*self }
+    }
+
     /// True when no more samples should be drawn (`samples` drawn, `playouts` run).
     pub(crate) fn done(&self, playouts: u64, samples: u32) -> bool {
         if playouts >= self.nodes || self.stop.is_stopped() || self.time.hard_expired() {
@@ -210,6 +248,37 @@ pub fn choose(view: &View, settings: &PlayerSettings, limits: &Limits, stop: &St
         PhantomPlayer::Flat => super::flat::search(view, settings, candidates, &budget, seed),
         PhantomPlayer::Ismcts => super::ismcts::search(view, settings, candidates, &budget, seed),
         PhantomPlayer::Belief => belief_search(view, settings, candidates, &budget, seed),
+        PhantomPlayer::Combined => combined_search(view, settings, candidates, &budget, seed),
+    }
+}
+
+/// The combined player (see the module documentation): the belief search with
+/// [`BELIEF_SHARE`] of the budget, then flat Monte-Carlo over its [`FINALISTS`] best
+/// candidates until the budget is spent. A pass chosen by the belief search, or a
+/// single candidate, is the choice at once.
+fn combined_search(view: &View, settings: &PlayerSettings, candidates: u128, budget: &Budget, seed: u64) -> Choice {
+    let proposal = belief_search(view, settings, candidates, &budget.part(BELIEF_SHARE), seed);
+    let finalists = proposal
+        .moves
+        .iter()
+        .take(FINALISTS)
+        .filter_map(|&(mv, _)| match mv {
+            Move::Play(p) => Some(p.bit()),
+            Move::Pass => None,
+        })
+        .fold(0u128, |set, bit| set | bit);
+    if proposal.mv == Move::Pass || finalists.count_ones() < 2 {
+        return proposal;
+    }
+    let decision = super::flat::search(view, settings, finalists, budget, seed ^ 0x5EED_F1A7);
+    let others = proposal.moves.iter().filter(|(mv, _)| matches!(mv, Move::Play(p) if finalists & p.bit() == 0));
+    Choice {
+        mv: decision.mv,
+        win_rate: decision.win_rate,
+        samples: proposal.samples + decision.samples,
+        playouts: proposal.playouts + decision.playouts,
+        elapsed: budget.elapsed(),
+        moves: decision.moves.iter().chain(others).copied().collect(),
     }
 }
 
@@ -329,7 +398,7 @@ mod tests {
         play(&mut b, &[at(2, 2), at(4, 4), at(2, 6), at(5, 3)]);
         assert_ne!(a.board(), b.board());
         assert_eq!(a.view(Color::BLACK), b.view(Color::BLACK));
-        for player in [PhantomPlayer::Belief, PhantomPlayer::Flat, PhantomPlayer::Ismcts] {
+        for player in PhantomPlayer::ALL {
             let s = PlayerSettings { player, ..PlayerSettings::default() };
             let ca = choose(a.view(Color::BLACK), &s, &limits(3000), &StopFlag::new(), 9);
             let cb = choose(b.view(Color::BLACK), &s, &limits(3000), &StopFlag::new(), 9);
@@ -342,9 +411,8 @@ mod tests {
     fn a_try_is_always_a_candidate_and_never_a_refused_point() {
         // Self-play through a referee: every try is empty in the mover's view and not
         // refused this turn; the refused ones are retried elsewhere.
-        let players = [PhantomPlayer::Belief, PhantomPlayer::Flat, PhantomPlayer::Ismcts]
-            .map(|player| PlayerSettings { player, ..PlayerSettings::default() });
-        let heavy = [PhantomPlayer::Belief, PhantomPlayer::Ismcts].map(|player| PlayerSettings {
+        let players = PhantomPlayer::ALL.map(|player| PlayerSettings { player, ..PlayerSettings::default() });
+        let heavy = [PhantomPlayer::Combined, PhantomPlayer::Ismcts].map(|player| PlayerSettings {
             player,
             playouts: Policy::Heavy,
             ..PlayerSettings::default()
@@ -392,6 +460,30 @@ mod tests {
     }
 
     #[test]
+    fn the_combined_player_chooses_among_the_belief_searchs_finalists() {
+        // With a node budget the combined player's first half is exactly the belief
+        // search of half the playouts (same seed): its choice is one of that search's
+        // five best, found by flat playouts run after it.
+        let mut r = Referee::new(PhantomConfig::ccgc());
+        play(&mut r, &[at(4, 4), at(2, 6), at(6, 2), at(3, 3)]);
+        let view = r.view(Color::BLACK);
+        let belief = PlayerSettings { player: PhantomPlayer::Belief, ..PlayerSettings::default() };
+        let combined = PlayerSettings::default();
+        assert_eq!(combined.player, PhantomPlayer::Combined);
+        for seed in 1..4 {
+            let proposal = choose(view, &belief, &limits(4000), &StopFlag::new(), seed);
+            let finalists: Vec<Move> = proposal.moves.iter().take(FINALISTS).map(|m| m.0).collect();
+            let c = choose(view, &combined, &limits(8000), &StopFlag::new(), seed);
+            assert!(finalists.contains(&c.mv), "seed {seed}: {:?} not in {finalists:?}", c.mv);
+            assert!(c.playouts >= 8000 && c.samples > proposal.samples, "seed {seed}: the flat part ran");
+            // The finalists come first in the combined ranking, the rest after them.
+            let head: Vec<Move> = c.moves.iter().take(FINALISTS).map(|m| m.0).collect();
+            assert!(head.iter().all(|m| finalists.contains(m)), "seed {seed}: {head:?}");
+            assert_eq!(c.moves.len(), proposal.moves.len());
+        }
+    }
+
+    #[test]
     fn nothing_to_try_is_a_pass() {
         // Black owns every point but eyes: nothing sensible is left.
         let mut own = 0u128;
@@ -408,9 +500,10 @@ mod tests {
 
     #[test]
     fn the_names_read_back() {
-        for p in [PhantomPlayer::Belief, PhantomPlayer::Flat, PhantomPlayer::Ismcts] {
+        for p in PhantomPlayer::ALL {
             assert_eq!(PhantomPlayer::parse(p.name()), Ok(p));
         }
+        assert_eq!(PhantomPlayer::ALL[0], PhantomPlayer::default());
         assert!(PhantomPlayer::parse("oracle").is_err());
     }
 }
