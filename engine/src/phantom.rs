@@ -96,7 +96,8 @@ fn sensible_tries(view: &View) -> u128 {
 pub struct PhantomSession {
     config: PhantomConfig,
     player: PhantomPlayer,
-    /// The playouts of the belief and information-set searches (UGI+ `Playouts`).
+    /// The playouts of the belief search (also the combined player's) and of the
+    /// information-set search (UGI+ `Playouts`).
     playouts: Policy,
     referee: Referee,
     /// The position when it was given as one side's view (`position fen <view>`).

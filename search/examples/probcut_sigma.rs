@@ -21,7 +21,7 @@ use std::sync::atomic::AtomicBool;
 use bitboards::othello::{Board, squares};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
-use search::othello::{Solver, ThinkLimits};
+use search::othello::{PLAY_ENDGAME_GAP, Solver, ThinkLimits};
 
 /// Empties bands of the report.
 const BANDS: [(u32, u32); 5] = [(14, 21), (22, 29), (30, 37), (38, 45), (46, 54)];
@@ -106,9 +106,9 @@ fn generate(count: usize, dmax: u32, seed: u64, selective: bool) {
         solver.clear();
         let n = board.empty_count();
         let mut line = n.to_string();
-        // The player's selective midgame iterations stop 8 plies short of the end
-        // (`PLAY_ENDGAME_GAP` + 1 in solver.rs): deeper depths would repeat the last.
-        let deepest = if selective { n.saturating_sub(8) } else { n - 1 };
+        // The player's selective midgame iterations stop `PLAY_ENDGAME_GAP` + 1 plies
+        // short of the end: deeper depths would repeat the last.
+        let deepest = if selective { n.saturating_sub(PLAY_ENDGAME_GAP + 1) } else { n - 1 };
         for d in 1..=dmax.min(deepest) {
             let limits = ThinkLimits { depth: Some(d), exact_empties: 0, selective, ..ThinkLimits::default() };
             line += &format!(" {}", solver.think(board, limits, &stop, |_| {}).score);

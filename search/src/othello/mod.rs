@@ -28,7 +28,7 @@ pub use parallel::{NULL_WINDOW_SPLIT_MIN_EMPTIES, SPLIT_MIN_EMPTIES};
 pub use perft::{parallel_perft, parallel_perft_until};
 pub use play::{ClockPlan, exact_reach, level_limits, plan_clock, think, think_limits};
 pub use probcut::endcut_depth;
-pub use solver::{Solution, SolveLimits, SolveMode, Solver, ThinkLimits, Thought};
+pub use solver::{PLAY_ENDGAME_GAP, Solution, SolveLimits, SolveMode, Solver, ThinkLimits, Thought};
 pub use stability::stable_discs;
 
 use bitboards::othello::{Move, OthelloBoard, Position};

@@ -39,7 +39,7 @@ const PLAY_LEVEL: u8 = 1;
 /// and its selective endgame searches begin. Same benchmark, [`PLAY_LEVEL`] 87%: mean
 /// disc loss 0.40, 0.40, 0.35, 0.46, 0.46 and 0.53 with gaps of 5, 6, 7, 8, 10 and 12
 /// plies (a standard error of about 0.08 each).
-const PLAY_ENDGAME_GAP: u32 = 7;
+pub const PLAY_ENDGAME_GAP: u32 = 7;
 
 /// Half-width of the exact search's first aspiration window around the selective
 /// endgame search's score.

@@ -6,7 +6,9 @@
 //! Each round draws one board ([`super::Belief::sample`]) and plays one light playout
 //! after every candidate that is empty on it (the same board for all candidates, which
 //! lowers the variance of their differences). A candidate that holds an opponent stone
-//! on a sample gets no playout from it.
+//! on a sample gets no playout from it. On request the pass is measured the same way
+//! (a playout after passing on every sample): the combined player checks a pass the
+//! belief search proposes against the best candidates.
 
 use bitboards::go::{Cell, FastBoard, Move, bits};
 use bitboards::phantom::View;
@@ -17,13 +19,25 @@ use super::belief::Belief;
 use super::player::{Budget, Choice, PlayerSettings};
 use crate::go::playout::{light_playout, move_cap};
 
-/// Flat Monte-Carlo over `candidates` (points empty in the view and not refused), within
-/// `budget`.
-pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, budget: &Budget, seed: u64) -> Choice {
+/// Flat Monte-Carlo over `candidates` (points empty in the view and not refused), and
+/// the pass if `with_pass`, within `budget`. The moves come back best first, each with
+/// its mean result (-1 for a candidate that got no playout).
+pub(crate) fn search(
+    view: &View,
+    settings: &PlayerSettings,
+    candidates: u128,
+    with_pass: bool,
+    budget: &Budget,
+    seed: u64,
+) -> Choice {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let belief = Belief::new(view);
     let me = view.color();
-    let cells: Vec<Cell> = bits(candidates).map(FastBoard::cell).collect();
+    // The candidates' cells, then `None` for the pass.
+    let mut cells: Vec<Option<Cell>> = bits(candidates).map(|p| Some(FastBoard::cell(p))).collect();
+    if with_pass {
+        cells.push(None);
+    }
     let mut wins = vec![0u32; cells.len()];
     let mut runs = vec![0u32; cells.len()];
     let (mut playouts, mut samples) = (0u64, 0u32);
@@ -37,11 +51,14 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
         // so that a node-limited search ends.
         let before = playouts;
         for (i, &cell) in cells.iter().enumerate() {
-            if start.at(cell).is_some() || !start.is_legal(cell) {
-                continue;
-            }
             let mut b = start.clone();
-            b.play(cell);
+            match cell {
+                Some(cell) if start.at(cell).is_some() || !start.is_legal(cell) => continue,
+                Some(cell) => {
+                    b.play(cell);
+                }
+                None => b.pass(),
+            }
             let diff = light_playout(&mut b, &mut rng, cap, |_, _| {});
             let black_wins = diff as f32 - komi > 0.0;
             runs[i] += 1;
@@ -58,7 +75,8 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
     let mean = |i: usize| if runs[i] == 0 { -1.0 } else { wins[i] as f32 / runs[i] as f32 };
     let mut order: Vec<usize> = (0..cells.len()).collect();
     order.sort_by(|&a, &b| mean(b).total_cmp(&mean(a)).then(runs[b].cmp(&runs[a])));
-    let moves: Vec<(Move, f32)> = order.iter().map(|&i| (Move::Play(FastBoard::point(cells[i])), mean(i))).collect();
+    let moves: Vec<(Move, f32)> =
+        order.iter().map(|&i| (cells[i].map_or(Move::Pass, |c| Move::Play(FastBoard::point(c))), mean(i))).collect();
     let (mv, win_rate) = moves.first().copied().unwrap_or((Move::Pass, 0.0));
     Choice { mv, win_rate: win_rate.max(0.0), samples, playouts, elapsed: budget.elapsed(), moves }
 }

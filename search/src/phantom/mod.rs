@@ -5,8 +5,10 @@
 //! * [`belief`]: full boards sampled from a view (determinization).
 //! * [`flat`]: flat Monte-Carlo (Cazenave 2005): random playouts after each candidate
 //!   on sampled boards, the best mean wins.
+//! * [`ismcts`]: information-set MCTS, one tree per side.
 //! * [`player`]: the belief-state search (the Go MCTS on each sample, visits summed
-//!   over samples) and the choice between the two players ([`PhantomPlayer`]).
+//!   over samples), the combined player (the belief search proposes, flat Monte-Carlo
+//!   decides; the default) and the choice among the players ([`PhantomPlayer`]).
 
 pub mod belief;
 pub mod flat;

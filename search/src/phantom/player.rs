@@ -57,6 +57,9 @@ pub const FINALISTS: usize = 5;
 /// search; flat Monte-Carlo on the finalists gets the rest.
 const BELIEF_SHARE: f64 = 0.5;
 
+/// Mixed into the seed of the combined player's flat part.
+const FLAT_SEED: u64 = 0x5EED_F1A7;
+
 /// Playouts a search without any limit runs.
 const DEFAULT_PLAYOUTS: u64 = 20_000;
 
@@ -144,7 +147,8 @@ pub struct Choice {
     /// Time spent.
     pub elapsed: Duration,
     /// The candidates with their scores (belief: mean share of the visits; flat: mean),
-    /// best first.
+    /// best first; the combined player's: the finalists with their flat means, best
+    /// first, then the other candidates with their belief scores.
     pub moves: Vec<(Move, f32)>,
 }
 
@@ -164,6 +168,12 @@ impl<'a> Budget<'a> {
     pub(crate) fn part(&self, fraction: f64) -> Budget<'a> {
         let nodes = if self.nodes == u64::MAX { u64::MAX } else { ((self.nodes as f64 * fraction) as u64).max(1) };
         Budget { time: self.time.with_soft_fraction(fraction), nodes, ..*self }
+    }
+
+    /// What is left of this budget once `playouts` of it were run.
+    pub(crate) fn after(&self, playouts: u64) -> Budget<'a> {
+        let nodes = if self.nodes == u64::MAX { u64::MAX } else { self.nodes.saturating_sub(playouts).max(1) };
+        Budget { nodes, ..*self }
     }
 
     /// True when no more samples should be drawn (`samples` drawn, `playouts` run).
@@ -245,7 +255,7 @@ pub fn choose(view: &View, settings: &PlayerSettings, limits: &Limits, stop: &St
     // The seed and the view together: a refused try is followed by a fresh search.
     let seed = seed ^ u64::from(view.refused().count_ones()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     match settings.player {
-        PhantomPlayer::Flat => super::flat::search(view, settings, candidates, &budget, seed),
+        PhantomPlayer::Flat => super::flat::search(view, settings, candidates, false, &budget, seed),
         PhantomPlayer::Ismcts => super::ismcts::search(view, settings, candidates, &budget, seed),
         PhantomPlayer::Belief => belief_search(view, settings, candidates, &budget, seed),
         PhantomPlayer::Combined => combined_search(view, settings, candidates, &budget, seed),
@@ -254,8 +264,12 @@ pub fn choose(view: &View, settings: &PlayerSettings, limits: &Limits, stop: &St
 
 /// The combined player (see the module documentation): the belief search with
 /// [`BELIEF_SHARE`] of the budget, then flat Monte-Carlo over its [`FINALISTS`] best
-/// candidates until the budget is spent. A pass chosen by the belief search, or a
-/// single candidate, is the choice at once.
+/// candidates until the budget is spent (its playouts counted with the belief search's).
+/// A pass the belief search proposes is measured by the flat playouts too, and tried
+/// only if it beats the best finalist there by [`PASS_MARGIN`] (with half the time,
+/// the belief search's pass rule alone passed in the opening). A single candidate is
+/// the choice at once; so is the belief search's choice when no time was left for a
+/// flat playout after it (a stop, or a try of a few milliseconds).
 fn combined_search(view: &View, settings: &PlayerSettings, candidates: u128, budget: &Budget, seed: u64) -> Choice {
     let proposal = belief_search(view, settings, candidates, &budget.part(BELIEF_SHARE), seed);
     let finalists = proposal
@@ -267,10 +281,28 @@ fn combined_search(view: &View, settings: &PlayerSettings, candidates: u128, bud
             Move::Pass => None,
         })
         .fold(0u128, |set, bit| set | bit);
-    if proposal.mv == Move::Pass || finalists.count_ones() < 2 {
+    let pass_proposed = proposal.mv == Move::Pass;
+    if finalists == 0 || (finalists.count_ones() == 1 && !pass_proposed) {
         return proposal;
     }
-    let decision = super::flat::search(view, settings, finalists, budget, seed ^ 0x5EED_F1A7);
+    let rest = budget.after(proposal.playouts);
+    let mut decision = super::flat::search(view, settings, finalists, pass_proposed, &rest, seed ^ FLAT_SEED);
+    // Flat gives a candidate without a playout the mean -1.
+    if decision.moves.first().is_none_or(|&(_, mean)| mean < 0.0) {
+        return proposal;
+    }
+    // The pass only when it beats every finalist clearly: a pass hands the opponent
+    // a free move, which a playout values at less than a game does.
+    let pass_mean = decision.moves.iter().find(|m| m.0 == Move::Pass).map(|m| m.1);
+    decision.moves.retain(|m| m.0 != Move::Pass);
+    if let Some(mean) = pass_mean
+        && decision.moves.first().is_none_or(|best| mean >= best.1 + PASS_MARGIN)
+    {
+        decision.moves.insert(0, (Move::Pass, mean));
+    }
+    let (mv, win_rate) = decision.moves[0];
+    decision.mv = mv;
+    decision.win_rate = win_rate.max(0.0);
     let others = proposal.moves.iter().filter(|(mv, _)| matches!(mv, Move::Play(p) if finalists & p.bit() == 0));
     Choice {
         mv: decision.mv,
@@ -475,12 +507,67 @@ mod tests {
             let finalists: Vec<Move> = proposal.moves.iter().take(FINALISTS).map(|m| m.0).collect();
             let c = choose(view, &combined, &limits(8000), &StopFlag::new(), seed);
             assert!(finalists.contains(&c.mv), "seed {seed}: {:?} not in {finalists:?}", c.mv);
-            assert!(c.playouts >= 8000 && c.samples > proposal.samples, "seed {seed}: the flat part ran");
+            // The decision is flat Monte-Carlo's over the finalists, with the rest of
+            // the playouts.
+            let mask = finalists.iter().fold(0u128, |m, mv| if let Move::Play(p) = mv { m | p.bit() } else { m });
+            let stop = StopFlag::new();
+            let rest = 8000 - proposal.playouts;
+            let budget = Budget {
+                time: TimeBudget::new(&Limits::default(), Color::BLACK, 10),
+                nodes: rest,
+                timed: false,
+                stop: &stop,
+                start: Instant::now(),
+            };
+            let flat = crate::phantom::flat::search(view, &combined, mask, false, &budget, seed ^ FLAT_SEED);
+            assert_eq!(c.mv, flat.mv, "seed {seed}");
+            assert_eq!(c.playouts, proposal.playouts + flat.playouts, "seed {seed}");
+            assert!(c.playouts < 8000 + 100, "seed {seed}: the node budget is shared ({})", c.playouts);
             // The finalists come first in the combined ranking, the rest after them.
             let head: Vec<Move> = c.moves.iter().take(FINALISTS).map(|m| m.0).collect();
             assert!(head.iter().all(|m| finalists.contains(m)), "seed {seed}: {head:?}");
             assert_eq!(c.moves.len(), proposal.moves.len());
         }
+    }
+
+    #[test]
+    fn a_combined_search_stopped_at_once_plays_the_belief_searchs_choice() {
+        // Stopped before any playout: no flat playout ran, so the finalists' order
+        // is the belief search's, not flat's means of -1.
+        let mut r = Referee::new(PhantomConfig::ccgc());
+        play(&mut r, &[at(4, 4), at(2, 6), at(6, 2), at(3, 3)]);
+        let view = r.view(Color::BLACK);
+        let stop = StopFlag::new();
+        stop.stop();
+        let infinite = Limits { infinite: true, ..Limits::default() };
+        let belief = PlayerSettings { player: PhantomPlayer::Belief, ..PlayerSettings::default() };
+        let b = choose(view, &belief, &infinite, &stop, 5);
+        let c = choose(view, &PlayerSettings::default(), &infinite, &stop, 5);
+        assert_eq!(c.mv, b.mv);
+        assert_eq!(c.moves, b.moves);
+    }
+
+    #[test]
+    fn flat_playouts_measure_the_pass_below_the_best_opening_move() {
+        // Early in the game a pass gives the opponent a free move: flat Monte-Carlo,
+        // asked to measure it, ranks it below the best candidate, once.
+        let mut r = Referee::new(PhantomConfig::ccgc());
+        play(&mut r, &[at(4, 4), at(2, 6), at(6, 2), at(3, 3)]);
+        let view = r.view(Color::BLACK);
+        let stop = StopFlag::new();
+        let budget = Budget {
+            time: TimeBudget::new(&Limits::default(), Color::BLACK, 10),
+            nodes: 40_000,
+            timed: false,
+            stop: &stop,
+            start: Instant::now(),
+        };
+        let c = crate::phantom::flat::search(view, &PlayerSettings::default(), try_candidates(view), true, &budget, 3);
+        let passes: Vec<f32> = c.moves.iter().filter(|m| m.0 == Move::Pass).map(|m| m.1).collect();
+        assert_eq!(passes.len(), 1, "{:?}", c.moves);
+        assert!((0.0..=1.0).contains(&passes[0]));
+        assert!(c.moves[0].1 > passes[0] + 0.05, "best {:?}, pass {}", c.moves[0], passes[0]);
+        assert_eq!(c.moves.len(), try_candidates(view).count_ones() as usize + 1);
     }
 
     #[test]
