@@ -265,11 +265,13 @@ pub fn choose(view: &View, settings: &PlayerSettings, limits: &Limits, stop: &St
 /// The combined player (see the module documentation): the belief search with
 /// [`BELIEF_SHARE`] of the budget, then flat Monte-Carlo over its [`FINALISTS`] best
 /// candidates until the budget is spent (its playouts counted with the belief search's).
-/// A pass the belief search proposes is measured by the flat playouts too, and tried
-/// only if it beats the best finalist there by [`PASS_MARGIN`] (with half the time,
-/// the belief search's pass rule alone passed in the opening). A single candidate is
-/// the choice at once; so is the belief search's choice when no time was left for a
-/// flat playout after it (a stop, or a try of a few milliseconds).
+/// The finalists are the first [`FINALISTS`] entries of the belief search's ranking
+/// (four points and the pass when it proposes a pass). A proposed pass is measured by
+/// the flat playouts too, and tried only if it beats the best finalist there by
+/// [`PASS_MARGIN`] ([`pass_or_best`]; with half the time, the belief search's own pass
+/// rule passed in the opening). A single finalist and no proposed pass is the choice
+/// at once; so is the belief search's choice when no time was left for a flat playout
+/// after it (a stop, or a try of a few milliseconds).
 fn combined_search(view: &View, settings: &PlayerSettings, candidates: u128, budget: &Budget, seed: u64) -> Choice {
     let proposal = belief_search(view, settings, candidates, &budget.part(BELIEF_SHARE), seed);
     let finalists = proposal
@@ -291,15 +293,7 @@ fn combined_search(view: &View, settings: &PlayerSettings, candidates: u128, bud
     if decision.moves.first().is_none_or(|&(_, mean)| mean < 0.0) {
         return proposal;
     }
-    // The pass only when it beats every finalist clearly: a pass hands the opponent
-    // a free move, which a playout values at less than a game does.
-    let pass_mean = decision.moves.iter().find(|m| m.0 == Move::Pass).map(|m| m.1);
-    decision.moves.retain(|m| m.0 != Move::Pass);
-    if let Some(mean) = pass_mean
-        && decision.moves.first().is_none_or(|best| mean >= best.1 + PASS_MARGIN)
-    {
-        decision.moves.insert(0, (Move::Pass, mean));
-    }
+    pass_or_best(&mut decision.moves);
     let (mv, win_rate) = decision.moves[0];
     decision.mv = mv;
     decision.win_rate = win_rate.max(0.0);
@@ -311,6 +305,20 @@ fn combined_search(view: &View, settings: &PlayerSettings, candidates: u128, bud
         playouts: proposal.playouts + decision.playouts,
         elapsed: budget.elapsed(),
         moves: decision.moves.iter().chain(others).copied().collect(),
+    }
+}
+
+/// Puts the pass of flat Monte-Carlo's ranked `moves` (mean results, best first) first
+/// if its mean beats the best point's by [`PASS_MARGIN`], and drops it otherwise: a
+/// pass hands the opponent a free move, which a playout values at less than a game
+/// does.
+fn pass_or_best(moves: &mut Vec<(Move, f32)>) {
+    let pass_mean = moves.iter().find(|m| m.0 == Move::Pass).map(|m| m.1);
+    moves.retain(|m| m.0 != Move::Pass);
+    if let Some(mean) = pass_mean
+        && moves.first().is_none_or(|best| mean >= best.1 + PASS_MARGIN)
+    {
+        moves.insert(0, (Move::Pass, mean));
     }
 }
 
@@ -545,6 +553,26 @@ mod tests {
         let c = choose(view, &PlayerSettings::default(), &infinite, &stop, 5);
         assert_eq!(c.mv, b.mv);
         assert_eq!(c.moves, b.moves);
+    }
+
+    #[test]
+    fn a_measured_pass_is_chosen_only_by_the_margin() {
+        let (a, b) = (at(0, 0), at(1, 1));
+        let mut close = vec![(a, 0.6), (Move::Pass, 0.55), (b, 0.5)];
+        pass_or_best(&mut close);
+        assert_eq!(close, vec![(a, 0.6), (b, 0.5)], "a pass a little behind is dropped");
+        let mut ahead = vec![(Move::Pass, 0.7), (a, 0.6), (b, 0.5)];
+        pass_or_best(&mut ahead);
+        assert_eq!(ahead, vec![(a, 0.6), (b, 0.5)], "a pass ahead by less than the margin too");
+        let mut clear = vec![(Move::Pass, 0.8), (a, 0.6), (b, 0.5)];
+        pass_or_best(&mut clear);
+        assert_eq!(clear, vec![(Move::Pass, 0.8), (a, 0.6), (b, 0.5)], "by the margin, the pass");
+        let mut alone = vec![(Move::Pass, 0.1)];
+        pass_or_best(&mut alone);
+        assert_eq!(alone, vec![(Move::Pass, 0.1)], "nothing else: the pass");
+        let mut none = vec![(a, 0.6), (b, 0.5)];
+        pass_or_best(&mut none);
+        assert_eq!(none, vec![(a, 0.6), (b, 0.5)]);
     }
 
     #[test]
