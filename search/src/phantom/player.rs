@@ -428,6 +428,24 @@ mod tests {
         Limits { nodes: Some(n), ..Limits::default() }
     }
 
+    /// A game after four legal tries, black to move.
+    fn opening() -> Referee {
+        let mut r = Referee::new(PhantomConfig::ccgc());
+        play(&mut r, &[at(4, 4), at(2, 6), at(6, 2), at(3, 3)]);
+        r
+    }
+
+    /// A budget of `nodes` playouts and no time limit.
+    fn node_budget(stop: &StopFlag, nodes: u64) -> Budget<'_> {
+        Budget {
+            time: TimeBudget::new(&Limits::default(), Color::BLACK, 10),
+            nodes,
+            timed: false,
+            stop,
+            start: Instant::now(),
+        }
+    }
+
     #[test]
     fn the_player_reads_only_its_view() {
         // Two games, different full boards: black's stones are the same, white's differ
@@ -504,8 +522,7 @@ mod tests {
         // With a node budget the combined player's first half is exactly the belief
         // search of half the playouts (same seed): its choice is one of that search's
         // five best, found by flat playouts run after it.
-        let mut r = Referee::new(PhantomConfig::ccgc());
-        play(&mut r, &[at(4, 4), at(2, 6), at(6, 2), at(3, 3)]);
+        let r = opening();
         let view = r.view(Color::BLACK);
         let belief = PlayerSettings { player: PhantomPlayer::Belief, ..PlayerSettings::default() };
         let combined = PlayerSettings::default();
@@ -520,13 +537,7 @@ mod tests {
             let mask = finalists.iter().fold(0u128, |m, mv| if let Move::Play(p) = mv { m | p.bit() } else { m });
             let stop = StopFlag::new();
             let rest = 8000 - proposal.playouts;
-            let budget = Budget {
-                time: TimeBudget::new(&Limits::default(), Color::BLACK, 10),
-                nodes: rest,
-                timed: false,
-                stop: &stop,
-                start: Instant::now(),
-            };
+            let budget = node_budget(&stop, rest);
             let flat = crate::phantom::flat::search(view, &combined, mask, false, &budget, seed ^ FLAT_SEED);
             assert_eq!(c.mv, flat.mv, "seed {seed}");
             assert_eq!(c.playouts, proposal.playouts + flat.playouts, "seed {seed}");
@@ -542,8 +553,7 @@ mod tests {
     fn a_combined_search_stopped_at_once_plays_the_belief_searchs_choice() {
         // Stopped before any playout: no flat playout ran, so the finalists' order
         // is the belief search's, not flat's means of -1.
-        let mut r = Referee::new(PhantomConfig::ccgc());
-        play(&mut r, &[at(4, 4), at(2, 6), at(6, 2), at(3, 3)]);
+        let r = opening();
         let view = r.view(Color::BLACK);
         let stop = StopFlag::new();
         stop.stop();
@@ -579,17 +589,10 @@ mod tests {
     fn flat_playouts_measure_the_pass_below_the_best_opening_move() {
         // Early in the game a pass gives the opponent a free move: flat Monte-Carlo,
         // asked to measure it, ranks it below the best candidate, once.
-        let mut r = Referee::new(PhantomConfig::ccgc());
-        play(&mut r, &[at(4, 4), at(2, 6), at(6, 2), at(3, 3)]);
+        let r = opening();
         let view = r.view(Color::BLACK);
         let stop = StopFlag::new();
-        let budget = Budget {
-            time: TimeBudget::new(&Limits::default(), Color::BLACK, 10),
-            nodes: 40_000,
-            timed: false,
-            stop: &stop,
-            start: Instant::now(),
-        };
+        let budget = node_budget(&stop, 40_000);
         let c = crate::phantom::flat::search(view, &PlayerSettings::default(), try_candidates(view), true, &budget, 3);
         let passes: Vec<f32> = c.moves.iter().filter(|m| m.0 == Move::Pass).map(|m| m.1).collect();
         assert_eq!(passes.len(), 1, "{:?}", c.moves);
