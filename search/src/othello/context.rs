@@ -23,12 +23,24 @@ pub struct Shared<'a> {
     pub nodes: AtomicU64,
     /// Threads allowed to help (1 = no parallel split).
     pub threads: usize,
+    /// A search that plays (on time or nodes, not solving): its midgame ProbCut uses
+    /// the error measured on the player's own selective searches
+    /// (`probcut::play_sigma`) instead of the solver's formula.
+    pub play_cuts: bool,
 }
 
 impl<'a> Shared<'a> {
     /// A context without limits other than the stop flag.
     pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool, threads: usize) -> Shared<'a> {
-        Shared { tt, stop, deadline: None, node_limit: u64::MAX, nodes: AtomicU64::new(0), threads: threads.max(1) }
+        Shared {
+            tt,
+            stop,
+            deadline: None,
+            node_limit: u64::MAX,
+            nodes: AtomicU64::new(0),
+            threads: threads.max(1),
+            play_cuts: false,
+        }
     }
 }
 

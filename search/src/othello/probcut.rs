@@ -32,10 +32,68 @@ fn shallow_depth(depth: u32) -> u32 {
     (depth / 4) * 2 + (depth & 1)
 }
 
-/// Standard deviation, in discs, of (depth-ply value − shallow value).
+/// Standard deviation, in discs, of (depth-ply value − shallow value): the solver's
+/// formula, tuned on FFO node counts.
 fn sigma(depth: u32, shallow: u32) -> f32 {
     1.0 + 0.35 * (depth - shallow) as f32
 }
+
+/// Bands of empties of [`PLAY_SIGMA`]: 14–21, 22–29, 30–37, 38–45, 46 and more (fewer
+/// than 14 counts as the first).
+fn play_band(n: u32) -> usize {
+    match n {
+        0..=21 => 0,
+        22..=29 => 1,
+        30..=37 => 2,
+        38..=45 => 3,
+        _ => 4,
+    }
+}
+
+/// Standard deviation, in hundredths of a disc, of (depth-`d` value − depth
+/// [`shallow_depth`]`(d)` value) of the player's selective search (ProbCut at the play
+/// level), for d = 3..=13 and the bands of [`play_band`]. Measured on 2 000 positions
+/// of self-play games (seeds 201–204, 500 each, 14–54 empties), each searched to every
+/// depth up to 13 (or 8 plies short of the end): `cargo run --release -p search
+/// --example probcut_sigma -- gen-selective 500 13 SEED` then `probcut_sigma -- table`
+/// (about a minute in all on one core). The error grows as the empties fall and is
+/// 1.3–2.5 times the formula's below 38 empties.
+const PLAY_SIGMA: [[u16; 5]; 11] = [
+    [451, 425, 283, 245, 174], // 3 from 1
+    [432, 408, 277, 215, 151], // 4 from 2
+    [415, 300, 240, 194, 145], // 5 from 3
+    [540, 459, 343, 271, 189], // 6 from 2
+    [523, 360, 309, 242, 180], // 7 from 3
+    [443, 351, 292, 218, 171], // 8 from 4
+    [411, 324, 301, 216, 159], // 9 from 5
+    [467, 409, 309, 263, 198], // 10 from 4
+    [443, 360, 318, 240, 178], // 11 from 5
+    [445, 376, 302, 250, 176], // 12 from 6
+    [355, 322, 253, 222, 165], // 13 from 7
+];
+
+/// The player's ProbCut error in discs for a `depth`-ply search predicted by a
+/// `shallow` one with `n` empties: [`PLAY_SIGMA`] up to depth 13, beyond it the
+/// least-squares fit over the same measurements (`sigma = 5.895 − 0.355·shallow +
+/// 0.181·depth − 0.0853·empties`, from `probcut_sigma table`), at least the 13-ply
+/// row's value.
+fn play_sigma(depth: u32, shallow: u32, n: u32) -> f32 {
+    let band = play_band(n);
+    let row = |d: u32| f32::from(PLAY_SIGMA[(d - MIN_DEPTH) as usize][band]) / 100.0;
+    if depth <= 13 {
+        row(depth)
+    } else {
+        let fit = 5.895 - 0.355 * shallow as f32 + 0.181 * depth as f32 - 0.0853 * n as f32;
+        fit.max(row(13))
+    }
+}
+
+/// The player's confidence multipliers are [`LEVELS`] times this: the measured error
+/// is about 1.5 times the formula's on average, so two thirds of each level's `t`
+/// keeps its selectivity on average (and on the move-quality benchmark, `sente
+/// othello-accuracy --nodes N` for N = 0.3, 1 and 3 million, the sum of the mean disc
+/// losses was 1.17 with two thirds against 1.20 with the formula; 1.22 with 0.4).
+const PLAY_T_SCALE: f32 = 2.0 / 3.0;
 
 /// Depth of the shallow search that predicts the exact score with `n` empties: about
 /// a third, with the same parity. Shallower than [`shallow_depth`]: the selective
@@ -69,8 +127,15 @@ impl Searcher<'_> {
             return None;
         }
         let shallow = if endgame { endcut_depth(n) } else { shallow_depth(depth) };
-        let spread = if endgame { ENDCUT_SIGMA } else { sigma(depth, shallow) };
-        let margin = (LEVELS[self.sel as usize] * spread).ceil() as i32;
+        let t = LEVELS[self.sel as usize];
+        let margin = if endgame {
+            t * ENDCUT_SIGMA
+        } else if self.shared.play_cuts {
+            t * PLAY_T_SCALE * play_sigma(depth, shallow, n)
+        } else {
+            t * sigma(depth, shallow)
+        };
+        let margin = margin.ceil() as i32;
         let beta = alpha + 1;
         // One test only: on the side the static evaluation leans to.
         if eval_discs(p, o) > alpha {
@@ -106,6 +171,15 @@ mod tests {
             assert_eq!(s % 2, depth % 2);
         }
         assert!((SOLVER_LEVEL as usize) < LEVELS.len());
+        // The measured table covers depths 3 to 13, and beyond it the fit does not fall
+        // below the last row.
+        assert_eq!(PLAY_SIGMA.len() as u32, 13 - MIN_DEPTH + 1);
+        for n in 14..=60 {
+            for depth in MIN_DEPTH..n.min(40) {
+                let s = play_sigma(depth, shallow_depth(depth), n);
+                assert!(s >= 1.0 && s < 8.0, "{depth} {n}: {s}");
+            }
+        }
         for n in ENDCUT_MIN_EMPTIES..=60 {
             let s = endcut_depth(n);
             assert!(s >= MIN_DEPTH.min(n) && s < n);

@@ -413,6 +413,7 @@ impl Solver {
         let mut shared = Shared::new(&self.tt, stop, self.threads);
         shared.deadline = limits.hard_deadline;
         shared.node_limit = limits.node_limit.unwrap_or(u64::MAX);
+        shared.play_cuts = limits.selective && board.empty_count() > limits.exact_empties;
         self.pool.install(|| think_with(&shared, board, limits, &mut report))
     }
 }
