@@ -177,7 +177,7 @@ mod tests {
         for n in 14..=60 {
             for depth in MIN_DEPTH..n.min(40) {
                 let s = play_sigma(depth, shallow_depth(depth), n);
-                assert!(s >= 1.0 && s < 8.0, "{depth} {n}: {s}");
+                assert!((1.0..8.0).contains(&s), "{depth} {n}: {s}");
             }
         }
         for n in ENDCUT_MIN_EMPTIES..=60 {
