@@ -56,8 +56,9 @@ fn play_band(n: u32) -> usize {
 /// of self-play games (seeds 201–204, 500 each, 14–54 empties), each searched to every
 /// depth up to 13 (or 8 plies short of the end): `cargo run --release -p search
 /// --example probcut_sigma -- gen-selective 500 13 SEED` then `probcut_sigma -- table`
-/// (about a minute in all on one core). The error grows as the empties fall and is
-/// 1.3–2.5 times the formula's below 38 empties.
+/// (about a minute in all on one core), when the player's cuts used the formula. The
+/// error grows as the empties fall: on average 1.9 times the formula's at 14–21
+/// empties, 1.6 at 22–29, 1.25 at 30–37, 1.0 at 38–45 and 0.73 at 46 and more.
 const PLAY_SIGMA: [[u16; 5]; 11] = [
     [451, 425, 283, 245, 174], // 3 from 1
     [432, 408, 277, 215, 151], // 4 from 2
@@ -88,11 +89,12 @@ fn play_sigma(depth: u32, shallow: u32, n: u32) -> f32 {
     }
 }
 
-/// The player's confidence multipliers are [`LEVELS`] times this: the measured error
-/// is about 1.5 times the formula's on average, so two thirds of each level's `t`
-/// keeps its selectivity on average (and on the move-quality benchmark, `sente
-/// othello-accuracy --nodes N` for N = 0.3, 1 and 3 million, the sum of the mean disc
-/// losses was 1.17 with two thirds against 1.20 with the formula; 1.22 with 0.4).
+/// The player's confidence multipliers are [`LEVELS`] times this (the full-width
+/// error measured before was 1.5 times the formula's on average; this table is 1.3
+/// times). On the move-quality benchmark (`sente othello-accuracy --nodes N` for N =
+/// 0.3, 1 and 3 million) the sum of the mean disc losses is 1.19 with two thirds
+/// against 1.20 with the formula, and scalings from 0.4 to 1.0 of the midgame level
+/// alone did no better (docs/othello-play.md).
 const PLAY_T_SCALE: f32 = 2.0 / 3.0;
 
 /// Depth of the shallow search that predicts the exact score with `n` empties: about
