@@ -73,6 +73,9 @@ const PLAY_SIGMA: [[u16; 5]; 11] = [
     [355, 322, 253, 222, 165], // 13 from 7
 ];
 
+/// The deepest search [`PLAY_SIGMA`] has a row for.
+const PLAY_SIGMA_DEEPEST: u32 = MIN_DEPTH + PLAY_SIGMA.len() as u32 - 1;
+
 /// The player's ProbCut error in discs for a `depth`-ply search predicted by a
 /// `shallow` one with `n` empties: [`PLAY_SIGMA`] up to depth 13, beyond it the
 /// least-squares fit over the same measurements (`sigma = 5.895 − 0.355·shallow +
@@ -81,11 +84,11 @@ const PLAY_SIGMA: [[u16; 5]; 11] = [
 fn play_sigma(depth: u32, shallow: u32, n: u32) -> f32 {
     let band = play_band(n);
     let row = |d: u32| f32::from(PLAY_SIGMA[(d - MIN_DEPTH) as usize][band]) / 100.0;
-    if depth <= 13 {
+    if depth <= PLAY_SIGMA_DEEPEST {
         row(depth)
     } else {
         let fit = 5.895 - 0.355 * shallow as f32 + 0.181 * depth as f32 - 0.0853 * n as f32;
-        fit.max(row(13))
+        fit.max(row(PLAY_SIGMA_DEEPEST))
     }
 }
 
@@ -175,7 +178,7 @@ mod tests {
         assert!((SOLVER_LEVEL as usize) < LEVELS.len());
         // The measured table covers depths 3 to 13, and beyond it the fit does not fall
         // below the last row.
-        assert_eq!(PLAY_SIGMA.len() as u32, 13 - MIN_DEPTH + 1);
+        assert_eq!(PLAY_SIGMA_DEEPEST, 13);
         for n in 14..=60 {
             for depth in MIN_DEPTH..n.min(40) {
                 let s = play_sigma(depth, shallow_depth(depth), n);

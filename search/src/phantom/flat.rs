@@ -51,9 +51,11 @@ pub(crate) fn search(
         // so that a node-limited search ends.
         let before = playouts;
         for (i, &cell) in cells.iter().enumerate() {
+            if cell.is_some_and(|c| start.at(c).is_some() || !start.is_legal(c)) {
+                continue;
+            }
             let mut b = start.clone();
             match cell {
-                Some(cell) if start.at(cell).is_some() || !start.is_legal(cell) => continue,
                 Some(cell) => {
                     b.play(cell);
                 }

@@ -166,14 +166,14 @@ impl<'a> Budget<'a> {
     /// The first `fraction` of this budget (its soft time limit and its playouts
     /// scaled, the hard limit kept), for a search that goes on under the whole of it.
     pub(crate) fn part(&self, fraction: f64) -> Budget<'a> {
-        let nodes = if self.nodes == u64::MAX { u64::MAX } else { ((self.nodes as f64 * fraction) as u64).max(1) };
+        // No node limit (u64::MAX) stays out of reach scaled.
+        let nodes = ((self.nodes as f64 * fraction) as u64).max(1);
         Budget { time: self.time.with_soft_fraction(fraction), nodes, ..*self }
     }
 
     /// What is left of this budget once `playouts` of it were run.
     pub(crate) fn after(&self, playouts: u64) -> Budget<'a> {
-        let nodes = if self.nodes == u64::MAX { u64::MAX } else { self.nodes.saturating_sub(playouts).max(1) };
-        Budget { nodes, ..*self }
+        Budget { nodes: self.nodes.saturating_sub(playouts).max(1), ..*self }
     }
 
     /// True when no more samples should be drawn (`samples` drawn, `playouts` run).
@@ -295,12 +295,10 @@ fn combined_search(view: &View, settings: &PlayerSettings, candidates: u128, bud
     }
     pass_or_best(&mut decision.moves);
     let (mv, win_rate) = decision.moves[0];
-    decision.mv = mv;
-    decision.win_rate = win_rate.max(0.0);
     let others = proposal.moves.iter().filter(|(mv, _)| matches!(mv, Move::Play(p) if finalists & p.bit() == 0));
     Choice {
-        mv: decision.mv,
-        win_rate: decision.win_rate,
+        mv,
+        win_rate: win_rate.max(0.0),
         samples: proposal.samples + decision.samples,
         playouts: proposal.playouts + decision.playouts,
         elapsed: budget.elapsed(),
