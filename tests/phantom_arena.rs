@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bitboards::go::{Move, Point};
+use bitboards::go::{Color, Move, Point};
 use bitboards::phantom::{Answer, PhantomConfig, PhantomRules, Referee, View};
 use serde_json::Value;
 
@@ -48,6 +48,14 @@ fn replay_under(path: &Path, config: PhantomConfig) -> usize {
     }
     assert!(r.is_over() || text.contains("try cap"), "{}", path.display());
     assert_eq!(text.contains("# Phantom Go (openspiel rules)"), config.rules == PhantomRules::OpenSpiel);
+    // The record ends with both sides' views, as the replayed referee has them.
+    let views: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("# the views at the end")).skip(1).collect();
+    assert_eq!(views.len(), 9, "{}", path.display());
+    let [black, white] = [Color::BLACK, Color::WHITE].map(|c| r.view(c).board_text());
+    for (row, line) in views.iter().enumerate() {
+        let cells = row * 9..(row + 1) * 9;
+        assert_eq!(*line, format!("# {}  {}", &black[cells.clone()], &white[cells]), "{}", path.display());
+    }
     tries
 }
 
@@ -203,6 +211,9 @@ fn openspiel_action_cap_on_a_refused_try_ends_the_game() {
         assert_eq!(row["moves"].as_u64(), Some(324), "{row}");
         let record = out.join(row["record"].as_str().expect("a record"));
         assert_eq!(replay_under(&record, PhantomConfig::open_spiel()), 324);
+        // The last turn ended with no answer that ends it: its tries still are in the SGF.
+        let sgf = std::fs::read_to_string(record.with_extension("sgf")).expect("an SGF record");
+        assert!(sgf.contains(";C[tries of an unfinished turn: A1 refused"), "{sgf}");
     }
     let _ = std::fs::remove_dir_all(&out);
 }
@@ -231,6 +242,11 @@ fn engines_and_rules_that_cannot_play_phantom_go_are_refused() {
         &engine("b", "flat"),
     ]);
     assert!(err.contains("needs UGI+ engines"), "{err}");
+    for (option, why) in [("option.letters=diagonal", "option.letters 'diagonal'"), ("option.hash=16", "option.hash")] {
+        let platform = format!("{} {option}", engine("b", "flat"));
+        let err = run(&["--game", "phantomgo", "--engine", &engine("a", "flat"), "--engine", &platform]);
+        assert!(err.contains("engine b: ") && err.contains(why), "{err}");
+    }
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -272,4 +288,69 @@ fn removing_captured_stones_is_on_the_captured_sides_clock() {
         }
         let _ = std::fs::remove_dir_all(&out);
     }
+}
+
+/// A platform engine in a shell script: on its first `move go` it waits `delay`
+/// seconds and tries E5; after each `refuse` it waits `delay` again and tries A1
+/// (row-column `AA`); then it passes (as Black it passes at once).
+fn slow_refused(dir: &Path, delay: f64) -> String {
+    let script = format!(
+        "n=0\nwhile read -r line; do\n  case \"$line\" in\n    'name?') echo 'name slow' ;;\n    'new black') echo 'move pass' ;;\n    \
+         'move go'|'move pass') n=$((n+1))\n      if [ $n = 1 ]; then sleep {delay}; echo 'move EE'; \
+         else echo 'move pass'; fi ;;\n    refuse) sleep {delay}; echo 'move AA' ;;\n    quit) exit 0 ;;\n  \
+         esac\ndone\n"
+    );
+    let path = dir.join("slow.sh");
+    std::fs::write(&path, script).expect("write a script");
+    format!("name=slow cmd='sh {}' proto=phantom", path.display())
+}
+
+#[test]
+fn illegal_tries_run_on_the_movers_clock() {
+    // Black takes E5; white waits `delay` before its try onto E5 (refused) and `delay`
+    // before its next: each try is within the 1 s + 0.3 s, two of 0.7 s are not.
+    for (delay, lost) in [(0.7, true), (0.2, false)] {
+        let out = scratch(&format!("tries-clock-{lost}"));
+        let black = scripted(&out, "black", &["EE"], 0.0);
+        let rows = arena(&out, &["--tc", "1+0", "--margin-ms", "300"], [&black, &slow_refused(&out, delay)]);
+        let row = &rows[0];
+        assert_eq!(row["first"], "black");
+        let reason = row["reason"].as_str().unwrap();
+        if lost {
+            assert_eq!(reason, "slow lost on time", "{row}");
+            assert_eq!(row["result"], "1-0", "{row}");
+        } else {
+            assert_eq!(reason, "two passes", "{row}");
+            let record = out.join(row["record"].as_str().expect("a record"));
+            let text = std::fs::read_to_string(&record).expect("record");
+            assert!(text.contains("W E5   refused") && text.contains("W A9   accepted"), "{text}");
+        }
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
+#[test]
+fn platform_engines_in_the_other_letter_order_and_access_take() {
+    // Black (column-row letters, told its captures with `access take`) plays A9, C9
+    // and B8 around white's B9 (row-column `AB`) and takes it.
+    let out = scratch("dialect");
+    let log = out.join("io.log");
+    let log_arg = log.to_str().expect("utf-8 path").to_string();
+    let capturer = format!(
+        "{} option.letters=column-row option.take=access",
+        scripted(&out, "capturer", &["AA", "CA", "BB"], 0.0)
+    );
+    let captured = scripted(&out, "captured", &["AB"], 0.0);
+    let rows = arena(&out, &["--st", "5", "--debug-log", &log_arg], [&capturer, &captured]);
+    let row = &rows[0];
+    assert_eq!(row["first"], "capturer");
+    assert_eq!(row["reason"], "two passes", "{row}");
+    let record = std::fs::read_to_string(out.join(row["record"].as_str().expect("a record"))).expect("record");
+    assert!(record.contains("B B8   accepted, takes B9"), "{record}");
+    let io = std::fs::read_to_string(&log).expect("debug log");
+    // B9 is row A, column B: `BA` in column-row letters, `AB` in row-column.
+    assert!(io.contains("capturer > access take 1 BA"), "{io}");
+    assert!(io.contains("captured > taked 1 AB"), "{io}");
+    assert!(!io.contains("capturer > take "), "{io}");
+    let _ = std::fs::remove_dir_all(&out);
 }

@@ -91,12 +91,18 @@ impl PlatformEngine {
     }
 
     fn apply(&mut self, notice: Notice, step: &mut Step) -> bool {
+        self.apply_all(&[notice], step)
+    }
+
+    /// Applies `notices` in order, all or none: when one contradicts the view, the
+    /// view stays as it was and stderr says why.
+    fn apply_all(&mut self, notices: &[Notice], step: &mut Step) -> bool {
         let Some(view) = self.view.as_mut() else {
             step.err.push("no game: 'new black' or 'new white' first".into());
             return false;
         };
         let mut next = view.clone();
-        match next.apply(&notice) {
+        match notices.iter().try_for_each(|n| next.apply(n)) {
             Ok(()) => {
                 *view = next;
                 true
@@ -198,14 +204,20 @@ impl PlatformEngine {
                 None => step.err.push("'refuse' ignored: no try of ours is waiting".into()),
             },
             Command::Take(points) | Command::AccessTake(points) => {
-                // A capture means our pending try stood.
-                if let Some(mv @ Move::Play(_)) = self.pending {
-                    self.pending = None;
-                    self.answered = true;
-                    self.apply(Notice::Accepted(mv), &mut step);
-                }
                 let set = points.iter().fold(0u128, |m, p| m | p.bit());
-                self.apply(Notice::Took { count: points.len() as u32, points: set }, &mut step);
+                let took = Notice::Took { count: points.len() as u32, points: set };
+                // A capture means our pending try stood: both are taken in, or neither.
+                match self.pending {
+                    Some(mv @ Move::Play(_)) => {
+                        if self.apply_all(&[Notice::Accepted(mv), took], &mut step) {
+                            self.pending = None;
+                            self.answered = true;
+                        }
+                    }
+                    _ => {
+                        self.apply(took, &mut step);
+                    }
+                }
             }
             Command::Taked(points) => {
                 let set = points.iter().fold(0u128, |m, p| m | p.bit());
@@ -413,7 +425,63 @@ mod tests {
         assert!(e.handle_line("accept").out.is_empty());
         assert_eq!(e.view().unwrap().own().count_ones(), 1);
         assert_eq!(e.view().unwrap().opponent_count(), 1);
-        let bad = e.handle_line("taked 1 AA");
-        assert!(!bad.err.is_empty() || e.view().unwrap().own() & Point::new(0, 0).bit() != 0);
+        let own = e.view().unwrap().own();
+        let elsewhere = if own & Point::new(0, 0).bit() == 0 { "AA" } else { "AB" };
+        let bad = e.handle_line(&format!("taked 1 {elsewhere}"));
+        assert!(bad.err.iter().any(|l| l.contains("not ours")), "{bad:?}");
+        assert_eq!(e.view().unwrap().own(), own, "a bad 'taked' changes nothing");
+    }
+
+    /// The letters of the try in a `move XY` line.
+    fn try_letters(step: &Step) -> String {
+        let line = step.out.last().expect("a try");
+        line.strip_prefix("move ").expect("a move line").to_string()
+    }
+
+    #[test]
+    fn a_take_that_contradicts_the_view_changes_nothing() {
+        let mut e = engine();
+        e.handle_line("new white");
+        let ours = try_letters(&e.handle_line("move go"));
+        // The platform names our own waiting try as the stone we took.
+        let bad = e.handle_line(&format!("take 1 {ours}"));
+        assert!(bad.err.iter().any(|l| l.contains("our own stones")), "{bad:?}");
+        assert_eq!(e.view().unwrap().own(), 0, "the try is not taken as accepted");
+        assert_eq!(e.view().unwrap().opponent_count(), 1);
+        // The try still waits for its answer.
+        assert!(e.handle_line("accept").err.is_empty());
+        assert_eq!(e.view().unwrap().own().count_ones(), 1);
+    }
+
+    #[test]
+    fn access_take_accepts_the_try_and_removes_the_stones() {
+        let mut e = engine();
+        e.handle_line("new white");
+        let ours = try_letters(&e.handle_line("move go"));
+        let other = if ours == "AA" { "II" } else { "AA" };
+        let step = e.handle_line(&format!("access take 1 {other}"));
+        assert!(step.err.is_empty(), "{step:?}");
+        let view = e.view().unwrap();
+        assert_eq!(view.own().count_ones(), 1, "the capture means the try stood");
+        assert_eq!(view.opponent_count(), 0);
+        assert_eq!(view.taken(), 1);
+    }
+
+    #[test]
+    fn a_turn_the_referee_passed_for_us() {
+        // No `refuse`: the opponent's `move go` after our try says our turn became a
+        // pass (the illegal-try bound or rule 7).
+        let mut e = engine();
+        e.handle_line("new white");
+        e.handle_line("move go");
+        assert_eq!(e.handle_line("refuse").out.len(), 1, "another try");
+        let step = e.handle_line("move go");
+        assert!(step.err.iter().any(|l| l.contains("taken as a pass")), "{step:?}");
+        assert_eq!(step.out.len(), 1, "a try for the new turn: {step:?}");
+        let view = e.view().unwrap();
+        assert_eq!(view.own(), 0);
+        assert_eq!(view.opponent_count(), 2);
+        assert_eq!(view.refused(), 0, "a new turn starts with no refusals");
+        assert_eq!(view.earlier_refused().count_ones(), 1, "the refused point is remembered");
     }
 }

@@ -200,6 +200,10 @@ impl PlayArgs {
             if [&a, &b].iter().any(|e| !matches!(e.protocol, super::Protocol::Phantom | super::Protocol::Ugi)) {
                 bail!("Phantom Go engines speak the platform protocol (proto=phantom) or UGI+ (proto=ugi)");
             }
+            for e in [&a, &b].into_iter().filter(|e| e.protocol == super::Protocol::Phantom) {
+                super::phantom::PlatformDialect::from_options(&e.options)
+                    .map_err(|why| anyhow::anyhow!("engine {}: {why}", e.name))?;
+            }
             if platform_engine && self.phantom_rules == PhantomRules::OpenSpiel {
                 bail!(
                     "--phantom-rules openspiel needs UGI+ engines (proto=ugi): the platform protocol cannot tell \

@@ -12,7 +12,8 @@
 //!   and `move go` or `move pass`. A turn the referee turns into a pass (the
 //!   illegal-try bound, or rule 7: no legal point left) gets no `refuse`: the
 //!   opponent's `move go|pass` that follows tells the engine its turn is over. `end`
-//!   and `quit` close the game. The platform protocol has no line for what an
+//!   and `quit` close the game. Points are written in the engine's letter order and
+//!   captures told with its `take` line ([`PlatformDialect`]). The platform protocol has no line for what an
 //!   OpenSpiel refusal shows nor for a capture without its points, so OpenSpiel games
 //!   take UGI+ engines only.
 //! * **UGI+ engines** are set up with `setoption name Game value phantomgo`,
@@ -35,9 +36,10 @@
 //! never proposes to stop early (rule 11): neither protocol has a line for the
 //! proposal or the agreement.
 //!
-//! Records: `games/NNNNNN.txt` (every try with its answer, captures, the full board at
-//! the end) and `games/NNNNNN.sgf` (the accepted moves, each with the turn's tries in
-//! its comment).
+//! Records: `games/NNNNNN.txt` (every try with its answer, captures, the full board and
+//! both sides' views at the end) and `games/NNNNNN.sgf` (the accepted moves, each with
+//! the turn's tries in its comment; the tries of a turn the game ended in, in a last
+//! node).
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -64,10 +66,50 @@ const MAX_OTHER_LINES: usize = 1000;
 /// How an engine of a Phantom Go game is spoken to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Link {
-    /// The platform protocol, points written in this letter order.
-    Platform(LetterOrder),
+    /// The platform protocol.
+    Platform(PlatformDialect),
     /// UGI+: before each try, `position fen <the side's view>` and `go`.
     Ugi,
+}
+
+/// The platform protocol as one engine speaks it: the sources disagree on the letter
+/// order and on the capturer's line, so both are engine options (`option.letters`,
+/// `option.take`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlatformDialect {
+    /// Which letter of `move XY` is the row.
+    pub order: LetterOrder,
+    /// The capturer's line: `take` or `access take`.
+    pub take: &'static str,
+}
+
+impl PlatformDialect {
+    /// Reads a platform engine's options: `letters=row-column|column-row` (default
+    /// row-column) and `take=take|access` (default `take`).
+    pub fn from_options(options: &[(String, String)]) -> Result<PlatformDialect, String> {
+        let mut dialect = PlatformDialect { order: LetterOrder::RowColumn, take: "take" };
+        for (name, value) in options {
+            match name.to_ascii_lowercase().as_str() {
+                "letters" => {
+                    dialect.order = crate::platform::parse_letters(value)
+                        .map_err(|_| format!("option.letters '{value}': row-column or column-row"))?
+                }
+                "take" => {
+                    dialect.take = match value.trim().to_ascii_lowercase().as_str() {
+                        "take" => "take",
+                        "access" | "access take" | "access-take" => "access take",
+                        other => return Err(format!("option.take '{other}': take or access")),
+                    }
+                }
+                other => {
+                    return Err(format!(
+                        "option.{other}: a platform engine (proto=phantom) takes option.letters and option.take"
+                    ));
+                }
+            }
+        }
+        Ok(dialect)
+    }
 }
 
 /// What an engine answered when a try was due.
@@ -113,13 +155,14 @@ impl Engine {
                 Ok(Engine { process, link: Link::Ugi })
             }
             _ => {
+                let dialect = PlatformDialect::from_options(&spec.options).map_err(Fault::Protocol)?;
                 process.send("name?")?;
                 process.recv_handshake(deadline, &[], |l| l.starts_with("name").then_some(()))?;
                 for line in &spec.init {
                     process.send(line)?;
                 }
                 process.send(if color == Color::BLACK { "new black" } else { "new white" })?;
-                Ok(Engine { process, link: Link::Platform(LetterOrder::RowColumn) })
+                Ok(Engine { process, link: Link::Platform(dialect) })
             }
         }
     }
@@ -135,7 +178,7 @@ impl Engine {
         clock_left: Duration,
     ) -> Result<TryReply, Fault> {
         let order = match self.link {
-            Link::Platform(order) => order,
+            Link::Platform(dialect) => dialect.order,
             Link::Ugi => return self.try_move_ugi(deadline, view, control, clock_left),
         };
         let reply = self.process.recv_until(deadline, MAX_OTHER_LINES, |l| {
@@ -188,10 +231,18 @@ impl Engine {
     /// Sends a platform capture line (`take`, `taked`) naming `set`.
     fn tell_capture(&mut self, word: &str, set: u128) -> Result<(), Fault> {
         match self.link {
-            Link::Platform(order) => {
+            Link::Platform(dialect) => {
                 let points: Vec<Point> = bits(set).collect();
-                self.process.send(&capture_line(word, &points, order))
+                self.process.send(&capture_line(word, &points, dialect.order))
             }
+            Link::Ugi => Ok(()),
+        }
+    }
+
+    /// Tells the capturer its capture, with the `take` line its dialect speaks.
+    fn tell_take(&mut self, set: u128) -> Result<(), Fault> {
+        match self.link {
+            Link::Platform(dialect) => self.tell_capture(dialect.take, set),
             Link::Ugi => Ok(()),
         }
     }
@@ -243,6 +294,14 @@ fn text_record(config: &MatchConfig, names: [&str; 2], referee: &Referee, reason
     for l in referee.board().draw().lines() {
         let _ = writeln!(out, "# {l}");
     }
+    // What each side knew at the end (every view before it follows from replaying
+    // the tries through the referee).
+    let [black, white] = [Color::BLACK, Color::WHITE].map(|c| referee.view(c).board_text());
+    let _ = writeln!(out, "# the views at the end, top row first: black's, white's");
+    for row in 0..SIZE {
+        let cells = row * SIZE..(row + 1) * SIZE;
+        let _ = writeln!(out, "# {}  {}", &black[cells.clone()], &white[cells]);
+    }
     out
 }
 
@@ -273,12 +332,21 @@ fn sgf_record(names: [&str; 2], referee: &Referee, score: &str, reason: &str) ->
             Move::Play(p) => p.to_sgf(),
             Move::Pass => String::new(),
         };
-        let tries: Vec<String> = turn.iter().map(|t| format!("{} {}", vertex(t.mv), answer_text(&t.answer))).collect();
-        let _ = write!(out, "\n;{}[{node}]C[tries: {}]", t.color.stone_letter(), esc(&tries.join("; ")));
+        let _ = write!(out, "\n;{}[{node}]C[tries: {}]", t.color.stone_letter(), esc(&tries_text(&turn)));
         turn.clear();
+    }
+    // A game that ended inside a turn (a refused try as OpenSpiel's last action, a
+    // fault): that turn's tries in a node of their own.
+    if !turn.is_empty() {
+        let _ = write!(out, "\n;C[tries of an unfinished turn: {}]", esc(&tries_text(&turn)));
     }
     out.push_str(")\n");
     out
+}
+
+/// A turn's tries with their answers, for an SGF comment.
+fn tries_text(turn: &[&TryRecord]) -> String {
+    turn.iter().map(|t| format!("{} {}", vertex(t.mv), answer_text(&t.answer))).collect::<Vec<_>>().join("; ")
 }
 
 /// Plays game number `game` of the schedule (Phantom Go).
@@ -385,7 +453,7 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
                 Answer::Passed => engines[seat].tell("accept"),
                 Answer::Legal { captured } => engines[seat].tell("accept").and_then(|_| {
                     // OpenSpiel tells the capturer no points: only UGI+ engines play it.
-                    if captured != 0 { engines[seat].tell_capture("take", captured) } else { Ok(()) }
+                    if captured != 0 { engines[seat].tell_take(captured) } else { Ok(()) }
                 }),
             };
             if let Err(f) = sent {
