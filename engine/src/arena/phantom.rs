@@ -13,9 +13,9 @@
 //!   illegal-try bound, or rule 7: no legal point left) gets no `refuse`: the
 //!   opponent's `move go|pass` that follows tells the engine its turn is over. `end`
 //!   and `quit` close the game. Points are written in the engine's letter order and
-//!   captures told with its `take` line ([`PlatformDialect`]). The platform protocol has no line for what an
-//!   OpenSpiel refusal shows nor for a capture without its points, so OpenSpiel games
-//!   take UGI+ engines only.
+//!   captures told with its `take` line ([`PlatformDialect`]). The platform protocol
+//!   has no line for what an OpenSpiel refusal shows nor for a capture without its
+//!   points, so OpenSpiel games take UGI+ engines only.
 //! * **UGI+ engines** are set up with `setoption name Game value phantomgo`,
 //!   `PhantomRules`, `Komi`; before every try they get `position fen <view>` — the
 //!   referee's [`View`] of their side (own stones, the known opponent stones, the
