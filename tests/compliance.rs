@@ -268,4 +268,24 @@ fn compliance_arguments_are_checked() {
     assert!(!ok && stderr.contains("no compliance checks for NBoard with go"), "{stderr}");
     let (ok, _, stderr) = compliance("go", &format!("name=sente cmd='{SENTE} phantom' proto=phantom"));
     assert!(!ok && stderr.contains("no compliance checks for the Phantom Go platform protocol with go"), "{stderr}");
+    let odd = format!("name=sente cmd='{SENTE} phantom' proto=phantom option.letters=diagonal");
+    let (ok, stdout, stderr) = compliance("phantomgo", &odd);
+    assert!(!ok && stderr.contains("engine sente: option.letters 'diagonal'"), "{stderr}");
+    assert!(stdout.is_empty(), "no check runs: {stdout}");
+}
+
+#[test]
+fn the_platform_checks_speak_the_engines_dialect() {
+    // Column-row letters and `access take`, as a match would speak them to this engine.
+    // The letter order is a symmetry of the board (a compliant engine plays the same
+    // game mirrored), so what this pins is the capturer's line; the order's reading is
+    // tested with the arena's dialect test in tests/phantom_arena.rs.
+    let engine = format!(
+        "name=sente cmd='{SENTE} phantom --movetime 50 --letters column-row' proto=phantom option.letters=column-row \
+         option.take=access"
+    );
+    let stdout = assert_compliant("phantomgo", &engine, 10);
+    assert!(stdout.contains("got: 'access take "), "a real capture by its try, told with access take: {stdout}");
+    assert!(!stdout.contains("got: 'take "), "{stdout}");
+    assert!(stdout.contains("got: 'taked "), "{stdout}");
 }

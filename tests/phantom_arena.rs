@@ -354,3 +354,23 @@ fn platform_engines_in_the_other_letter_order_and_access_take() {
     assert!(!io.contains("capturer > take "), "{io}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn a_try_off_the_board_loses_with_the_line_named() {
+    // Game 0: the platform engine is Black and sends `move AJ` (column J of a board
+    // of A-I); game 1: the UGI+ engine is Black and answers `bestmove k5`.
+    let out = scratch("off-board");
+    let platform = scripted(&out, "platform", &["AJ"], 0.0);
+    let rows = arena(&out, &["--st", "5"], [&platform, &stubborn_engine(&out, "ugi", "k5")]);
+    assert_eq!(rows.len(), 2);
+    for (row, (first, why)) in rows.iter().zip([("platform", "not a try"), ("ugi", "'bestmove k5' is not a try")]) {
+        assert_eq!(row["first"], first, "{row}");
+        assert_eq!(row["result"], "0-1", "{row}");
+        assert_eq!(row["moves"].as_u64(), Some(0), "{row}");
+        let reason = row["reason"].as_str().expect("a reason");
+        assert!(reason.starts_with(&format!("{first} protocol violation: ")) && reason.contains(why), "{row}");
+        assert!(reason.contains("off the 9x9 board"), "{row}");
+    }
+    assert!(rows[0]["reason"].as_str().is_some_and(|r| r.contains("'AJ'")), "{}", rows[0]);
+    let _ = std::fs::remove_dir_all(&out);
+}

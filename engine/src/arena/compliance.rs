@@ -32,7 +32,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use bitboards::chaosclock::{self as cc, Record};
-use bitboards::go::{self, Color, LetterOrder, Point, Superko};
+use bitboards::go::{self, Color, Point, Superko};
 use bitboards::othello::{Board, Position};
 use bitboards::phantom::{PhantomConfig, PhantomRules, Referee, View};
 use bitboards::{Outcome, Player as Side};
@@ -122,6 +122,14 @@ pub fn run(spec: &EngineSpec, setup: GameSetup, log: Option<Log>, out: &mut dyn 
             ),
         ));
     }
+    // A platform engine's letter order and capture line come from its options, as in a match.
+    let dialect = match spec.protocol {
+        Protocol::Phantom => Some(
+            super::phantom::PlatformDialect::from_options(&spec.options)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("engine {}: {e}", spec.name)))?,
+        ),
+        _ => None,
+    };
     writeln!(out, "compliance of {} ({protocol}, {}): {}", spec.name, game_name(setup.kind), spec.command.join(" "))?;
     let process = Process::start(&spec.name, &spec.command, log, Arc::new(AtomicBool::new(false)));
     let mut checker = match process {
@@ -136,8 +144,7 @@ pub fn run(spec: &EngineSpec, setup: GameSetup, log: Option<Log>, out: &mut dyn 
         Protocol::Ugi => ugi_checks(&mut checker, spec, setup)?,
         Protocol::Gtp => gtp_checks(&mut checker, spec, setup)?,
         Protocol::Nboard => nboard_checks(&mut checker, spec)?,
-        // The arena speaks the platform protocol with row-column letters.
-        Protocol::Phantom => phantom::phantom_checks(&mut checker, spec, setup, LetterOrder::RowColumn)?,
+        Protocol::Phantom => phantom::phantom_checks(&mut checker, spec, setup, dialect.unwrap_or_default())?,
     }
     checker.finish()
 }

@@ -83,11 +83,18 @@ pub struct PlatformDialect {
     pub take: &'static str,
 }
 
+impl Default for PlatformDialect {
+    /// Row-column letters and `take`.
+    fn default() -> PlatformDialect {
+        PlatformDialect { order: LetterOrder::RowColumn, take: "take" }
+    }
+}
+
 impl PlatformDialect {
     /// Reads a platform engine's options: `letters=row-column|column-row` (default
     /// row-column) and `take=take|access` (default `take`).
     pub fn from_options(options: &[(String, String)]) -> Result<PlatformDialect, String> {
-        let mut dialect = PlatformDialect { order: LetterOrder::RowColumn, take: "take" };
+        let mut dialect = PlatformDialect::default();
         for (name, value) in options {
             match name.to_ascii_lowercase().as_str() {
                 "letters" => {

@@ -8,8 +8,8 @@
 //! and is kept only if every answer already given stays the same. This is how the
 //! script brings about, in a real game, a refused try (the opponent's stone stood on
 //! the point), a capture of the engine's stones (`taked`) and a capture by the
-//! engine's try (`take`): every line the engine gets is what the referee would send in
-//! that game.
+//! engine's try (`take`, or `access take` in that dialect): every line the engine gets
+//! is what the referee would send in that game.
 
 use std::io;
 use std::time::{Duration, Instant};
@@ -18,6 +18,7 @@ use bitboards::go::{Color, LetterOrder, Move, Point, bits, board_mask, flood, ne
 use bitboards::phantom::{Answer, PhantomConfig, PhantomRules, Referee, SIZE, View};
 use protocol::phantom::{Reply, capture_line, parse_reply};
 
+use super::super::phantom::PlatformDialect;
 use super::{ANSWER_TIME, Checker, EngineSpec, GameSetup, MARGIN, Miss, PROMPT};
 
 /// How long an engine may take over a try.
@@ -35,11 +36,13 @@ struct Script {
     /// Indices in `tries` of the opponent's moves told (`move go`) but not placed.
     unplaced: Vec<usize>,
     referee: Referee,
+    /// The engine's line for its captures: `take` or `access take`.
+    take: &'static str,
 }
 
 impl Script {
-    fn new(config: PhantomConfig, engine: Color) -> Script {
-        Script { config, engine, tries: Vec::new(), unplaced: Vec::new(), referee: Referee::new(config) }
+    fn new(config: PhantomConfig, engine: Color, take: &'static str) -> Script {
+        Script { config, engine, tries: Vec::new(), unplaced: Vec::new(), referee: Referee::new(config), take }
     }
 
     /// The engine's view (the placeholders are passes there: its stones and this
@@ -262,7 +265,7 @@ fn finish_turn(
                 c.send("accept")?;
                 if captured != 0 {
                     let points: Vec<Point> = bits(captured).collect();
-                    c.send(&capture_line("take", &points, order))?;
+                    c.send(&capture_line(s.take, &points, order))?;
                 }
                 return Ok(None);
             }
@@ -296,15 +299,17 @@ fn opponent_then_try(c: &mut Checker, s: &mut Script, order: LetterOrder) -> Res
     Ok(mv)
 }
 
-/// Runs the Phantom Go platform protocol's checks, points written in `order`.
+/// Runs the Phantom Go platform protocol's checks in the engine's `dialect` (its
+/// letter order and its line for its captures).
 pub(super) fn phantom_checks(
     c: &mut Checker,
     spec: &EngineSpec,
     setup: GameSetup,
-    order: LetterOrder,
+    dialect: PlatformDialect,
 ) -> io::Result<()> {
+    let order = dialect.order;
     let config = PhantomConfig::for_rules(PhantomRules::Ccgc).with_komi(setup.komi);
-    let mut s = Script::new(config, Color::BLACK);
+    let mut s = Script::new(config, Color::BLACK, dialect.take);
     let mut last = Move::Pass;
     let mut last_answer = Answer::Passed;
 
@@ -400,7 +405,7 @@ pub(super) fn phantom_checks(
             };
             if let Some(captured) = captured {
                 let points: Vec<Point> = bits(captured).collect();
-                let line = capture_line("take", &points, order);
+                let line = capture_line(s.take, &points, order);
                 c.send("accept")?;
                 c.send(&line)?;
                 let name = name_probe(c)?;
@@ -418,7 +423,7 @@ pub(super) fn phantom_checks(
         let own = bits(view.own()).next().unwrap_or(empty);
         c.send("sente-no-such-command 12")?;
         c.send(&capture_line("taked", &[empty], order))?;
-        c.send(&capture_line("take", &[own], order))?;
+        c.send(&capture_line(s.take, &[own], order))?;
         c.send("take 3 AB")?;
         c.send("name?")?;
         let (_, line) = c.until(ANSWER_TIME, "'name <a name>'", |l| {
@@ -427,7 +432,7 @@ pub(super) fn phantom_checks(
         Ok(format!("'{line}'"))
     })?;
     c.check("new white answered with nothing, then move go answered with a try", |c| {
-        s = Script::new(config, Color::WHITE);
+        s = Script::new(config, Color::WHITE, dialect.take);
         c.send("new white")?;
         name_probe(c)?;
         s.play(Move::Play(Point::new(4, 4))).map_err(script_miss)?;
