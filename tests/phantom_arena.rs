@@ -111,6 +111,13 @@ fn arena(out: &Path, args: &[&str], engines: [&str; 2]) -> Vec<Value> {
     text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect()
 }
 
+/// The arena's debug log in `out`: its path, and the path as an argument.
+fn debug_log(out: &Path) -> (PathBuf, String) {
+    let log = out.join("io.log");
+    let arg = log.to_str().expect("utf-8 path").to_string();
+    (log, arg)
+}
+
 /// The views a UGI+ engine was sent, from the arena's debug log; and no tries list.
 fn views_sent(log: &Path, name: &str) -> Vec<View> {
     let text = std::fs::read_to_string(log).expect("debug log");
@@ -128,8 +135,7 @@ fn views_sent(log: &Path, name: &str) -> Vec<View> {
 #[test]
 fn a_ugi_engine_plays_a_platform_engine_seeing_only_its_view() {
     let out = scratch("ugi");
-    let log = out.join("io.log");
-    let log_arg = log.to_str().expect("utf-8 path").to_string();
+    let (log, log_arg) = debug_log(&out);
     let rows = arena(
         &out,
         &["--st", "0.03", "--max-moves", "200", "--debug-log", &log_arg],
@@ -154,8 +160,7 @@ fn a_ugi_engine_plays_a_platform_engine_seeing_only_its_view() {
 #[test]
 fn openspiel_rules_between_ugi_engines() {
     let out = scratch("openspiel");
-    let log = out.join("io.log");
-    let log_arg = log.to_str().expect("utf-8 path").to_string();
+    let (log, log_arg) = debug_log(&out);
     let rows = arena(
         &out,
         &["--st", "0.02", "--phantom-rules", "openspiel", "--debug-log", &log_arg],
@@ -334,8 +339,7 @@ fn platform_engines_in_the_other_letter_order_and_access_take() {
     // Black (column-row letters, told its captures with `access take`) plays A9, C9
     // and B8 around white's B9 (row-column `AB`) and takes it.
     let out = scratch("dialect");
-    let log = out.join("io.log");
-    let log_arg = log.to_str().expect("utf-8 path").to_string();
+    let (log, log_arg) = debug_log(&out);
     let capturer = format!(
         "{} option.letters=column-row option.take=access",
         scripted(&out, "capturer", &["AA", "CA", "BB"], 0.0)
