@@ -253,8 +253,22 @@ impl Referee {
         self.notices[color.other().index()].push(Notice::OpponentPassed);
         self.views[color.index()].turn_over();
         self.illegal_this_turn = 0;
-        if self.game.is_over() {
+        if self.game.is_over() && self.passes_end_game() {
             self.ended = Some(EndReason::TwoPasses);
+        }
+    }
+
+    /// Whether a pass now, after a pass as the last accepted move, ends the game. CCGC:
+    /// yes, refused tries between the two passes do not count. OpenSpiel: only if the
+    /// try just before this pass was the pass (its game ends on two passes in a row of
+    /// its actions, and a refused try is an action that breaks the pair).
+    fn passes_end_game(&self) -> bool {
+        match self.config.rules {
+            PhantomRules::Ccgc => true,
+            PhantomRules::OpenSpiel => self
+                .history
+                .last()
+                .is_some_and(|t| matches!(t.answer, Answer::Passed | Answer::Illegal { turn_passed: true, .. })),
         }
     }
 
@@ -506,6 +520,50 @@ mod tests {
         let mut o = setup(PhantomConfig::open_spiel(), &moves);
         assert_eq!(o.try_move(at(0, 0)).unwrap(), Answer::Illegal { reason: Illegal::Suicide, turn_passed: false });
         assert_eq!(o.to_move(), Color::WHITE);
+    }
+
+    #[test]
+    fn a_refused_try_between_two_passes_ends_the_game_in_ccgc_only() {
+        // Black passes; white tries onto black's hidden stone (refused), then passes.
+        let tries = [gtp("E5"), gtp("D4"), Move::Pass, gtp("E5"), gtp("E5"), Move::Pass];
+        let c = Referee::replay(PhantomConfig::ccgc(), &tries).unwrap();
+        assert_eq!(c.end_reason(), Some(EndReason::TwoPasses), "CCGC: two passes of the accepted moves");
+        let mut o = Referee::replay(PhantomConfig::open_spiel(), &tries).unwrap();
+        assert!(!o.is_over(), "OpenSpiel: the refused tries break the pair of passes");
+        assert_eq!(o.to_move(), Color::BLACK);
+        assert_eq!(o.result(0), None);
+        // Play goes on; two passes in a row with nothing between them end it.
+        assert_eq!(o.try_move(gtp("C3")).unwrap(), Answer::Legal { captured: 0 });
+        assert_eq!(o.try_move(Move::Pass).unwrap(), Answer::Passed);
+        assert!(!o.is_over());
+        assert_eq!(o.try_move(gtp("E5")).unwrap(), Answer::Illegal { reason: Illegal::Occupied, turn_passed: false });
+        assert_eq!(o.try_move(Move::Pass).unwrap(), Answer::Passed);
+        assert!(!o.is_over(), "white's refused try came between the passes");
+        assert_eq!(o.try_move(Move::Pass).unwrap(), Answer::Passed);
+        assert_eq!(o.end_reason(), Some(EndReason::TwoPasses), "a pass right after a pass");
+        assert_eq!(o.try_move(Move::Pass), Err(TryError::GameOver));
+        // Without a refused try both rule sets end on the second pass.
+        for config in [PhantomConfig::ccgc(), PhantomConfig::open_spiel()] {
+            let r = Referee::replay(config, &[gtp("E5"), Move::Pass, Move::Pass]).unwrap();
+            assert_eq!(r.end_reason(), Some(EndReason::TwoPasses), "{:?}", config.rules);
+        }
+        // Replaying the tries rebuilds the open game.
+        let again = Referee::replay(PhantomConfig::open_spiel(), &o.tries()).unwrap();
+        assert_eq!(again.end_reason(), o.end_reason());
+        assert_eq!(again.history(), o.history());
+    }
+
+    #[test]
+    fn an_openspiel_turn_passed_by_the_illegal_try_bound_counts_as_a_pass() {
+        // Not OpenSpiel's own setting, but one the referee allows: a refused try that
+        // becomes the pass is the pass itself, so a pass right after it ends the game,
+        // and a pass right before it too.
+        let config = PhantomConfig { illegal_limit: Some(1), ..PhantomConfig::open_spiel() };
+        let r = Referee::replay(config, &[gtp("E5"), gtp("E5"), Move::Pass]).unwrap();
+        assert_eq!(r.end_reason(), Some(EndReason::TwoPasses));
+        let r = Referee::replay(config, &[gtp("E5"), gtp("D4"), Move::Pass, gtp("E5")]).unwrap();
+        assert_eq!(r.history().last().map(|t| t.answer.ends_turn()), Some(true));
+        assert_eq!(r.end_reason(), Some(EndReason::TwoPasses));
     }
 
     #[test]
