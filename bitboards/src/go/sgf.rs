@@ -1,8 +1,10 @@
-//! SGF (FF[4]) for Go games: reading the main line of a game and writing one.
+//! SGF (`FF[4]`) for Go games: reading the main line of a game and writing one.
 //!
 //! Read: `SZ`, `KM`, `RU`, `PB`, `PW`, `RE`, `PL`, setup `AB`/`AW` (with `aa:cc`
 //! rectangles), moves `B`/`W` (`[]` or `[tt]` for a pass). Of several variations the
-//! first is followed. Values may contain `\]`.
+//! first is followed, at any depth of nesting (read with an explicit stack, not by
+//! recursion). Values may contain `\]`. `KM` must be a komi the GTP `komi` command
+//! takes ([`super::parse_komi`]: finite, at most [`super::MAX_KOMI`] either way).
 
 use thiserror::Error;
 
@@ -59,6 +61,14 @@ pub enum SgfError {
 /// The nodes of the main line: each node a list of (property, values).
 type Node = Vec<(String, Vec<String>)>;
 
+/// A game tree being read, in [`Reader::tree`].
+struct OpenTree {
+    /// Whether its nodes belong to the main line.
+    on_main_line: bool,
+    /// Whether its next variation is its first one (the one the main line follows).
+    first_variation: bool,
+}
+
 struct Reader<'a> {
     text: &'a [u8],
     pos: usize,
@@ -76,36 +86,50 @@ impl Reader<'_> {
         self.text.get(self.pos).copied()
     }
 
-    /// Reads a game tree `( node* tree* )`, appending the main line to `out`.
+    /// Reads a game tree `( node* tree* )`, appending the main line to `out`: the
+    /// nodes of the tree and, recursively, of its first variation. Iterative, with
+    /// an explicit stack, so that no nesting depth can overflow the call stack.
     fn tree(&mut self, out: &mut Vec<Node>) -> Result<(), SgfError> {
         if self.peek() != Some(b'(') {
             return Err(SgfError::NoGame);
         }
-        self.pos += 1;
-        while self.peek() == Some(b';') {
-            self.pos += 1;
-            out.push(self.node()?);
-        }
-        let mut first = true;
+        // The open trees, innermost last: whether the tree is on the main line, and
+        // whether its first variation is still to come.
+        let mut open: Vec<OpenTree> = Vec::new();
+        let mut on_main_line = true;
         loop {
-            match self.peek() {
-                Some(b'(') => {
-                    if first {
-                        self.tree(out)?;
-                        first = false;
-                    } else {
-                        self.tree(&mut Vec::new())?;
+            // At a '(' that opens a tree: its nodes first, then its variations.
+            self.pos += 1;
+            open.push(OpenTree { on_main_line, first_variation: true });
+            while self.peek() == Some(b';') {
+                self.pos += 1;
+                let node = self.node()?;
+                if on_main_line {
+                    out.push(node);
+                }
+            }
+            // Variations, closing parentheses and stray text, until a variation opens.
+            loop {
+                match self.peek() {
+                    Some(b'(') => {
+                        let Some(parent) = open.last_mut() else { return Ok(()) };
+                        on_main_line = parent.on_main_line && parent.first_variation;
+                        parent.first_variation = false;
+                        break;
                     }
+                    Some(b')') => {
+                        self.pos += 1;
+                        open.pop();
+                        if open.is_empty() {
+                            return Ok(());
+                        }
+                    }
+                    Some(_) => {
+                        // Stray text between nodes: skip a character.
+                        self.pos += 1;
+                    }
+                    None => return Err(SgfError::Truncated),
                 }
-                Some(b')') => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                Some(_) => {
-                    // Stray text between nodes: skip a character.
-                    self.pos += 1;
-                }
-                None => return Err(SgfError::Truncated),
             }
         }
     }
@@ -182,7 +206,8 @@ pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
     for (name, values) in nodes.iter().flatten() {
         let first = values.first().map(String::as_str).unwrap_or("");
         match name.as_str() {
-            "KM" => game.komi = Some(first.trim().parse().map_err(|_| bad("KM", first, "not a number"))?),
+            // The checks of the GTP `komi` command: a finite number of sane size.
+            "KM" => game.komi = Some(super::text::parse_komi(first).map_err(|e| bad("KM", first, e))?),
             "RU" => game.rules = Some(first.to_string()),
             "PB" => game.black = Some(first.to_string()),
             "PW" => game.white = Some(first.to_string()),
@@ -305,11 +330,93 @@ mod tests {
     }
 
     #[test]
+    fn deep_nesting_of_trees_is_read_without_recursion() {
+        let depth = 50_000;
+        let text = format!("{};SZ[9]{}", "(".repeat(depth), ")".repeat(depth));
+        assert_eq!(parse(&text), Ok(SgfGame { size: 9, ..SgfGame::default() }));
+        // Unclosed, it is truncated.
+        assert_eq!(parse(&text[..text.len() - 1]), Err(SgfError::Truncated));
+    }
+
+    #[test]
+    fn a_long_chain_of_variations_is_read_without_recursion() {
+        let depth = 60_000;
+        let point = |i: usize| Point::new(i % 9, (i / 9) % 9);
+        let mut text = String::from("(;SZ[9]");
+        for i in 0..depth {
+            let color = if i % 2 == 0 { 'B' } else { 'W' };
+            text.push_str(&format!("(;{color}[{}]", point(i).to_sgf()));
+        }
+        text.push_str(&")".repeat(depth + 1));
+        let g = parse(&text).unwrap();
+        assert_eq!(g.size, 9);
+        assert_eq!(g.moves.len(), depth);
+        assert_eq!(g.moves[0], (Color::BLACK, Move::Play(point(0))));
+        assert_eq!(g.moves[depth - 1], (Color::WHITE, Move::Play(point(depth - 1))));
+    }
+
+    #[test]
+    fn deep_variations_off_the_main_line_are_skipped() {
+        // Each level: a first variation (on the main line only at the top) and a second
+        // one holding the next level.
+        let depth = 60_000;
+        let mut text = String::from("(;SZ[9];B[ee]");
+        for _ in 0..depth {
+            text.push_str("(;W[cc])(;W[dd]");
+        }
+        text.push_str(&")".repeat(depth + 1));
+        let g = parse(&text).unwrap();
+        assert_eq!(
+            g.moves,
+            vec![(Color::BLACK, Move::Play(Point::new(4, 4))), (Color::WHITE, Move::Play(Point::new(2, 2)))]
+        );
+        // Unclosed deep down, it is truncated.
+        let truncated = format!("{}(;W[cc])(;W[dd]", &text[..text.len() - depth - 1]);
+        assert_eq!(parse(&truncated), Err(SgfError::Truncated));
+    }
+
+    #[test]
+    fn variations_and_stray_text_are_read_as_before() {
+        // The main line follows first variations only, wherever they nest.
+        let g = parse("(;SZ[5](;B[aa](;W[bb])(;W[cc]);B[dd])x(;B[ee]))").unwrap();
+        assert_eq!(
+            g.moves,
+            vec![
+                (Color::BLACK, Move::Play(Point::from_sgf("aa", 5).unwrap())),
+                (Color::WHITE, Move::Play(Point::from_sgf("bb", 5).unwrap()))
+            ]
+        );
+        // Nodes after the variations of a tree are stray text.
+        let g = parse("(;SZ[5](;B[aa])  ;W[bb])").unwrap();
+        assert_eq!(g.moves.len(), 1);
+        // Text before the first '(' is skipped; a node without its ';' is stray text.
+        assert_eq!(parse("garbage (;SZ[5])").map(|g| g.size), Ok(5));
+        assert_eq!(parse("(SZ[5])").map(|g| g.size), Ok(19));
+        assert_eq!(parse("(;SZ[5](;B[aa]"), Err(SgfError::Truncated));
+        assert_eq!(parse("(;SZ[5](;B[aa])(;W[a"), Err(SgfError::Truncated));
+    }
+
+    #[test]
     fn errors() {
         assert_eq!(parse("no game"), Err(SgfError::NoGame));
         assert_eq!(parse("(;SZ[9];B[aa"), Err(SgfError::Truncated));
         assert!(matches!(parse("(;SZ[9];B[zz])"), Err(SgfError::Value { .. })));
         assert!(matches!(parse("(;SZ[x])"), Err(SgfError::Value { .. })));
         assert!(matches!(parse("(;KM[lots])"), Err(SgfError::Value { .. })));
+    }
+
+    #[test]
+    fn komi_gets_the_checks_of_the_gtp_komi_command() {
+        assert_eq!(parse("(;SZ[9]KM[ -6.5 ])").map(|g| g.komi), Ok(Some(-6.5)));
+        for k in ["NaN", "nan", "inf", "-inf", "1e999", "1001", "-1e9", ""] {
+            let text = format!("(;GM[1]SZ[9]KM[{k}];B[ee])");
+            match parse(&text) {
+                Err(SgfError::Value { property, value, problem }) => {
+                    assert_eq!((property.as_str(), value.as_str()), ("KM", k));
+                    assert!(problem.contains("bad komi"), "{problem}");
+                }
+                other => panic!("{text} gives {other:?}"),
+            }
+        }
     }
 }
