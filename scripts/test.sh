@@ -40,4 +40,5 @@ if [ ${#need[@]} -gt 0 ]; then
     done
 fi
 
-cargo test --release --workspace "$@" </dev/null
+# --no-fail-fast: one failing test binary does not hide the results of the others.
+cargo test --release --workspace --no-fail-fast "$@" </dev/null

@@ -82,8 +82,12 @@ fn othello_over_ugi_and_nboard_with_solver_adjudication() {
     let out = scratch("othello");
     let a = format!("name=ugi cmd={SENTE} proto=ugi option.Hash=16");
     let b = format!("name=nboard cmd='{SENTE} nboard' proto=nboard option.depth=3");
-    let (ok, stdout, stderr) =
-        arena_match("--game othello --rounds 2 --st 0.05 --concurrency 2 --solve-empties 14", &a, &b, &out);
+    let (ok, stdout, stderr) = arena_match(
+        "--game othello --rounds 2 --st 0.05 --margin-ms 20000 --concurrency 2 --solve-empties 14",
+        &a,
+        &b,
+        &out,
+    );
     assert!(ok, "{stderr}");
     assert!(stdout.contains("Score of ugi vs nboard:"), "{stdout}");
     assert!(stdout.contains("Elo difference:") && stdout.contains("LOS:"), "{stdout}");
@@ -103,7 +107,8 @@ fn othello_over_ugi_and_nboard_with_solver_adjudication() {
     check_records(&out, &rows);
 
     // Resume: two more pairs, the first four games kept as they were.
-    let (ok, _, stderr) = arena_match("--game othello --rounds 3 --st 0.05 --solve-empties 14 --resume", &a, &b, &out);
+    let (ok, _, stderr) =
+        arena_match("--game othello --rounds 3 --st 0.05 --margin-ms 20000 --solve-empties 14 --resume", &a, &b, &out);
     assert!(ok, "{stderr}");
     let again = results(&out);
     assert_eq!(again.len(), 6);
@@ -146,7 +151,8 @@ fn shards_merge_into_the_whole_match() {
 }
 
 /// A short 7×7 Go match between `a` and `b` (one pair, two games at once); checks
-/// that both games end by the rules and their records replay.
+/// that both games end by the rules and their records replay. The tests give a margin
+/// of 20 s over the 0.2 s a move: a loaded machine must not make a game end on time.
 fn go_match(name: &str, a: &str, b: &str, extra: &str) {
     let out = scratch(name);
     let flags = format!("--game go --size 7 --komi 8.5 --rounds 1 --st 0.2 --concurrency 2 {extra}");
@@ -166,7 +172,7 @@ fn go_match(name: &str, a: &str, b: &str, extra: &str) {
 fn go_over_ugi_and_gtp() {
     let a = format!("name=ugi cmd={SENTE} proto=ugi");
     let b = format!("name=gtp cmd='{SENTE} gtp' proto=gtp");
-    go_match("go", &a, &b, "--margin-ms 3000");
+    go_match("go", &a, &b, "--margin-ms 20000");
 }
 
 #[test]
@@ -176,8 +182,9 @@ fn against_gnu_go() {
     let b = format!("name=gnugo cmd='{GNUGO} --mode gtp --level 1 --chinese-rules' proto=gtp");
     // The margin, as for our own engines above: on a loaded two-core machine (the
     // other tests of this file run at the same time) GNU Go once overran 0.2 s + 1 s
-    // and lost on time, which is not what this test is about.
-    go_match("gnugo", &a, &b, "--dead-stones ask --margin-ms 5000");
+    // and lost on time, which is not what this test is about; 20 s is far beyond any
+    // load.
+    go_match("gnugo", &a, &b, "--dead-stones ask --margin-ms 20000");
 }
 
 /// A UGI+ engine in a shell script whose answer to `go` is `on_go`.
@@ -203,8 +210,10 @@ fn misbehaving_engines_lose_with_the_right_reason() {
     for (name, on_go, reason) in cases {
         let fake = fake_engine(&dir, name, on_go);
         let out = dir.join(name);
+        // sente plays on a node budget, so that a loaded machine cannot make it lose on
+        // time; a move may take 8 s (the silent engine loses when they are up).
         let (ok, stdout, stderr) =
-            arena_match("--rounds 2 --st 0.05 --margin-ms 500 --concurrency 2", &sente, &fake, &out);
+            arena_match("--rounds 2 --nodes 3000 --move-timeout 8 --concurrency 2", &sente, &fake, &out);
         assert!(ok, "{name}: {stderr}");
         let rows = results(&out);
         // Every game was played to its end and recorded; sente won them all.
@@ -276,6 +285,217 @@ fn an_engine_that_crashes_loses_that_game_and_is_restarted_for_the_next() {
     assert!(record.contains("out of cheese"), "the crash and its stderr are in the record: {record}");
     // The engine was started again for each later game, which were played out.
     for r in &rows[1..] {
+        assert_eq!(r["reason"].as_str(), Some("game over"), "{r}");
+    }
+    check_records(&out, &rows);
+}
+
+// --- issue 43: results that are not the match's, SPRT bounds, BOMs, a doubled bestmove ---
+
+/// Two engines that cannot start: every game ends at once (the first seat's engine
+/// loses), which is all a test of the results files needs.
+const GHOST_A: &str = "name=a cmd=/no/such/engine-a";
+const GHOST_B: &str = "name=b cmd=/no/such/engine-b";
+
+/// The results file's lines.
+fn result_lines(out: &Path) -> Vec<String> {
+    std::fs::read_to_string(out.join("results.jsonl")).expect("results.jsonl").lines().map(String::from).collect()
+}
+
+/// Appends `line` to `out`'s results.
+fn append_result(out: &Path, line: &str) {
+    let path = out.join("results.jsonl");
+    let mut text = std::fs::read_to_string(&path).expect("results.jsonl");
+    text.push_str(line);
+    text.push('\n');
+    std::fs::write(&path, text).expect("append a result");
+}
+
+/// `row` with `field` set to `value`, as a line.
+fn edited(row: &str, field: &str, value: Value) -> String {
+    let mut v: Value = serde_json::from_str(row).expect("a JSON line");
+    v[field] = value;
+    v.to_string()
+}
+
+#[test]
+fn resume_refuses_results_and_settings_that_are_not_the_matchs() {
+    let dir = scratch("resume-checks");
+    let out = dir.join("out");
+    let flags = "--rounds 2 --seed 7 --st 0.05";
+    let (ok, _, stderr) = arena_match(flags, GHOST_A, GHOST_B, &out);
+    assert!(ok, "{stderr}");
+    let lines = result_lines(&out);
+    assert_eq!(lines.len(), 4);
+    assert!(out.join("match.json").exists(), "the match's settings are kept");
+    let resume = format!("{flags} --resume");
+    let (ok, _, stderr) = arena_match(&resume, GHOST_A, GHOST_B, &out);
+    assert!(ok, "the same command resumes: {stderr}");
+
+    // Other settings than the match was started with: refused, naming the setting.
+    for (other, a, b, setting) in [
+        ("--rounds 2 --seed 8 --st 0.05", GHOST_A, GHOST_B, "--seed 7, not 8"),
+        ("--rounds 2 --seed 7 --st 0.05 --random-plies 4", GHOST_A, GHOST_B, "--random-plies 6, not 4"),
+        ("--rounds 2 --seed 7 --st 0.1", GHOST_A, GHOST_B, "the time control --st 0.05, not --st 0.1"),
+        ("--rounds 2 --seed 7 --st 0.05 --shard 0/2", GHOST_A, GHOST_B, "--shard 0/1, not 0/2"),
+        ("--rounds 2 --seed 7 --st 0.05", GHOST_B, GHOST_A, "--engine (the first, A)"),
+        ("--rounds 2 --seed 7 --st 0.05", GHOST_A, "name=b cmd=/no/such/engine-c", "--engine (the second, B)"),
+        ("--rounds 2 --seed 7 --st 0.05 --game go", GHOST_A, GHOST_B, "--game othello, not go"),
+    ] {
+        let (ok, _, stderr) = arena_match(&format!("{other} --resume"), a, b, &out);
+        assert!(!ok && stderr.contains("match.json") && stderr.contains(setting), "{other}: {stderr}");
+        assert_eq!(result_lines(&out), lines, "{other}: nothing played");
+    }
+    // More rounds extend the match; fewer than the games recorded are refused.
+    let (ok, _, stderr) = arena_match("--rounds 1 --seed 7 --st 0.05 --resume", GHOST_A, GHOST_B, &out);
+    assert!(!ok && stderr.contains("results.jsonl line 3: game 2 is not a game of this match"), "{stderr}");
+    let (ok, _, stderr) = arena_match("--rounds 3 --seed 7 --st 0.05 --resume", GHOST_A, GHOST_B, &out);
+    assert!(ok, "{stderr}");
+    let lines = result_lines(&out);
+    assert_eq!(lines.len(), 6);
+    let resume = "--rounds 3 --seed 7 --st 0.05 --resume";
+
+    // Rows that are not games of the match: refused, naming the file and line.
+    let bad_rows = [
+        (edited(&lines[0], "game", 99.into()), "line 7: game 99 is not a game of this match"),
+        (lines[2].clone(), "line 7: game 2 again (it is on line 3 already)"),
+        (edited(&edited(&lines[1], "first", "a".into()), "second", "b".into()), "line 7: game 1 is a against b"),
+        (edited(&lines[0], "first", "c".into()), "line 7: game 0 is c against b"),
+    ];
+    for (row, message) in &bad_rows {
+        append_result(&out, row);
+        let (ok, _, stderr) = arena_match(resume, GHOST_A, GHOST_B, &out);
+        assert!(!ok && stderr.contains("results.jsonl") && stderr.contains(message), "{row}: {stderr}");
+        std::fs::write(out.join("results.jsonl"), lines.join("\n") + "\n").expect("restore the results");
+    }
+
+    // A folder of a match started before the settings were kept: its rows are checked
+    // against the command's schedule, and the settings kept from then on.
+    std::fs::remove_file(out.join("match.json")).expect("remove the settings");
+    append_result(&out, &bad_rows[0].0);
+    let (ok, _, stderr) = arena_match(resume, GHOST_A, GHOST_B, &out);
+    assert!(!ok && stderr.contains(bad_rows[0].1), "{stderr}");
+    std::fs::write(out.join("results.jsonl"), lines.join("\n") + "\n").expect("restore the results");
+    let (ok, _, stderr) = arena_match(resume, GHOST_A, GHOST_B, &out);
+    assert!(ok && stderr.contains("no match settings"), "{stderr}");
+    assert!(out.join("match.json").exists());
+    let (ok, _, stderr) = arena_match("--rounds 3 --seed 9 --st 0.05 --resume", GHOST_A, GHOST_B, &out);
+    assert!(!ok && stderr.contains("--seed 7, not 9"), "{stderr}");
+    assert_eq!(result_lines(&out), lines);
+}
+
+/// Runs `sente arena merge` with `args`.
+fn merge(args: &[&Path], extra: &[&str]) -> (bool, String, String) {
+    let mut all: Vec<&str> = vec!["merge"];
+    all.extend(args.iter().map(|p| p.to_str().expect("utf-8 path")));
+    all.extend(extra);
+    arena(&all)
+}
+
+#[test]
+fn merge_refuses_games_outside_the_match_or_given_twice() {
+    let dir = scratch("merge-checks");
+    let mut outs = Vec::new();
+    for shard in ["0/2", "1/2"] {
+        let out = dir.join(shard.replace('/', "-"));
+        let (ok, _, stderr) = arena_match(&format!("--rounds 3 --st 0.05 --shard {shard}"), GHOST_A, GHOST_B, &out);
+        assert!(ok, "{stderr}");
+        outs.push(out);
+    }
+    let files: Vec<PathBuf> = outs.iter().map(|o| o.join("results.jsonl")).collect();
+    let (ok, stdout, stderr) = merge(&[&files[0], &files[1]], &[]);
+    assert!(ok && stdout.contains("Score of a vs b: ") && stdout.contains(" 6\n"), "{stdout}{stderr}");
+    let (ok, _, stderr) = merge(&[&files[0], &files[0]], &[]);
+    assert!(!ok && stderr.contains("shard 0/2 is given twice"), "{stderr}");
+
+    // Rows beyond the match's rounds, of the other shard, or given twice.
+    let shard0 = result_lines(&outs[0]);
+    let shard1 = result_lines(&outs[1]);
+    for (out, row, message) in [
+        (&outs[1], edited(&shard1[0], "game", 99.into()), "line 3: game 99 is not a game of this match"),
+        (&outs[0], edited(&shard0[0], "game", 2.into()), "line 5: game 2 (pair 1) is not one of shard 0/2's games"),
+        (&outs[0], shard0[1].clone(), "line 5: game 1 again (it is on line 2 already)"),
+    ] {
+        let path = out.join("results.jsonl");
+        let before = std::fs::read_to_string(&path).expect("results");
+        append_result(out, &row);
+        let (ok, _, stderr) = merge(&[&files[0], &files[1]], &[]);
+        assert!(!ok && stderr.contains(&format!("{}", path.display())) && stderr.contains(message), "{stderr}");
+        std::fs::write(&path, before).expect("restore the results");
+    }
+
+    // Files without settings (a merged file, older matches): a game given twice, in
+    // one file or two, or with its engines in other seats, is refused, naming the line.
+    // A byte order mark and CRLF line ends are read.
+    let plain = dir.join("plain.jsonl");
+    std::fs::write(&plain, format!("\u{feff}{}\r\n\r\n{}\r\n", shard0[0], shard0[1])).expect("write");
+    let (ok, stdout, stderr) = merge(&[&plain, &files[1]], &[]);
+    assert!(ok && stdout.contains(" 4\n"), "{stdout}{stderr}");
+    let (ok, _, stderr) = merge(&[&plain, &files[0]], &[]);
+    assert!(!ok && stderr.contains("results.jsonl line 1: game 0 is given twice (also"), "{stderr}");
+    assert!(stderr.contains("plain.jsonl line 1"), "{stderr}");
+    let twice = dir.join("twice.jsonl");
+    std::fs::write(&twice, format!("{}\n{}\n{}\n", shard0[0], shard0[1], shard0[0])).expect("write");
+    let (ok, _, stderr) = merge(&[&twice], &[]);
+    assert!(!ok && stderr.contains("twice.jsonl line 3: game 0 is given twice (also"), "{stderr}");
+    let swapped = dir.join("swapped.jsonl");
+    let row = edited(&edited(&shard0[1], "first", "a".into()), "second", "b".into());
+    std::fs::write(&swapped, format!("{}\n{row}\n", shard0[0])).expect("write");
+    let (ok, _, stderr) = merge(&[&swapped], &[]);
+    assert!(!ok && stderr.contains("swapped.jsonl line 2: game 1 is a against b"), "{stderr}");
+}
+
+#[test]
+fn sprt_bounds_without_a_finite_llr_are_refused_by_merge_and_match() {
+    let dir = scratch("sprt-bounds");
+    let out = dir.join("out");
+    let (ok, _, stderr) = arena_match("--rounds 1 --st 0.05", GHOST_A, GHOST_B, &out);
+    assert!(ok, "{stderr}");
+    let file = out.join("results.jsonl");
+    for sprt in ["elo0=1e308 elo1=inf", "elo0=0 elo1=NaN", "elo0=-2000 elo1=0", "alpha=0.7 beta=0.4"] {
+        let (ok, stdout, stderr) = merge(&[&file], &["--sprt", sprt]);
+        assert!(!ok && stderr.contains("SPRT") && !stdout.contains("NaN"), "{sprt}: {stdout}{stderr}");
+        let out_text = out.to_str().expect("utf-8 path");
+        let args = ["--rounds", "1", "--st", "0.05", "--resume", "--sprt", sprt, "--out", out_text];
+        let (ok, _, stderr) = arena(&[&args[..], &["--engine", GHOST_A, "--engine", GHOST_B]].concat());
+        assert!(!ok && stderr.contains("SPRT"), "{sprt}: {stderr}");
+    }
+    let (ok, stdout, stderr) = merge(&[&file], &["--sprt", "elo0=-1000 elo1=1000"]);
+    assert!(ok && stdout.contains("LLR") && !stdout.contains("NaN"), "{stdout}{stderr}");
+}
+
+#[test]
+fn an_openings_file_with_a_byte_order_mark_and_crlf_line_ends_is_read() {
+    let dir = scratch("bom-openings");
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, "\u{feff}f5 d6\r\n# a comment\r\nf5f6e6\r\n").expect("write the openings");
+    let out = dir.join("out");
+    let flags = format!("--rounds 2 --st 0.05 --openings {}", file.display());
+    let (ok, _, stderr) = arena_match(&flags, GHOST_A, GHOST_B, &out);
+    assert!(ok, "{stderr}");
+    let rows = results(&out);
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows.iter().filter(|r| r["opening"] == 1).count(), 2);
+}
+
+#[test]
+fn an_engine_that_writes_each_bestmove_twice_plays_its_games_out() {
+    // Our engine behind a filter that doubles every `bestmove` line: the second copy
+    // comes while nothing is asked, and must not answer the next `go`.
+    let dir = scratch("double-bestmove");
+    let path = dir.join("double.sh");
+    let script = format!(
+        "#!/bin/bash\n'{SENTE}' | while IFS= read -r line; do\n  printf '%s\\n' \"$line\"\n  case \"$line\" in bestmove*) printf '%s\\n' \"$line\";; esac\ndone\n"
+    );
+    std::fs::write(&path, script).expect("write the doubling engine");
+    let double = format!("name=double cmd='bash {}' proto=ugi", path.display());
+    let sente = format!("name=sente cmd={SENTE} proto=ugi");
+    let out = dir.join("out");
+    let (ok, stdout, stderr) = arena_match("--rounds 2 --nodes 200", &sente, &double, &out);
+    assert!(ok, "{stderr}");
+    let rows = results(&out);
+    assert_eq!(rows.len(), 4, "{stdout}");
+    for r in &rows {
         assert_eq!(r["reason"].as_str(), Some("game over"), "{r}");
     }
     check_records(&out, &rows);

@@ -100,3 +100,53 @@ fn malformed_input_gets_a_status_and_keeps_the_game() {
     e.send("ping 2");
     assert_eq!(e.until(|l| l.starts_with("pong")).pop().unwrap(), "pong 2");
 }
+
+// --- issue 43: a game without its start, or of another type --------------------------
+
+/// `GAME`'s start and moves with `properties` in front of them (`TY`, `BO`).
+fn game_with(properties: &str) -> String {
+    format!("(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]{properties}B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)")
+}
+
+const START: &str = "BO[8 ---------------------------O*------*O--------------------------- *]";
+
+#[test]
+fn a_game_without_its_start_or_of_another_board_type_is_refused_and_the_game_kept() {
+    let mut e = Engine::start(&["nboard"]);
+    e.send("nboard 2");
+    e.recv(REPLY);
+    e.send(&format!("set game {GAME}"));
+    e.send("set depth 4");
+    e.recv(REPLY);
+    for (bad, why) in [
+        (game_with("TY[8]"), "no BO"),
+        (game_with(&format!("TY[10]{START}")), "TY[10]"),
+        (game_with(&format!("TY[88]{START}")), "octagon"),
+        (game_with(&format!("TY[8a]{START}")), "anti"),
+        (game_with(&format!("TY[eight]{START}")), "TY[eight]"),
+    ] {
+        e.send(&format!("set game {bad}"));
+        let reply = e.recv(REPLY);
+        assert!(reply.starts_with("status error:") && reply.contains(why), "{bad} got {reply}");
+        assert!(reply.ends_with("position unchanged"), "{reply}");
+    }
+    // Still the game set first: the engine's move is legal there.
+    e.send("go");
+    let answer = e.until(|l| l.starts_with("=== ")).pop().unwrap();
+    let mv = Move::parse(answer[4..].split('/').next().unwrap(), 8).unwrap();
+    assert!(game_position().legal_moves().contains(&mv), "{answer}");
+    e.send("ping 1");
+    assert_eq!(e.until(|l| l.starts_with("pong")).pop().unwrap(), "pong 1");
+    // The GGS types of 8x8 games are accepted (a random start, synchro, komi, a
+    // colour): each game is set, as a move legal in it (and not in GAME) shows.
+    let only_there =
+        Position::<Board>::start().legal_moves().into_iter().find(|m| !game_position().legal_moves().contains(m));
+    let only_there = only_there.expect("a move of the start that GAME does not allow").name(8);
+    for (i, ty) in ["", "TY[8]", "TY[8r]", "TY[s8r20]", "TY[8kr]", "TY[8B]"].into_iter().enumerate() {
+        e.send(&format!("set game {GAME}"));
+        e.send(&format!("set game (;GM[Othello]PC[NBoard]{ty}{START};)"));
+        e.send(&format!("move {only_there}"));
+        e.send(&format!("ping {i}"));
+        assert_eq!(e.until(|l| l.starts_with("pong")), [format!("pong {i}")], "{ty}");
+    }
+}

@@ -46,9 +46,11 @@ fn the_player_answers_from_the_built_in_book_unless_told_not_to() {
     let mut e = othello();
     e.send("position startpos moves f5");
     let start = Instant::now();
-    e.send("go movetime 3000");
+    // A minute to think: a book move does not take it (half of it is a margin no load
+    // reaches).
+    e.send("go movetime 60000");
     let lines = e.until(is_bestmove);
-    assert!(start.elapsed() < Duration::from_millis(1500), "a book move is immediate: {lines:?}");
+    assert!(start.elapsed() < Duration::from_secs(30), "a book move is immediate: {lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("info depth 0 ")), "{lines:?}");
     let mv = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
     assert!(["d6", "f6", "f4"].contains(&mv.as_str()), "a legal reply to f5: {mv}");

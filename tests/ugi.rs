@@ -139,6 +139,13 @@ fn malformed_input_gets_errors_and_keeps_the_position() {
     let fen = format!("response {}", position_after(&["f5", "d6", "c3"]));
     assert_eq!(e.ask("query fen"), fen);
 
+    // Blank lines and `#` comments are ignored quietly, as Stockfish does: the next
+    // answer is the next command's.
+    for quiet in ["", "   \t", "# a comment"] {
+        e.send(quiet);
+        assert_eq!(e.ask("query fen"), fen, "after {quiet:?}");
+    }
+
     let long = "x".repeat(2_000_000);
     let bad: Vec<Vec<u8>> = vec![
         b"flibbertigibbet".to_vec(),
@@ -146,8 +153,6 @@ fn malformed_input_gets_errors_and_keeps_the_position() {
         b"position fen ---------------------------OX------XO--------------------------- Q".to_vec(),
         b"position startpos moves f5 d6 c3 a1".to_vec(),
         b"position startpos moves f5 zz9".to_vec(),
-        b"".to_vec(),
-        b"   \t".to_vec(),
         long.into_bytes(),
         vec![0xff, 0xfe, 0x00, 0x01, 0x9b, b'g', b'o'],
         b"go depth banana".to_vec(),

@@ -171,6 +171,9 @@ impl GoState {
             None => tree.search(limits, stop, color),
             Some(progress) => search_in_steps(&mut tree, color, limits, stop, progress),
         };
+        if let Some(e) = tree.refused_memory() {
+            eprintln!("sente: search tree: {e}; it searched a smaller one");
+        }
         self.kept.keep(tree);
         let resign = r.win_rate < RESIGN_WIN_RATE && r.playouts >= RESIGN_MIN_PLAYOUTS;
         (if resign { None } else { Some(r.best) }, r)
@@ -455,7 +458,7 @@ impl GtpGame for GoGtp {
         Ok(self.state.final_score().result())
     }
 
-    fn extra(&mut self, cmd: &Command, _out: &Output) -> Option<Result<String>> {
+    fn extra(&mut self, cmd: &Command, _out: &Output, stop: &StopFlag) -> Option<Result<String>> {
         let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
         let board = *self.state.game.board();
         Some(match (cmd.name.as_str(), args.as_slice()) {
@@ -476,7 +479,7 @@ impl GtpGame for GoGtp {
                     // still has dead stones on the board.
                     let color = if black { Color::BLACK } else { Color::WHITE };
                     let limits = Limits::movetime(Duration::from_secs(2));
-                    let (choice, _) = self.state.think(color, &limits, &StopFlag::new(), Ending::Cleanup, None);
+                    let (choice, _) = self.state.think(color, &limits, stop, Ending::Cleanup, None);
                     let m = choice.unwrap_or(Move::Pass);
                     match self.state.game.play(color, m) {
                         Ok(()) => Ok(self.state.move_text(m)),
@@ -561,7 +564,13 @@ impl GtpGame for GoGtp {
         })))
     }
 
-    fn streamed_reply(&mut self, cmd: &Command, limits: &dyn Fn(bool) -> Limits, out: &Output) -> bool {
+    fn streamed_reply(
+        &mut self,
+        cmd: &Command,
+        limits: &dyn Fn(bool) -> Limits,
+        out: &Output,
+        stop: &StopFlag,
+    ) -> bool {
         let Some((format, true)) = analysis_command(&cmd.name) else { return false };
         let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
         let to_move = self.state.game.board().to_move();
@@ -581,8 +590,7 @@ impl GtpGame for GoGtp {
             }
         };
         let mut progress = Progress { interval: request.interval, report: &mut report };
-        let (choice, _) =
-            self.state.think(request.color, &limits, &StopFlag::new(), Ending::Normal, Some(&mut progress));
+        let (choice, _) = self.state.think(request.color, &limits, stop, Ending::Normal, Some(&mut progress));
         let played = match choice {
             None => "resign".to_string(),
             Some(m) => match self.state.game.play(request.color, m) {

@@ -156,7 +156,7 @@ impl GtpEngine {
             return true;
         };
         let clock = self.clock;
-        if self.game.streamed_reply(&cmd, &|black| clock.limits(black, DEFAULT_MOVE_TIME), &self.out) {
+        if self.game.streamed_reply(&cmd, &|black| clock.limits(black, DEFAULT_MOVE_TIME), &self.out, &self.hangup) {
             return true;
         }
         if let Some(job) = self.game.analysis(&cmd) {
@@ -269,16 +269,26 @@ impl GtpEngine {
             ("sente-threads", _) => Err(syntax()),
             ("sente-hash", []) => Ok(self.options.hash_mb.to_string()),
             ("sente-hash", [mb]) => {
-                self.options.hash_mb = parse_in_range(mb, 1, MAX_HASH_MB, "MiB")?;
+                self.options.hash_mb = check_hash(parse_in_range(mb, 1, MAX_HASH_MB, "MiB")?, self.options.hash_mb)?;
                 Ok(String::new())
             }
             ("sente-hash", _) => Err(syntax()),
-            _ => match self.game.extra(cmd, &self.out) {
+            _ => match self.game.extra(cmd, &self.out, &self.hangup) {
                 Some(result) => result,
                 None => Err(EngineError::UnknownCommand(cmd.name.clone())),
             },
         }
     }
+}
+
+/// `mb` MiB for the tables (`Hash`, `sente-hash`) if the system can give that much
+/// memory now; otherwise an error that says the `current` size stays. Checked when set,
+/// as the tables are allocated only at the next search, where a refusal could not be
+/// answered as an error.
+pub(crate) fn check_hash(mb: usize, current: usize) -> Result<usize> {
+    search::tt::check_memory(mb)
+        .map(|()| mb)
+        .map_err(|e| EngineError::Refused(format!("{e}; the hash table stays {current} MiB")))
 }
 
 /// A whole number from `min` to `max` (`what` names it in the error), for the

@@ -35,18 +35,25 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(reader: R) -> Receiver<Input> {
     spawn_reader_with_hangup(reader, StopFlag::new())
 }
 
-/// Like [`spawn_reader`], and raises `hangup` the moment input ends, even while the
-/// protocol loop is busy with a command (a GTP `genmove` watches it, so that an engine
-/// whose GUI went away stops thinking and exits).
+/// Like [`spawn_reader`], and raises `hangup` the moment input ends or a `quit` line
+/// arrives (see [`is_quit`]), even while the protocol loop is busy with a command (a
+/// GTP `genmove` or an NBoard search watches it, so that an engine told to leave, or
+/// whose GUI went away, stops thinking at once; the `quit` line itself still reaches
+/// the loop, behind the lines before it). A UTF-8 byte order mark at the start of the
+/// input is dropped.
 pub fn spawn_reader_with_hangup<R: BufRead + Send + 'static>(mut reader: R, hangup: StopFlag) -> Receiver<Input> {
     let (tx, rx) = unbounded();
     std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || {
+            let mut first = true;
             loop {
-                let input = read_line(&mut reader);
+                let mut input = read_line(&mut reader);
+                if std::mem::take(&mut first) {
+                    input = without_bom(input);
+                }
                 let eof = input == Input::Eof;
-                if eof {
+                if eof || matches!(&input, Input::Line(line) if is_quit(line)) {
                     hangup.stop();
                 }
                 if tx.send(input).is_err() || eof {
@@ -56,6 +63,28 @@ pub fn spawn_reader_with_hangup<R: BufRead + Send + 'static>(mut reader: R, hang
         })
         .expect("cannot start the input thread");
     rx
+}
+
+/// True for a line that asks the engine to leave in any of the line protocols: its
+/// first word that is not a number (a GTP command id) is `quit`.
+pub fn is_quit(line: &str) -> bool {
+    line.split_whitespace().find(|w| w.parse::<u64>().is_err()) == Some("quit")
+}
+
+/// The input with a UTF-8 byte order mark removed from the start of its line (a file
+/// saved by some editors starts with one; it is not part of the first command).
+pub fn without_bom(input: Input) -> Input {
+    match input {
+        Input::Line(line) => match line.strip_prefix('\u{feff}') {
+            Some(rest) => Input::Line(rest.to_string()),
+            None => Input::Line(line),
+        },
+        Input::TooLong { length, start } => {
+            let start = start.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(start);
+            Input::TooLong { length, start }
+        }
+        Input::Eof => Input::Eof,
+    }
 }
 
 /// Reads one line, never holding more than [`MAX_LINE`] bytes of it: a longer line is
@@ -178,6 +207,32 @@ mod tests {
         let start = format!("7 play{}", "x".repeat(KEPT_START - 6));
         assert_eq!(got[0], Input::TooLong { length: MAX_LINE + 10, start });
         assert_eq!(got[1], Input::Line("isready".into()));
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_dropped() {
+        assert_eq!(
+            lines_of(b"\xef\xbb\xbfugi\n\xef\xbb\xbfx\n")[..2],
+            [Input::Line("ugi".into()), Input::Line("\u{feff}x".into())]
+        );
+    }
+
+    #[test]
+    fn quit_lines_raise_the_hangup_before_the_loop_reads_them() {
+        for (text, quits) in [("quit", true), ("  7 quit", true), ("quitx", false), ("name quit", false), ("", false)] {
+            assert_eq!(is_quit(text), quits, "{text:?}");
+        }
+        // A pipe kept open: the input does not end, only the `quit` line can raise it.
+        let (reader, mut writer) = std::io::pipe().expect("a pipe");
+        let hangup = StopFlag::new();
+        let rx = spawn_reader_with_hangup(std::io::BufReader::new(reader), hangup.clone());
+        writer.write_all(b"genmove b\n").expect("write");
+        assert_eq!(rx.recv().ok(), Some(Input::Line("genmove b".into())));
+        assert!(!hangup.is_stopped());
+        writer.write_all(b"3 quit\n").expect("write");
+        assert_eq!(rx.recv().ok(), Some(Input::Line("3 quit".into())));
+        assert!(hangup.is_stopped());
+        drop(writer);
     }
 
     #[test]

@@ -747,31 +747,48 @@ const GTP_OPENERS: &[&str] = &[
     "time_left",
 ];
 
-/// Without a subcommand: the first line decides the protocol (`nboard …` → NBoard, a
-/// GTP command → GTP playing Go, anything else → UGI+), and is then handled by it.
+/// Without a subcommand: the first line that says something decides the protocol
+/// (`nboard …` → NBoard, a GTP command → GTP playing Go, anything else → UGI+) and is
+/// then handled by it; the blank and `#` comment lines before it (which GTP says to
+/// ignore) are dropped. A byte order mark at the start is dropped by the reader.
 fn run_detected() -> Result<()> {
     let hangup = search::StopFlag::new();
     let input = io::spawn_reader_with_hangup(BufReader::new(std::io::stdin()), hangup.clone());
-    // A first line too long to read is judged by its start, and its protocol answers
-    // it with its error reply and goes on, as it does for any later line.
-    let first = match input.recv() {
-        Ok(first @ (io::Input::Line(_) | io::Input::TooLong { .. })) => first,
-        Ok(io::Input::Eof) | Err(_) => return Ok(()),
+    let (protocol, first) = loop {
+        // A first line too long to read is judged by its start, and its protocol
+        // answers it with its error reply and goes on, as it does for any later line.
+        let item = match input.recv() {
+            Ok(item @ (io::Input::Line(_) | io::Input::TooLong { .. })) => item,
+            Ok(io::Input::Eof) | Err(_) => return Ok(()),
+        };
+        let protocol = match &item {
+            io::Input::Line(line) => detect_protocol(line),
+            io::Input::TooLong { start, .. } => detect_protocol(start).or(Some(Protocol::Ugi)),
+            io::Input::Eof => None,
+        };
+        // Lines before the deciding one say nothing: no front end is shown them.
+        if let Some(protocol) = protocol {
+            break (protocol, item);
+        }
     };
-    let text = match &first {
-        io::Input::Line(line) => line.as_str(),
-        io::Input::TooLong { start, .. } => start.as_str(),
-        io::Input::Eof => "",
-    };
+    serve(protocol, Some(first), input, SearchOptions::default(), hangup)
+}
+
+/// The protocol a first line speaks, or None for a line that says nothing (blank, or a
+/// `#` comment).
+fn detect_protocol(line: &str) -> Option<Protocol> {
+    let text = line.trim();
+    if text.is_empty() || text.starts_with('#') {
+        return None;
+    }
     let command = text.split_whitespace().find(|w| w.parse::<u64>().is_err()).unwrap_or("");
-    let protocol = if command == "nboard" {
+    Some(if command == "nboard" {
         Protocol::Nboard
     } else if GTP_OPENERS.contains(&command) {
         Protocol::Gtp(games::DEFAULT_GTP_GAME)
     } else {
         Protocol::Ugi
-    };
-    serve(protocol, Some(first), input, SearchOptions::default(), hangup)
+    })
 }
 
 fn run_protocol(protocol: Protocol, options: SearchOptions) -> Result<()> {
@@ -780,8 +797,9 @@ fn run_protocol(protocol: Protocol, options: SearchOptions) -> Result<()> {
     serve(protocol, None, input, options, hangup)
 }
 
-/// Serves `protocol` (GTP and NBoard search with `options`; UGI+ sets its own);
-/// `hangup` is raised when input ends.
+/// Serves `protocol` (GTP and NBoard search with `options`; UGI+ sets its own), first
+/// on the line already read (`first`), then on `input`; `hangup` is raised when input
+/// ends or `quit` comes.
 fn serve(
     protocol: Protocol,
     first: Option<io::Input>,
@@ -805,7 +823,7 @@ fn serve(
             }
         }
         Protocol::Nboard => {
-            let mut engine = nboard::NboardEngine::new(out, options);
+            let mut engine = nboard::NboardEngine::new(out, options, hangup);
             if first.is_none_or(|item| engine.handle_input(item)) {
                 engine.run(&input);
             }

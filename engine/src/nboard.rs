@@ -24,17 +24,32 @@ const NAME: &str = "sente";
 /// its moves; a move by the side not to move is preceded by the pass it implies.
 pub fn game_from_ggf(text: &str) -> Result<Game<Board>> {
     let g = ggf::parse(text).map_err(|e| EngineError::Refused(format!("bad game ({e})")))?;
+    // NBoard always gives the start (`BO`) and the type `TY[8]`; GGS types are `8`,
+    // `8r` (a random start), `s8r20` (synchro), `8k` (komi), `8a` (anti), `10`…
+    let Some(squares) = &g.board else {
+        return Err(EngineError::Refused("bad game (no BO[...]: the start position is missing)".into()));
+    };
+    if let Some(ty) = g.property("TY") {
+        let t = ggf::GameType::parse(ty).map_err(|e| EngineError::Refused(format!("bad game ({e})")))?;
+        if t.size != g.size {
+            let board = if t.size == 88 { "an octagon board".to_string() } else { format!("a {0}x{0} board", t.size) };
+            return Err(EngineError::Refused(format!(
+                "bad game (TY[{ty}] is a game on {board}, but BO[] is {0}x{0})",
+                g.size
+            )));
+        }
+        if t.anti {
+            return Err(EngineError::Refused(format!(
+                "bad game (TY[{ty}] is anti Othello, where fewer discs win: not played here)"
+            )));
+        }
+    }
     if g.size != 8 {
         return Err(EngineError::BoardSize(format!("only 8x8 games are supported, not {0}x{0}", g.size)));
     }
-    let start = match &g.board {
-        Some(squares) => {
-            let side = if g.black_to_move { 'X' } else { 'O' };
-            Position::parse(&format!("{squares} {side}"))
-                .map_err(|e| EngineError::Refused(format!("bad game ({e})")))?
-        }
-        None => Position::start(),
-    };
+    let side = if g.black_to_move { 'X' } else { 'O' };
+    let start =
+        Position::parse(&format!("{squares} {side}")).map_err(|e| EngineError::Refused(format!("bad game ({e})")))?;
     let mut game = Game::new(start);
     for (i, m) in g.moves.iter().enumerate() {
         let mv = Move::parse(nboard::move_text(&m.text), 8)
@@ -71,12 +86,38 @@ pub struct NboardEngine {
     solver: Option<Arc<Solver>>,
     running: Option<Running>,
     out: Output,
+    /// Raised by the input thread when `quit` comes or the input ends: a search (or a
+    /// wait for one) stops at once.
+    hangup: StopFlag,
 }
 
 impl NboardEngine {
-    /// A new engine writing to `out`, at the start position, depth 12.
-    pub fn new(out: Output, options: SearchOptions) -> NboardEngine {
-        NboardEngine { game: Game::new(Position::start()), depth: 12, options, solver: None, running: None, out }
+    /// A new engine writing to `out`, at the start position, depth 12; `hangup` (raised
+    /// by the input thread at `quit` or the end of input) stops any search at once.
+    pub fn new(out: Output, options: SearchOptions, hangup: StopFlag) -> NboardEngine {
+        NboardEngine {
+            game: Game::new(Position::start()),
+            depth: 12,
+            options,
+            solver: None,
+            running: None,
+            out,
+            hangup,
+        }
+    }
+
+    /// Waits for a running search to end by itself, or stops it as soon as `quit` has
+    /// come (the commands between wait behind it, as they would have run after it).
+    fn wait_for_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            while !r.handle.is_finished() {
+                if self.hangup.is_stopped() {
+                    r.stop.stop();
+                }
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            let _ = r.handle.join();
+        }
     }
 
     /// Runs until `quit` or the end of input.
@@ -130,10 +171,8 @@ impl NboardEngine {
         };
         // Anything but ping and quit waits for a running search (the GUI sends ping
         // first); ping and quit stop it.
-        if !matches!(command, Command::Ping(_) | Command::Quit)
-            && let Some(r) = self.running.take()
-        {
-            let _ = r.handle.join();
+        if !matches!(command, Command::Ping(_) | Command::Quit) {
+            self.wait_for_search();
         }
         match command {
             Command::Nboard(_) => self.out.line(format!("set myname {NAME}")),
@@ -236,7 +275,7 @@ impl NboardEngine {
     /// first, as `analysis <ply> <eval>` (eval for the side to move).
     fn analyze(&mut self) {
         let solver = self.solver();
-        let stop = StopFlag::new();
+        let stop = self.hangup.clone();
         let mut positions: Vec<Position<Board>> = vec![*self.game.start()];
         for &mv in self.game.moves() {
             let next = positions[positions.len() - 1].play(mv).expect("a played move is legal");
@@ -248,6 +287,11 @@ impl NboardEngine {
                 Some(_) => pos.board().final_score(),
                 None => solver.think(pos.board(), self.limits(0), stop.as_atomic(), |_| {}).score,
             };
+            // `quit` or the end of input stopped it: the value of a stopped search is
+            // not the position's, and the rest is not wanted.
+            if stop.is_stopped() {
+                break;
+            }
             self.out.line(format!("analysis {ply} {value}"));
         }
         self.status("");

@@ -75,14 +75,54 @@ impl SolverSearch {
         match &self.solver {
             Some((solver, made_with)) if made_with == options => solver.clone(),
             _ => {
-                // Drop the old table before allocating the new one.
-                self.solver = None;
-                let solver = Arc::new(Solver::new(options.hash_mb, options.threads));
-                self.solver = Some((solver.clone(), *options));
+                // The new table is allocated before the old one goes: when the system
+                // refuses its memory (a `Hash` too large for it), the old table stays
+                // in use, or with none yet, a smaller one is made. The table's pages
+                // are mapped lazily, so the two cost little resident memory together.
+                let (solver, made_with) = match Solver::try_new(options.hash_mb, options.threads) {
+                    Ok(solver) => (Arc::new(solver), *options),
+                    Err(e) => match self.solver.take() {
+                        Some((old, made_with)) => {
+                            // The key may be a size asked for and refused before: the
+                            // table's own size is the one that stays.
+                            let kept_mb = old.table().size_bytes() >> 20;
+                            eprintln!("sente: hash table: {e}; the table of {kept_mb} MiB stays");
+                            // The old size with the threads asked for (a new `Threads`
+                            // is not lost with the refused size).
+                            let solver = if made_with.threads == options.threads {
+                                old
+                            } else {
+                                Solver::try_new(kept_mb, options.threads).map(Arc::new).unwrap_or(old)
+                            };
+                            (solver, *options)
+                        }
+                        None => {
+                            let (solver, hash_mb) = smaller_solver(options);
+                            eprintln!("sente: hash table: {e}; searching with {hash_mb} MiB");
+                            (solver, *options)
+                        }
+                    },
+                };
+                // Kept under the options asked for: the refused size is not asked for
+                // again at every search, only when the options change.
+                self.solver = Some((solver.clone(), made_with));
                 solver
             }
         }
     }
+}
+
+/// A solver with the largest table of at most half `options.hash_mb` MiB that the
+/// system gives (halving), and the size it got; aborts only when not even 1 MiB is had.
+fn smaller_solver(options: &SearchOptions) -> (Arc<Solver>, usize) {
+    let mut hash_mb = options.hash_mb;
+    while hash_mb > 1 {
+        hash_mb /= 2;
+        if let Ok(solver) = Solver::try_new(hash_mb, options.threads) {
+            return (Arc::new(solver), hash_mb);
+        }
+    }
+    (Arc::new(Solver::new(1, options.threads)), 1)
 }
 
 /// Names of a principal variation's squares (64 = pass).
@@ -354,5 +394,32 @@ impl crate::session::GtpGame for OthelloGtp {
             m if m > 0 => format!("B+{m}"),
             m => format!("W+{}", -m),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_the_system_refuses_leaves_the_old_one_or_a_smaller_one() {
+        let mut search = SolverSearch::default();
+        // 4 EiB: no system gives that much. With no table yet, a smaller one is made
+        // (halving until the system gives it; its pages are not touched).
+        let huge = SearchOptions { threads: 1, hash_mb: 1 << 42 };
+        let smaller = search.solver(&huge);
+        assert!(smaller.table().size_bytes() < (1 << 42) << 20);
+        // A size the system gives replaces it; a refused one then keeps that table.
+        let sane = SearchOptions { threads: 1, hash_mb: 2 };
+        let kept = search.solver(&sane);
+        assert_eq!(kept.table().size_bytes(), 2 << 20);
+        assert!(Arc::ptr_eq(&kept, &search.solver(&huge)));
+        assert!(Arc::ptr_eq(&kept, &search.solver(&huge)), "still kept at the next search");
+        // A refused size with new threads: the kept size, on the threads asked for.
+        let two_threads = SearchOptions { threads: 2, hash_mb: 1 << 42 };
+        let rebuilt = search.solver(&two_threads);
+        assert!(!Arc::ptr_eq(&kept, &rebuilt));
+        assert_eq!(rebuilt.table().size_bytes(), 2 << 20);
+        assert!(Arc::ptr_eq(&rebuilt, &search.solver(&two_threads)), "not asked again");
     }
 }

@@ -14,6 +14,8 @@
 //! clock over all the tries of a turn.
 
 use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
 use std::time::Duration;
 
 use bitboards::go::{Color, LetterOrder, Move, Point, bits};
@@ -22,7 +24,7 @@ use protocol::phantom::{Command, move_line, name_line, parse};
 use search::phantom::{PlayerSettings, choose};
 use search::{Limits, StopFlag};
 
-use crate::io::{Input, MAX_LINE, spawn_reader};
+use crate::io::{Input, MAX_LINE, Output, spawn_reader, spawn_writer};
 
 /// Reads `row-column` or `column-row`.
 pub fn parse_letters(text: &str) -> Result<LetterOrder, String> {
@@ -60,8 +62,22 @@ pub struct PlatformEngine {
     /// Any answer to our tries this game (tells the start signal from a lost answer).
     answered: bool,
     seed: u64,
-    /// Stops a search at once (set when the input ends).
+    /// Stops a search at once (set by the input thread at `quit`, `end` or the end of
+    /// input; cleared before each search).
     stop: StopFlag,
+    /// What the input thread has read ahead of the loop.
+    ahead: Arc<ReadAhead>,
+    /// The `end` lines this engine has handled.
+    ends_handled: u64,
+}
+
+/// What the input thread saw before the loop got to it: a `quit` (or the end of
+/// input), and how many `end` lines. A search whose game has ended meanwhile, or
+/// whose engine is told to leave, is stopped.
+#[derive(Debug, Default)]
+pub struct ReadAhead {
+    quit: AtomicBool,
+    ends: AtomicU64,
 }
 
 impl PlatformEngine {
@@ -76,7 +92,15 @@ impl PlatformEngine {
             answered: false,
             seed: 1,
             stop: StopFlag::new(),
+            ahead: Arc::new(ReadAhead::default()),
+            ends_handled: 0,
         }
+    }
+
+    /// True when a `quit`, the end of input or the end of this game has been read but
+    /// not yet handled: a search should stop at once.
+    fn interrupted(&self) -> bool {
+        self.ahead.quit.load(SeqCst) || self.ahead.ends.load(SeqCst) > self.ends_handled
     }
 
     /// The flag that stops a search (the input thread sets it at end of input).
@@ -119,6 +143,15 @@ impl PlatformEngine {
         let Some(view) = &self.view else { return };
         self.seed = self.seed.wrapping_add(1);
         let limits = Limits::movetime(try_time(self.movetime, view.refused().count_ones()));
+        // The flag is cleared before the look at what was read ahead, and the input
+        // thread marks what it read before raising the flag: a `quit` or `end` still to
+        // be handled is either seen here (the search is stopped as it starts) or stops
+        // the search. As UGI+ answers `stop` with a `bestmove`, a stopped search still
+        // sends its try, so every line that asks for a try gets one.
+        self.stop.reset();
+        if self.interrupted() {
+            self.stop.stop();
+        }
         let choice = choose(view, &self.settings, &limits, &self.stop, self.seed);
         self.pending = Some(choice.mv);
         step.out.push(move_line(choice.mv, self.order));
@@ -225,6 +258,7 @@ impl PlatformEngine {
             }
             Command::Error => step.err.push("the platform reported an error".into()),
             Command::End => {
+                self.ends_handled += 1;
                 self.view = None;
                 self.pending = None;
             }
@@ -234,24 +268,29 @@ impl PlatformEngine {
     }
 }
 
-/// Runs the platform protocol on stdin/stdout. The input is read on its own thread:
-/// when it ends, a search under way stops at once and the engine exits.
+/// Runs the platform protocol on stdin/stdout. The input is read on its own thread,
+/// which answers `name?` at once, and on `quit`, `end` or the end of input stops a
+/// search under way at once (it sends the try it has, as a UGI+ search stopped sends
+/// its `bestmove`); every other line waits for the search, in order.
 pub fn run(order: LetterOrder, settings: PlayerSettings, movetime: Duration) -> anyhow::Result<()> {
     let mut engine = PlatformEngine::new(order, settings, movetime);
     let lines = spawn_reader(std::io::BufReader::new(std::io::stdin()));
+    let (out, writer) = spawn_writer(std::io::stdout());
     let (forward, input) = crossbeam_channel::unbounded();
-    let stop = engine.stop_flag();
-    std::thread::Builder::new().name("input-end".into()).spawn(move || {
+    let (stop, ahead, tap_out) = (engine.stop_flag(), engine.ahead.clone(), out.clone());
+    std::thread::Builder::new().name("platform-input".into()).spawn(move || {
         for item in lines.iter() {
-            if item == Input::Eof {
-                stop.stop();
+            if !read_ahead(&item, order, &ahead, &stop, &tap_out) {
+                continue;
             }
-            if forward.send(item).is_err() {
+            // After `quit` nothing more is read (and this thread's output handle goes,
+            // so that the writer can finish).
+            let last = ahead.quit.load(SeqCst);
+            if forward.send(item).is_err() || last {
                 break;
             }
         }
     })?;
-    let mut stdout = std::io::stdout().lock();
     let mut stderr = std::io::stderr();
     for item in input.iter() {
         let line = match item {
@@ -263,10 +302,9 @@ pub fn run(order: LetterOrder, settings: PlayerSettings, movetime: Duration) -> 
             Input::Eof => break,
         };
         let step = engine.handle_line(&line);
-        for l in &step.out {
-            writeln!(stdout, "{l}")?;
+        for l in step.out {
+            out.line(l);
         }
-        stdout.flush()?;
         for l in &step.err {
             let _ = writeln!(stderr, "sente: {l}");
         }
@@ -274,7 +312,33 @@ pub fn run(order: LetterOrder, settings: PlayerSettings, movetime: Duration) -> 
             break;
         }
     }
+    drop(out);
+    writer.join().map_err(|_| anyhow::anyhow!("the output thread failed"))?;
     Ok(())
+}
+
+/// The input thread's look at one item before the loop gets it: `name?` is answered
+/// here (false: not passed on); `quit`, `end` and the end of input are marked in
+/// `ahead` and stop the search.
+fn read_ahead(item: &Input, order: LetterOrder, ahead: &ReadAhead, stop: &StopFlag, out: &Output) -> bool {
+    let command = match item {
+        Input::Line(line) => parse(line, order).ok(),
+        Input::TooLong { .. } => None,
+        Input::Eof => Some(Command::Quit),
+    };
+    match command {
+        Some(Command::Name) => {
+            out.line(name_line("sente"));
+            return false;
+        }
+        Some(Command::Quit) => ahead.quit.store(true, SeqCst),
+        Some(Command::End) => {
+            ahead.ends.fetch_add(1, SeqCst);
+        }
+        _ => return true,
+    }
+    stop.stop();
+    true
 }
 
 /// Draws a view for a person: rows 9..1, GTP letters, `X` black, `O` white.

@@ -167,9 +167,10 @@ pub trait GtpGame: Send {
     fn showboard(&self) -> String;
     /// `final_score`.
     fn final_score(&mut self) -> Result<String>;
-    /// Commands specific to the game; `None` if `cmd` is not one of them.
-    fn extra(&mut self, cmd: &Command, out: &Output) -> Option<Result<String>> {
-        let _ = (cmd, out);
+    /// Commands specific to the game; `None` if `cmd` is not one of them. A search
+    /// among them stops when `stop` is raised (`quit` or the end of input).
+    fn extra(&mut self, cmd: &Command, out: &Output, stop: &StopFlag) -> Option<Result<String>> {
+        let _ = (cmd, out, stop);
         None
     }
     /// Names of the commands [`GtpGame::extra`] handles.
@@ -187,9 +188,16 @@ pub trait GtpGame: Send {
     /// Commands that write their whole reply themselves while they run
     /// (`lz-genmove_analyze`): true if `cmd` was one and its reply, `=` line to empty
     /// line (or a `?` reply), was written to `out`. `limits(black)` gives the search
-    /// limits of a colour from the clock.
-    fn streamed_reply(&mut self, cmd: &Command, limits: &dyn Fn(bool) -> Limits, out: &Output) -> bool {
-        let _ = (cmd, limits, out);
+    /// limits of a colour from the clock; the search stops when `stop` is raised
+    /// (`quit` or the end of input).
+    fn streamed_reply(
+        &mut self,
+        cmd: &Command,
+        limits: &dyn Fn(bool) -> Limits,
+        out: &Output,
+        stop: &StopFlag,
+    ) -> bool {
+        let _ = (cmd, limits, out, stop);
         false
     }
 }

@@ -166,6 +166,10 @@ impl UgiEngine {
 
     /// Handles one line (or queues it behind the search); false means quit.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        // Blank lines and `#` comments are ignored quietly, as Stockfish does.
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            return true;
+        }
         let command = match ugi::parse(line) {
             Ok(c) => c,
             Err(e) => {
@@ -267,7 +271,7 @@ impl UgiEngine {
                 self.options.threads = n;
                 self.note_unused_option("Threads");
             }),
-            "hash" => spin(value, 1, 65536).map(|n| {
+            "hash" => spin(value, 1, 65536).and_then(|n| crate::gtp::check_hash(n, self.options.hash_mb)).map(|n| {
                 self.options.hash_mb = n;
                 self.note_unused_option("Hash");
             }),

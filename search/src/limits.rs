@@ -75,9 +75,11 @@ impl StopFlag {
     pub fn new() -> StopFlag {
         StopFlag::default()
     }
-    /// Asks the search to stop as soon as it can.
+    /// Asks the search to stop as soon as it can. (Sequentially consistent, as is
+    /// [`StopFlag::reset`]: a protocol loop that clears the flag and then looks at
+    /// another flag cannot miss a stop raised after that other flag was set.)
     pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.store(true, Ordering::SeqCst);
     }
     /// True once stop was asked.
     #[inline]
@@ -90,7 +92,7 @@ impl StopFlag {
     }
     /// Clears the flag before a new search.
     pub fn reset(&self) {
-        self.0.store(false, Ordering::Relaxed);
+        self.0.store(false, Ordering::SeqCst);
     }
 }
 

@@ -52,15 +52,84 @@ unsafe impl Send for TranspositionTable {}
 // SAFETY: as above.
 unsafe impl Sync for TranspositionTable {}
 
+/// The operating system refused the memory of a table (or of a search tree).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    /// The size asked for, in MiB.
+    pub mib: usize,
+}
+
+impl std::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate {} MiB: the system refused the memory", self.mib)
+    }
+}
+
+impl std::error::Error for AllocError {}
+
+/// Whether a table of `mib` MiB can be had now: asks the operating system for that
+/// much memory, as [`TranspositionTable::try_new`] does (committed, so that a Linux
+/// kernel refuses what it could never provide, but not touched), and gives it back.
+/// For checking a `Hash` setting before it is used; a later allocation may still be
+/// refused if memory runs short meanwhile.
+pub fn check_memory(mib: usize) -> Result<(), AllocError> {
+    let layout = table_layout(mib).ok_or(AllocError { mib })?;
+    // (black_box: an allocation only tested and freed may be optimised away.)
+    let ptr = std::hint::black_box(TranspositionTable::allocate(layout));
+    if ptr.is_null() {
+        return Err(AllocError { mib });
+    }
+    // SAFETY: allocated just now with this layout.
+    unsafe { TranspositionTable::free(ptr, layout) };
+    Ok(())
+}
+
+/// The layout of a table of `mib` MiB (at least one bucket); `None` if it cannot exist.
+fn table_layout(mib: usize) -> Option<Layout> {
+    let len = mib.max(1).checked_mul(1 << 20)? / std::mem::size_of::<Bucket>();
+    Layout::array::<Bucket>(len).ok()
+}
+
+/// A zero-filled slice of `len` values from the global allocator, or `None` when the
+/// memory is refused. Large blocks come zeroed from the operating system: they cost
+/// resident memory only as they are written.
+///
+/// # Safety
+///
+/// All-zero bytes must be a valid `T` (integers, atomics, and structs of them).
+pub(crate) unsafe fn try_zeroed_slice<T>(len: usize) -> Option<Box<[T]>> {
+    let layout = Layout::array::<T>(len).ok()?;
+    if layout.size() == 0 {
+        // SAFETY: no bytes: nothing to initialise (the caller vouches for zero values).
+        return Some((0..len).map(|_| unsafe { std::mem::zeroed() }).collect());
+    }
+    // SAFETY: the layout has a non-zero size.
+    let ptr = unsafe { alloc_zeroed(layout) } as *mut T;
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `len` zeroed values (valid by the caller's promise), allocated by the
+    // global allocator with the layout of a `[T]` of length `len`, as `Box` frees it.
+    Some(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) })
+}
+
 impl TranspositionTable {
     /// A table of (about) `mib` MiB, at least one bucket. Memory is zeroed lazily by
-    /// the operating system, so an unused table costs no resident memory.
+    /// the operating system, so an unused table costs no resident memory. Aborts when
+    /// the memory is refused; [`TranspositionTable::try_new`] does not.
     pub fn new(mib: usize) -> TranspositionTable {
-        let len = (mib.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let layout = Layout::array::<Bucket>(len).expect("table size fits in memory");
+        Self::try_new(mib)
+            .unwrap_or_else(|_| std::alloc::handle_alloc_error(table_layout(mib).unwrap_or_else(Layout::new::<Bucket>)))
+    }
+
+    /// A table of (about) `mib` MiB, as [`TranspositionTable::new`] makes it, or an
+    /// error when the operating system refuses the memory.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, AllocError> {
+        let layout = table_layout(mib).ok_or(AllocError { mib })?;
+        let len = layout.size() / std::mem::size_of::<Bucket>();
         let ptr = Self::allocate(layout) as *mut Bucket;
-        let buckets = NonNull::new(ptr).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
-        TranspositionTable { buckets, len, generation: AtomicU8::new(1) }
+        let buckets = NonNull::new(ptr).ok_or(AllocError { mib })?;
+        Ok(TranspositionTable { buckets, len, generation: AtomicU8::new(1) })
     }
 
     /// Zeroed memory for `layout`. On Linux a large table is mapped directly and
@@ -91,6 +160,22 @@ impl TranspositionTable {
         }
         // SAFETY: the layout has non-zero size; all-zero bits are valid atomics.
         unsafe { alloc_zeroed(layout) }
+    }
+
+    /// Gives back memory from [`TranspositionTable::allocate`].
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must come from `allocate(layout)` and not be used after.
+    unsafe fn free(ptr: *mut u8, layout: Layout) {
+        #[cfg(target_os = "linux")]
+        if layout.size() >= HUGE_PAGE {
+            // SAFETY: mapped in `allocate` with this size.
+            unsafe { libc::munmap(ptr as *mut libc::c_void, layout.size()) };
+            return;
+        }
+        // SAFETY: allocated in `allocate` with this layout.
+        unsafe { dealloc(ptr, layout) };
     }
 
     /// Size in bytes.
@@ -196,15 +281,8 @@ impl TranspositionTable {
 impl Drop for TranspositionTable {
     fn drop(&mut self) {
         let layout = Layout::array::<Bucket>(self.len).expect("same layout as in new");
-        let ptr = self.buckets.as_ptr() as *mut u8;
-        #[cfg(target_os = "linux")]
-        if layout.size() >= HUGE_PAGE {
-            // SAFETY: mapped in `allocate` with this size.
-            unsafe { libc::munmap(ptr as *mut libc::c_void, layout.size()) };
-            return;
-        }
-        // SAFETY: allocated in `new` with this layout.
-        unsafe { dealloc(ptr, layout) };
+        // SAFETY: allocated in `try_new` with this layout.
+        unsafe { Self::free(self.buckets.as_ptr() as *mut u8, layout) };
     }
 }
 
@@ -232,6 +310,32 @@ mod tests {
         fn generation(d: u64) -> u8 {
             d as u8
         }
+    }
+
+    #[test]
+    fn memory_the_system_refuses_is_an_error_not_an_abort() {
+        // 4 EiB: more than any address space; and a size no layout can have.
+        for mib in [1 << 42, usize::MAX >> 20, usize::MAX] {
+            assert_eq!(check_memory(mib), Err(AllocError { mib }));
+            assert_eq!(TranspositionTable::try_new(mib).err(), Some(AllocError { mib }));
+        }
+        assert_eq!(check_memory(4), Ok(()));
+        let tt = TranspositionTable::try_new(4).unwrap();
+        assert_eq!(tt.size_bytes(), 4 << 20);
+        assert_eq!(AllocError { mib: 65536 }.to_string(), "cannot allocate 65536 MiB: the system refused the memory");
+    }
+
+    #[test]
+    fn zeroed_slices_are_zero_or_refused() {
+        // SAFETY: zero is a valid u64 and a valid AtomicU64.
+        let small = unsafe { try_zeroed_slice::<u64>(1000) }.unwrap();
+        assert!(small.len() == 1000 && small.iter().all(|&v| v == 0));
+        let big = unsafe { try_zeroed_slice::<AtomicU64>(1 << 20) }.unwrap();
+        assert!(big.iter().step_by(4096).all(|v| v.load(Ordering::Relaxed) == 0));
+        assert_eq!(unsafe { try_zeroed_slice::<u64>(0) }.map(|s| s.len()), Some(0));
+        assert!(unsafe { try_zeroed_slice::<u64>(usize::MAX / 4) }.is_none());
+        // (black_box: an allocation only tested and freed may be optimised away.)
+        assert!(std::hint::black_box(unsafe { try_zeroed_slice::<u64>(1 << 59) }).is_none());
     }
 
     #[test]

@@ -47,6 +47,56 @@ impl GgfGame {
     }
 }
 
+/// A GGS game type, the value of `TY`: `[s]<size>` followed by any of `k` (komi),
+/// `r[<discs>]` (a random start), `a` (anti: fewer discs win), `b` or `w` (a colour
+/// wished for), in either case: `8`, `8r`, `s8r20`, `8kr`, `10`. The size `88` is
+/// octagon Othello (an 8×8 board less its corners).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameType {
+    /// A synchro game (`s`): two games from one start at once; each is an ordinary game.
+    pub synchro: bool,
+    /// The board side (88 for octagon Othello).
+    pub size: usize,
+    /// A komi game (`k`).
+    pub komi: bool,
+    /// A random start (`r`), with its number of discs if given.
+    pub random: Option<Option<u32>>,
+    /// Anti Othello (`a`): the side with fewer discs wins.
+    pub anti: bool,
+}
+
+impl GameType {
+    /// Reads a `TY` value.
+    pub fn parse(text: &str) -> Result<GameType, GgfError> {
+        let bad = || GgfError::Type(text.to_string());
+        let lower = text.trim().to_ascii_lowercase();
+        let (synchro, rest) = match lower.strip_prefix('s') {
+            Some(rest) => (true, rest),
+            None => (false, lower.as_str()),
+        };
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let size: usize = rest[..digits].parse().map_err(|_| bad())?;
+        let mut t = GameType { synchro, size, komi: false, random: None, anti: false };
+        let mut chars = rest[digits..].chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                'k' if !t.komi => t.komi = true,
+                'a' if !t.anti => t.anti = true,
+                'b' | 'w' => {}
+                'r' if t.random.is_none() => {
+                    let mut n = String::new();
+                    while let Some(d) = chars.next_if(char::is_ascii_digit) {
+                        n.push(d);
+                    }
+                    t.random = Some(if n.is_empty() { None } else { Some(n.parse().map_err(|_| bad())?) });
+                }
+                _ => return Err(bad()),
+            }
+        }
+        Ok(t)
+    }
+}
+
 /// A GGF text that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum GgfError {
@@ -65,6 +115,9 @@ pub enum GgfError {
     /// A move property with a bad number.
     #[error("bad move {0}")]
     Move(String),
+    /// A `TY` value that is not a GGS game type.
+    #[error("bad game type TY[{0}]: expected a board size with optional s, k, r, a (e.g. 8, 8r, s8r20)")]
+    Type(String),
 }
 
 /// Parses one GGF game.
@@ -225,6 +278,23 @@ mod tests {
         assert!(matches!(parse("(;BO[8 --- *];)"), Err(GgfError::Board(_))));
         assert!(matches!(parse("(;B[F5/x];)"), Err(GgfError::Move(_))));
         assert!(matches!(parse("(;[x];)"), Err(GgfError::PropertyName(_))));
+    }
+
+    #[test]
+    fn game_types() {
+        let t = |text: &str| GameType::parse(text);
+        assert_eq!(t("8"), Ok(GameType { synchro: false, size: 8, komi: false, random: None, anti: false }));
+        assert_eq!(
+            t("s8r20"),
+            Ok(GameType { synchro: true, size: 8, komi: false, random: Some(Some(20)), anti: false })
+        );
+        assert_eq!(t("8kr"), Ok(GameType { synchro: false, size: 8, komi: true, random: Some(None), anti: false }));
+        assert_eq!(t("10A").map(|t| (t.size, t.anti)), Ok((10, true)));
+        assert_eq!(t(" 8b ").map(|t| t.size), Ok(8));
+        assert_eq!(t("88").map(|t| t.size), Ok(88));
+        for bad in ["", "s", "x8", "8x", "8kk", "8r2r", "eight", "8 r"] {
+            assert_eq!(t(bad), Err(GgfError::Type(bad.to_string())), "{bad}");
+        }
     }
 
     #[test]

@@ -253,6 +253,7 @@ impl PlayArgs {
             setup,
             rules,
             openings,
+            opening_source: source,
             pairs: self.rounds,
             control,
             margin: Duration::from_millis(self.margin_ms),

@@ -9,11 +9,11 @@ mod phantom;
 mod players;
 mod process;
 mod referee;
+mod settings;
 mod stats;
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::{self, File};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::games::GameKind;
 use crate::journal::{Journal, write_atomically};
+use crate::shard::Shard;
 use bitboards::Outcome;
 pub use openings::OpeningSource;
 pub use players::{EngineSpec, GameSetup, Protocol, TimeControl};
@@ -54,6 +55,8 @@ pub struct MatchConfig {
     pub rules: RefereeRules,
     /// Openings.
     pub openings: Vec<Opening>,
+    /// Where the openings came from (kept in the match's settings).
+    pub opening_source: OpeningSource,
     /// Game pairs to play (each opening with both colour assignments).
     pub pairs: u64,
     /// Time control.
@@ -110,33 +113,73 @@ pub struct GameRecord {
     pub record: Option<String>,
 }
 
-/// Reads a results file (JSON lines); a bad line is an error naming it.
-pub fn read_results(path: &Path) -> Result<Vec<GameRecord>> {
-    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut out = Vec::new();
-    for (i, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.with_context(|| format!("{}: cannot read line {}", path.display(), i + 1))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let r: GameRecord = serde_json::from_str(&line)
-            .with_context(|| format!("{} line {}: not a game result", path.display(), i + 1))?;
-        out.push(r);
-    }
-    Ok(out)
+/// The lines of a results file with their numbers (from 1), blank ones left out; a
+/// UTF-8 byte order mark at its start (an editor's) is not part of the first line.
+fn numbered_lines(bytes: &[u8]) -> Vec<(usize, String)> {
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, l.to_string()))
+        .collect()
 }
 
-/// The game results of the complete lines of `path` (see [`Journal::open`]); a line
-/// that is not a game result is an error naming it.
-fn parse_results(lines: &[String], path: &Path) -> Result<Vec<GameRecord>> {
+/// The game results of numbered lines of `path`; a line that is not a game result
+/// is an error naming it.
+fn parse_numbered(lines: Vec<(usize, String)>, path: &Path) -> Result<Vec<(usize, GameRecord)>> {
     lines
-        .iter()
-        .enumerate()
-        .map(|(i, line)| {
-            serde_json::from_str(line)
-                .with_context(|| format!("{} result {}: not a game result", path.display(), i + 1))
+        .into_iter()
+        .map(|(n, line)| {
+            let r: GameRecord = serde_json::from_str(&line)
+                .with_context(|| format!("{} line {n}: not a game result", path.display()))?;
+            Ok((n, r))
         })
         .collect()
+}
+
+/// Reads a results file (JSON lines) with the line number of each result; a bad
+/// line is an error naming it.
+fn read_numbered_results(path: &Path) -> Result<Vec<(usize, GameRecord)>> {
+    let bytes = fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    parse_numbered(numbered_lines(&bytes), path)
+}
+
+/// The engines (first, second) of game `game` of a match of engines `names` (A, B):
+/// A is first in the even games, B in the odd ones.
+fn seats_of(game: u64, names: &[String; 2]) -> [&str; 2] {
+    if game.is_multiple_of(2) { [&names[0], &names[1]] } else { [&names[1], &names[0]] }
+}
+
+/// Checks results read from `path` (with their line numbers) against the schedule of
+/// a match of engines `names` over `rounds` game pairs, of which `shard` is played
+/// here: every game is one of the shard's, given once, by the engines in their seats.
+fn check_rows(rows: &[(usize, GameRecord)], names: &[String; 2], rounds: u64, shard: Shard, path: &Path) -> Result<()> {
+    let mut seen: BTreeMap<u64, usize> = BTreeMap::new();
+    let games = rounds.saturating_mul(2);
+    for (line, r) in rows {
+        let at = format!("{} line {line}", path.display());
+        if r.game >= games {
+            let range = if games == 0 { "it has no games".to_string() } else { format!("games 0 to {}", games - 1) };
+            bail!("{at}: game {} is not a game of this match ({rounds} game pairs: {range})", r.game);
+        }
+        if shard.count > 1 && (r.game / 2) % shard.count != shard.index {
+            bail!("{at}: game {} (pair {}) is not one of shard {shard}'s games", r.game, r.game / 2);
+        }
+        let [first, second] = seats_of(r.game, names);
+        if r.first != first || r.second != second {
+            bail!(
+                "{at}: game {} is {} against {}, but in this match it is {first} (first) against {second}",
+                r.game,
+                r.first,
+                r.second
+            );
+        }
+        if let Some(first) = seen.insert(r.game, *line) {
+            bail!("{at}: game {} again (it is on line {first} already)", r.game);
+        }
+    }
+    Ok(())
 }
 
 /// The statistics of a set of results, for engine A against B.
@@ -239,7 +282,37 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
     if let Some(message) = &recovered.dropped {
         eprintln!("{message}");
     }
-    let mut results = parse_results(&recovered.lines, &results_path)?;
+    // The lines again, with their numbers for the errors (the torn one is gone).
+    let bytes = fs::read(&results_path).with_context(|| format!("cannot read {}", results_path.display()))?;
+    let rows = parse_numbered(numbered_lines(&bytes), &results_path)?;
+    // The results already there must be this match's: the same settings (if the
+    // folder keeps them), and games of its schedule.
+    let settings = settings::MatchSettings::of(config);
+    let settings_path = config.out.join(settings::FILE);
+    if !rows.is_empty() {
+        match settings::read(&settings_path)? {
+            Some(old) => {
+                if let Some((option, was, now)) = old.difference(&settings, true) {
+                    bail!(
+                        "{}: the match in {} was started with {option} {was}, not {now}: --resume with the \
+                         settings it was started with, or choose another --out",
+                        settings_path.display(),
+                        results_path.display()
+                    );
+                }
+            }
+            None => eprintln!(
+                "{}: no match settings (a match started before they were kept): the results are checked \
+                 against this command's schedule, and its settings kept from now on",
+                settings_path.display()
+            ),
+        }
+        let names = [config.engines[0].name.clone(), config.engines[1].name.clone()];
+        let shard = Shard { index: config.shard.0, count: config.shard.1 };
+        check_rows(&rows, &names, config.pairs, shard, &results_path)?;
+    }
+    settings::write(&settings_path, &settings)?;
+    let mut results: Vec<GameRecord> = rows.into_iter().map(|(_, r)| r).collect();
     let done: HashSet<u64> = results.iter().map(|r| r.game).collect();
     let (shard, shards) = config.shard;
     let schedule: Vec<u64> = (0..config.pairs)
@@ -401,6 +474,13 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
             TimeControl::PerMove(t) => t + config.margin,
             TimeControl::Nodes(_) => config.move_timeout,
         };
+        // Whatever the engine wrote since its last answer (a `bestmove` written twice)
+        // is dropped before it is asked again, off its clock.
+        match players[seat].sync(Instant::now() + allowed) {
+            Ok(()) => {}
+            Err(Fault::Interrupted) => return GameEnd::Interrupted,
+            Err(fault) => break fault_ending(seat, &fault),
+        }
         let started = Instant::now();
         let request = MoveRequest {
             start: opening.start.as_deref(),
@@ -484,27 +564,90 @@ fn unreachable_opening(e: &str) -> ! {
     panic!("an opening checked at load time failed: {e}")
 }
 
-/// `sente arena merge`: adds result files together (shards), refusing conflicting
-/// duplicates, and returns the merged results.
+/// `sente arena merge`: adds result files together (shards of one match) and returns
+/// the merged results, sorted by game number. A game given twice (in one file or
+/// two: a file given twice, or the results of two matches), or with its engines in
+/// the wrong seats, is an error naming the file and line. A match's
+/// `results.jsonl` whose folder keeps the match's settings is checked against them:
+/// its games are its shard's, within the match's rounds, and the files' matches are
+/// one (their settings agree but for the shard, each shard given once).
 pub fn merge(paths: &[PathBuf]) -> Result<Vec<GameRecord>> {
-    let mut by_game: BTreeMap<u64, (GameRecord, PathBuf)> = BTreeMap::new();
+    let mut by_game: BTreeMap<u64, (GameRecord, usize, PathBuf)> = BTreeMap::new();
+    // The engines A and B, and where they were read from.
+    let mut engines: Option<([String; 2], String)> = None;
+    let mut match_settings: Option<(settings::MatchSettings, PathBuf)> = None;
+    let mut shard_files: BTreeMap<u64, PathBuf> = BTreeMap::new();
     for path in paths {
-        for r in read_results(path)? {
-            match by_game.get(&r.game) {
-                Some((old, from)) if old.result != r.result || old.first != r.first => bail!(
-                    "game {} differs between {} and {}: shards of different matches?",
-                    r.game,
-                    from.display(),
-                    path.display()
-                ),
-                Some(_) => {}
-                None => {
-                    by_game.insert(r.game, (r, path.clone()));
+        let rows = read_numbered_results(path)?;
+        if let Some(settings_path) = settings::beside(path)
+            && let Some(s) = settings::read(&settings_path)?
+        {
+            match &match_settings {
+                Some((first, from)) => {
+                    if let Some((option, was, now)) = first.difference(&s, false) {
+                        bail!(
+                            "{} and {} are not the settings of one match: {option} {was} and {now}",
+                            from.display(),
+                            settings_path.display()
+                        );
+                    }
+                    if first.rounds != s.rounds {
+                        bail!(
+                            "{} and {} are not the settings of one match: --rounds {} and {}",
+                            from.display(),
+                            settings_path.display(),
+                            first.rounds,
+                            s.rounds
+                        );
+                    }
                 }
+                None => match_settings = Some((s.clone(), settings_path.clone())),
+            }
+            let shard = s.shard(&settings_path)?;
+            if let Some((first, from)) = &match_settings
+                && first.shard(from)?.count != shard.count
+            {
+                bail!("{}: shard {shard}, but {} is a shard {}", settings_path.display(), from.display(), first.shard);
+            }
+            if let Some(other) = shard_files.insert(shard.index, path.clone()) {
+                bail!("shard {shard} is given twice: {} and {}", other.display(), path.display());
+            }
+            let names = s.names(&settings_path)?;
+            check_rows(&rows, &names, s.rounds, shard, path)?;
+            if engines.is_none() {
+                engines = Some((names, settings_path.display().to_string()));
             }
         }
+        for (line, r) in rows {
+            let at = format!("{} line {line}", path.display());
+            let (names, from) = engines.get_or_insert_with(|| {
+                let seats = [r.first.clone(), r.second.clone()];
+                let names = if r.game.is_multiple_of(2) { seats } else { [seats[1].clone(), seats[0].clone()] };
+                (names, at.clone())
+            });
+            let [first, second] = seats_of(r.game, names);
+            if r.first != first || r.second != second {
+                bail!(
+                    "{at}: game {} is {} against {}, but the match's game {} is {first} (first) against {second} \
+                     (as {from} gives its engines): results of different matches?",
+                    r.game,
+                    r.first,
+                    r.second,
+                    r.game
+                );
+            }
+            if let Some((_, other_line, other)) = by_game.get(&r.game) {
+                bail!(
+                    "{at}: game {} is given twice (also {} line {other_line}): a file given twice, or the results \
+                     of different matches?",
+                    r.game,
+                    other.display()
+                );
+            }
+            by_game.insert(r.game, (r, line, path.clone()));
+        }
     }
-    Ok(by_game.into_values().map(|(r, _)| r).collect())
+    Ok(by_game.into_values().map(|(r, _, _)| r).collect())
 }
 
 /// Writes results as JSON lines, whole or not at all.

@@ -51,9 +51,12 @@ fn check(kind: GameKind, rules: &RefereeRules, opening: &Opening) -> Result<(), 
 
 fn read_file(kind: GameKind, rules: &RefereeRules, path: &str) -> Result<Vec<Opening>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read openings from {path}"))?;
+    // A byte order mark (what some editors write first) is not part of the first
+    // opening; CRLF line ends are read as line ends by `lines`.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut out = Vec::new();
     if kind == GameKind::Go && text.trim_start().starts_with("(;") {
-        let game = bitboards::go::sgf::parse(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+        let game = bitboards::go::sgf::parse(text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
         if game.size != rules.size {
             bail!("{path}: a {}x{} game, but the match is on {}x{}", game.size, game.size, rules.size, rules.size);
         }
@@ -144,5 +147,51 @@ pub fn load(kind: GameKind, rules: &RefereeRules, source: &OpeningSource) -> Res
             read_file(kind, rules, path)
         }
         OpeningSource::Random { plies, seed, count } => random(kind, rules, *plies, *seed, *count),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // --- issue 43: a byte order mark and CRLF line ends ------------------------------
+
+    fn rules(size: usize) -> RefereeRules {
+        RefereeRules { size, komi: 7.0, solve_empties: 0, max_moves: 300, phantom_rules: Default::default() }
+    }
+
+    /// Writes `text` to a scratch file named `name`; its path.
+    fn scratch(name: &str, text: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("sente-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("write the openings");
+        path.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_crlf_line_ends_are_read_in_every_format() {
+        let bom = "\u{feff}";
+        let othello =
+            read_file(GameKind::Othello, &rules(8), &scratch("moves.txt", &format!("{bom}f5 d6\r\nf5f6e6\r\n")))
+                .expect("Othello moves");
+        assert_eq!(othello.len(), 2);
+        assert_eq!(othello[0].moves, ["f5", "d6"]);
+        assert_eq!(othello[1].moves, ["f5", "f6", "e6"]);
+        let obf = format!("{0}OX{1}XO{0} X", "-".repeat(27), "-".repeat(6));
+        let positions = read_file(GameKind::Othello, &rules(8), &scratch("obf.txt", &format!("{bom}{obf}\r\n")))
+            .expect("an OBF position");
+        assert_eq!(positions[0].start.as_deref(), Some(obf.as_str()));
+        let go = read_file(GameKind::Go, &rules(9), &scratch("go.txt", &format!("{bom}E5 C3\r\n# a comment\r\n")))
+            .expect("Go vertices");
+        assert_eq!(go[0].moves, ["E5", "C3"]);
+        let sgf =
+            read_file(GameKind::Go, &rules(9), &scratch("go.sgf", &format!("{bom}(;GM[1]SZ[9]\r\n;B[ee];W[cc])\r\n")))
+                .expect("a Go SGF");
+        assert_eq!(sgf[0].moves.len(), 2);
+        let deal = crate::chaosclock::deal(1, 0).to_string();
+        let chaos = read_file(GameKind::ChaosClock, &rules(12), &scratch("chaos.txt", &format!("{bom}{deal}\r\n")))
+            .expect("a Chaos Clock position");
+        assert_eq!(chaos[0].start.as_deref(), Some(deal.as_str()));
     }
 }

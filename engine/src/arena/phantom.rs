@@ -62,6 +62,8 @@ use crate::phantom::rules_name;
 const SETUP_TIME: Duration = Duration::from_secs(30);
 /// Lines an engine may print between tries that are not tries.
 const MAX_OTHER_LINES: usize = 1000;
+/// How long a UGI+ engine may take over `readyok` before each try (off its clock).
+const SYNC_TIME: Duration = Duration::from_secs(30);
 
 /// How an engine of a Phantom Go game is spoken to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,6 +197,19 @@ impl Engine {
             Ok(PlatformReply::Move(mv)) => Ok(TryReply::Try(mv)),
             Ok(PlatformReply::Name(_)) => Err(Fault::Protocol("a name where a try was due".into())),
             Err(e) => Err(Fault::Protocol(format!("not a try: {e}"))),
+        }
+    }
+
+    /// Drops what a UGI+ engine wrote since its last answer (a `bestmove` written
+    /// twice): everything before its `readyok`. Platform engines are not asked (their
+    /// protocol has no such line).
+    fn sync(&mut self, deadline: Instant) -> Result<(), Fault> {
+        match self.link {
+            Link::Ugi => {
+                self.process.send("isready")?;
+                self.process.recv_until(deadline, MAX_OTHER_LINES, |l| (l == "readyok").then_some(()))
+            }
+            Link::Platform(_) => Ok(()),
         }
     }
 
@@ -426,9 +441,18 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
         }
         let color = referee.to_move();
         let seat = color.index();
-        let turn_start = go_ahead;
+        let mut turn_start = go_ahead;
         // One turn: tries until one ends it.
         loop {
+            // The stale lines are dropped off the mover's clock: the turn's clock
+            // starts that much later.
+            let synced = Instant::now();
+            match engines[seat].sync(synced + SYNC_TIME) {
+                Ok(()) => {}
+                Err(Fault::Interrupted) => return GameEnd::Interrupted,
+                Err(f) => return fault(&referee, seat, &f),
+            }
+            turn_start += synced.elapsed();
             let try_start = Instant::now();
             let deadline = match config.control {
                 TimeControl::Clock { .. } => turn_start + clocks[seat] + config.margin,

@@ -306,6 +306,21 @@ impl Player {
         self.process.recv_until(deadline, MAX_OTHER_LINES, |l| (l == want).then_some(()))
     }
 
+    /// Makes sure that nothing the engine wrote before is taken for its answer to the
+    /// next request: a UGI+ engine is sent `isready`, and what it writes before
+    /// `readyok` is dropped — a second `bestmove` for one `go`, say, which cutechess
+    /// also ignores (a move that comes while the engine is not thinking). An NBoard
+    /// request syncs with `ping` itself; GTP answers are matched in order.
+    pub fn sync(&mut self, deadline: Instant) -> Result<(), Fault> {
+        match self.spec.protocol {
+            Protocol::Ugi => {
+                self.process.send("isready")?;
+                self.process.recv_until(deadline, MAX_OTHER_LINES, |l| (l == "readyok").then_some(()))
+            }
+            Protocol::Gtp | Protocol::Nboard | Protocol::Phantom => Ok(()),
+        }
+    }
+
     /// Asks for a move.
     pub fn genmove(&mut self, req: &MoveRequest) -> Result<Reply, Fault> {
         match self.spec.protocol {

@@ -173,6 +173,9 @@ pub enum EloModel {
     Normalized,
 }
 
+/// The largest Elo difference an SPRT bound may be (either sign).
+const MAX_SPRT_ELO: f64 = 1000.0;
+
 /// A sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -204,21 +207,38 @@ impl Sprt {
     pub fn parse(text: &str, model: EloModel) -> Result<Sprt, String> {
         let mut s = Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model };
         for field in text.split([' ', ',']).filter(|f| !f.is_empty()) {
-            let (k, v) = field.split_once('=').ok_or_else(|| format!("SPRT '{field}': expected key=value"))?;
-            let v: f64 = v.parse().map_err(|_| format!("SPRT {k}: '{v}' is not a number"))?;
+            let (k, text) = field.split_once('=').ok_or_else(|| format!("SPRT '{field}': expected key=value"))?;
+            let v: f64 = text.parse().map_err(|_| format!("SPRT {k}: '{text}' is not a number"))?;
+            // Beyond a few thousand Elo the expected score is 0 or 1 in floating point
+            // and the log-likelihood ratio is not a number: no real test is near that.
+            let elo = || {
+                if v.abs() <= MAX_SPRT_ELO {
+                    Ok(v)
+                } else {
+                    Err(format!("SPRT {k}: '{text}' is not an Elo difference from -{MAX_SPRT_ELO} to {MAX_SPRT_ELO}"))
+                }
+            };
+            let probability = || {
+                if v > 0.0 && v < 1.0 {
+                    Ok(v)
+                } else {
+                    Err(format!("SPRT {k}: '{text}' is not an error rate strictly between 0 and 1"))
+                }
+            };
             match k {
-                "elo0" => s.elo0 = v,
-                "elo1" => s.elo1 = v,
-                "alpha" => s.alpha = v,
-                "beta" => s.beta = v,
+                "elo0" => s.elo0 = elo()?,
+                "elo1" => s.elo1 = elo()?,
+                "alpha" => s.alpha = probability()?,
+                "beta" => s.beta = probability()?,
                 _ => return Err(format!("SPRT: unknown parameter '{k}' (elo0, elo1, alpha, beta)")),
             }
         }
-        if !(s.alpha > 0.0 && s.alpha < 1.0 && s.beta > 0.0 && s.beta < 1.0) {
-            return Err("SPRT: alpha and beta must lie strictly between 0 and 1".into());
+        // Wald's bounds are ln(beta/(1-alpha)) < 0 < ln((1-beta)/alpha) only so.
+        if s.alpha + s.beta >= 1.0 {
+            return Err(format!("SPRT: alpha + beta must be below 1 (alpha={} beta={})", s.alpha, s.beta));
         }
         if s.elo0 >= s.elo1 {
-            return Err("SPRT: elo0 must be below elo1".into());
+            return Err(format!("SPRT: elo0 must be below elo1 (elo0={} elo1={})", s.elo0, s.elo1));
         }
         Ok(s)
     }
@@ -417,5 +437,42 @@ mod tests {
         assert!(Sprt::parse("elo0=5 elo1=0", EloModel::Logistic).is_err());
         assert!(Sprt::parse("alpha=2", EloModel::Logistic).is_err());
         assert!(Sprt::parse("gamma=1", EloModel::Logistic).is_err());
+    }
+
+    // --- issue 43: SPRT parameters that make no test -------------------------------
+
+    #[test]
+    fn sprt_parameters_without_a_finite_llr_are_refused() {
+        for (text, word) in [
+            ("elo0=1e308 elo1=inf", "elo0: '1e308'"),
+            ("elo0=0 elo1=inf", "elo1: 'inf'"),
+            ("elo0=-inf elo1=5", "elo0: '-inf'"),
+            ("elo0=NaN elo1=5", "elo0: 'NaN'"),
+            ("elo0=0 elo1=NaN", "elo1: 'NaN'"),
+            ("elo0=0 elo1=1001", "elo1: '1001'"),
+            ("alpha=NaN", "alpha: 'NaN'"),
+            ("beta=inf", "beta: 'inf'"),
+            ("alpha=0.6 beta=0.5", "alpha + beta"),
+            ("alpha=0 beta=0.05", "alpha: '0'"),
+        ] {
+            for model in [EloModel::Logistic, EloModel::Normalized] {
+                let e = Sprt::parse(text, model).expect_err(text);
+                assert!(e.starts_with("SPRT") && e.contains(word), "{text}: {e}");
+            }
+        }
+        // The widest allowed bounds still give finite LLRs, whatever the games.
+        let tallies = [
+            Tally { wins: 10, draws: 0, losses: 0 },
+            Tally { wins: 0, draws: 0, losses: 10 },
+            Tally { wins: 3, draws: 4, losses: 5 },
+        ];
+        for model in [EloModel::Logistic, EloModel::Normalized] {
+            let sprt = Sprt::parse("elo0=-1000 elo1=1000 alpha=0.49 beta=0.5", model).expect("valid");
+            for t in &tallies {
+                assert!(sprt.llr(t).is_finite(), "{model:?} {t:?}: {}", sprt.llr(t));
+            }
+            let (lower, upper) = sprt.bounds();
+            assert!(lower < 0.0 && upper > 0.0);
+        }
     }
 }

@@ -43,6 +43,7 @@ use rand_xoshiro::rand_core::SeedableRng;
 use super::playout::{Policy, area_owners, move_cap, playout, settling_playout};
 use super::prior::{Prior, prior};
 use crate::limits::{Limits, StopFlag, TimeBudget};
+use crate::tt::{AllocError, try_zeroed_slice};
 
 /// A node is expanded once it has been visited this many times.
 pub const EXPAND_AFTER: u32 = 2;
@@ -183,12 +184,13 @@ impl Transpositions {
     /// A table for an arena of `nodes` nodes: one entry per 8 to 16 nodes (an
     /// expansion makes a block of one node per empty point and a pass: 10 to 82 on
     /// 9×9), at most two bytes per node.
-    fn for_nodes(nodes: usize) -> Transpositions {
+    /// `None` when the memory is refused.
+    fn for_nodes(nodes: usize) -> Option<Transpositions> {
         let entries = ((nodes / 8).max(64).next_power_of_two() / 2).max(64);
-        Transpositions {
-            keys: (0..entries).map(|_| AtomicU64::new(0)).collect(),
-            blocks: (0..entries).map(|_| AtomicU64::new(UNEXPANDED)).collect(),
-        }
+        // SAFETY: zeroed atomics are valid; a zero key is a free entry and zero is
+        // `UNEXPANDED`.
+        let (keys, blocks) = unsafe { (try_zeroed_slice(entries)?, try_zeroed_slice(entries)?) };
+        Some(Transpositions { keys, blocks })
     }
 
     /// A table key: never 0, which marks a free entry.
@@ -255,13 +257,15 @@ struct Tree {
 }
 
 impl Tree {
-    fn new(capacity: usize) -> Tree {
+    /// An empty arena of `capacity` nodes with its table, or `None` when the memory is
+    /// refused. The memory comes zeroed (all-zero nodes are `Node::default()`) and
+    /// costs resident memory only as the search writes it, so a large `Hash` costs
+    /// only what the searches use.
+    fn try_new(capacity: usize) -> Option<Tree> {
         let capacity = capacity.max(1);
-        Tree {
-            nodes: (0..capacity).map(|_| Node::default()).collect(),
-            used: AtomicUsize::new(1),
-            table: Transpositions::for_nodes(capacity),
-        }
+        // SAFETY: a node is atomics only; zero is the default of each.
+        let nodes = unsafe { try_zeroed_slice::<Node>(capacity)? };
+        Some(Tree { nodes, used: AtomicUsize::new(1), table: Transpositions::for_nodes(capacity)? })
     }
 
     /// Gives `cells` to `node` as its children, with their priors (none if
@@ -445,6 +449,8 @@ pub struct Mcts {
     searches: u64,
     cap: usize,
     settings: MctsSettings,
+    /// The memory refused to the arena of the last search, which was smaller then.
+    refused: Option<AllocError>,
 }
 
 fn to_move(cell: Cell) -> Move {
@@ -478,13 +484,14 @@ const EARLY_STOP_CHECK: u64 = 256;
 /// the move played cannot change any more (Leela Zero's "smart pruning").
 fn best_is_settled(shared: &Shared, done: u64) -> bool {
     let (Some(soft), elapsed) = (shared.budget.soft_limit(), shared.budget.elapsed()) else { return false };
-    if elapsed.is_zero() || done == 0 {
-        return false;
-    }
-    let left = soft.saturating_sub(elapsed).as_secs_f64() * done as f64 / elapsed.as_secs_f64();
-    let Some(children) = shared.tree.nodes[0].children() else { return false };
+    lead_cannot_be_caught(root_lead(shared.tree), done, elapsed, soft)
+}
+
+/// The visits by which the root's most visited child leads the second.
+fn root_lead(tree: &Tree) -> u32 {
+    let Some(children) = tree.nodes[0].children() else { return 0 };
     let (mut first, mut second) = (0u32, 0u32);
-    for node in &shared.tree.nodes[children] {
+    for node in &tree.nodes[children] {
         let v = node.visits.load(Relaxed);
         if v > first {
             (first, second) = (v, first);
@@ -492,7 +499,28 @@ fn best_is_settled(shared: &Shared, done: u64) -> bool {
             second = v;
         }
     }
-    f64::from(first - second) > left
+    first - second
+}
+
+/// True when a `lead` of visits is more than the playouts left before the `soft` limit,
+/// at the speed of `done` playouts in `elapsed`.
+fn lead_cannot_be_caught(lead: u32, done: u64, elapsed: std::time::Duration, soft: std::time::Duration) -> bool {
+    if elapsed.is_zero() || done == 0 {
+        return false;
+    }
+    let left = soft.saturating_sub(elapsed).as_secs_f64() * done as f64 / elapsed.as_secs_f64();
+    f64::from(lead) > left
+}
+
+/// True when a search under `limits` may end early once its best move is settled: on
+/// a clock only; not with a fixed move time (what is not spent is lost, and the kept
+/// tree would be smaller for the next move), nor infinite (analysis) or with a playout
+/// limit.
+fn stops_when_settled(limits: &Limits) -> bool {
+    limits.clock.time.iter().any(Option::is_some)
+        && limits.movetime.is_none()
+        && !limits.infinite
+        && limits.nodes.is_none()
 }
 
 struct Shared<'a> {
@@ -550,6 +578,7 @@ impl Mcts {
             },
             settings: MctsSettings::default(),
             root_game: game.clone(),
+            refused: None,
         }
     }
 
@@ -801,14 +830,7 @@ impl Mcts {
             && limits.clock.time.iter().all(Option::is_none);
         // A search on a clock may end as soon as the most visited root move cannot be
         // overtaken in the time left: the time saved stays on the clock for later moves.
-        // Not with a fixed move time (what is not spent is lost, and the kept tree would
-        // be smaller for the next move), nor infinite (analysis) or with a playout limit.
-        let on_clock = limits.clock.time.iter().any(Option::is_some);
-        let timed = on_clock
-            && limits.movetime.is_none()
-            && !limits.infinite
-            && limits.nodes.is_none()
-            && shared.budget.soft_limit().is_some();
+        let timed = stops_when_settled(limits) && shared.budget.soft_limit().is_some();
         let mut mine = 0u64;
         while !shared.halt.load(Relaxed) {
             if shared.begun.fetch_add(1, Relaxed) >= max_playouts {
@@ -846,7 +868,7 @@ impl Mcts {
             self.tree = None;
         }
         if self.tree.is_none() {
-            let tree = Tree::new(wanted);
+            let tree = self.allocate_tree(wanted);
             // The root's children always fit: the capacity counts them.
             tree.add_children(0, &self.root_cells, &self.root_priors());
             self.tree = Some(tree);
@@ -878,6 +900,32 @@ impl Mcts {
             this.work(&shared, worker(0));
         });
         self.result(shared.done.load(Relaxed), start.elapsed())
+    }
+
+    /// An arena of `wanted` nodes, or, when the memory is refused, of half as many and
+    /// so on (noted in [`Mcts::refused_memory`]): a smaller tree searches worse but the
+    /// search goes on. Aborts only when not even the root's children can be had.
+    fn allocate_tree(&mut self, wanted: usize) -> Tree {
+        let least = self.root_cells.len() + 1;
+        let mut capacity = wanted.max(least);
+        self.refused = None;
+        loop {
+            if let Some(tree) = Tree::try_new(capacity) {
+                return tree;
+            }
+            let mib = (capacity.saturating_mul(NODE_AND_TABLE_BYTES) >> 20).max(1);
+            self.refused.get_or_insert(AllocError { mib });
+            if capacity <= least {
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<[Node; 128]>());
+            }
+            capacity = (capacity / 2).max(least);
+        }
+    }
+
+    /// The memory refused to the tree of the last search, if any: it searched a
+    /// smaller arena than its settings asked for.
+    pub fn refused_memory(&self) -> Option<AllocError> {
+        self.refused
     }
 
     fn result(&self, playouts: u64, elapsed: std::time::Duration) -> MctsResult {
@@ -981,6 +1029,33 @@ mod tests {
     use bitboards::go::Superko;
 
     #[test]
+    fn a_tree_the_system_refuses_is_searched_smaller() {
+        // A node budget no memory can hold (32 PiB): the arena is halved until the
+        // system gives it; the memory comes zeroed and untouched, and the search runs.
+        let game = Game::new(Board::new(5), 0.5, Superko::Positional);
+        let settings = MctsSettings { max_nodes: 1 << 50, ..MctsSettings::default() };
+        let mut m = Mcts::new(&game, 1).with_settings(settings);
+        assert_eq!(m.refused_memory(), None);
+        // No limit at all: the default playouts (no time involved).
+        let r = m.search(&Limits::default(), &StopFlag::new(), Color::BLACK);
+        assert_eq!(r.playouts, 10_000);
+        assert!(r.nodes > 1);
+        let refused = m.refused_memory().expect("the first arena asked for is refused");
+        assert_eq!(refused.mib, ((1usize << 50) * NODE_AND_TABLE_BYTES) >> 20);
+        assert!(game.check(Color::BLACK, r.best).is_ok());
+    }
+
+    #[test]
+    fn a_new_tree_is_all_default_nodes_and_free_entries() {
+        let tree = Tree::try_new(5000).unwrap();
+        assert_eq!(tree.nodes.len(), 5000);
+        assert!(tree.nodes.iter().all(|n| n.cell() == 0 && n.children().is_none() && n.visits.load(Relaxed) == 0));
+        assert!(tree.table.keys.iter().all(|k| k.load(Relaxed) == 0));
+        assert!(tree.table.blocks.iter().all(|b| b.load(Relaxed) == UNEXPANDED));
+        assert_eq!(tree.table.find(12345), None);
+    }
+
+    #[test]
     fn captures_a_stone_in_atari() {
         // White stone on C3 in atari (liberty at C4 only) on 5×5; black to move wins it.
         let mut b = Board::new(5);
@@ -1027,26 +1102,43 @@ mod tests {
 
     #[test]
     fn a_search_on_a_clock_stops_once_the_best_move_cannot_change() {
-        // On a clock, the big capture soon leads by more playouts than the time left can
-        // give the second move: the search ends early with it. On the empty board no
-        // move leads that far, and the search takes its time. A fixed move time is
-        // always spent whole (what is not used is lost).
-        let secs = std::time::Duration::from_secs;
+        // Counted, not timed: after the same playouts (one thread, a fixed seed), the big
+        // capture leads the second move by more visits (8 663 of 20 000) than a search
+        // that has used 80 % of its soft limit could still give the second (5 000); on the
+        // empty board no move leads that far (183). The decision only compares visits
+        // with the playouts left at the speed so far, so it is the same on a loaded
+        // machine.
+        let playouts = 20_000;
+        let forced = search_with(&big_atari(), 3, 1, playouts);
+        assert_eq!(forced.best, Move::Play(Point::new(4, 7)));
+        let open = search_with(&Game::new(Board::new(9), 7.5, Superko::Positional), 3, 1, playouts);
+        let lead = |r: &MctsResult| {
+            let mut visits: Vec<u32> = r.root_moves.iter().map(|m| m.1).collect();
+            visits.sort_unstable_by(|a, b| b.cmp(a));
+            visits[0] - visits.get(1).copied().unwrap_or(0)
+        };
+        let (secs, ms) = (std::time::Duration::from_secs, std::time::Duration::from_millis);
+        // 80 % of the soft limit spent: 20 000 playouts so far, 5 000 still to come.
+        let (elapsed, soft) = (secs(4), secs(5));
+        assert!(lead_cannot_be_caught(lead(&forced), playouts, elapsed, soft), "lead {}", lead(&forced));
+        assert!(!lead_cannot_be_caught(lead(&open), playouts, elapsed, soft), "lead {}", lead(&open));
+        // At the start nothing is settled; once the soft limit is reached any lead is.
+        assert!(!lead_cannot_be_caught(lead(&forced), playouts, ms(0), soft));
+        assert!(!lead_cannot_be_caught(lead(&forced), 0, ms(10), soft));
+        assert!(lead_cannot_be_caught(1, playouts, soft, soft));
+        assert!(!lead_cannot_be_caught(0, playouts, soft, soft));
+        // Only a search on a clock ends early: a fixed move time, a playout limit and
+        // analysis are spent whole.
         let clock = crate::Clock { time: [Some(secs(160)), Some(secs(160))], ..Default::default() };
         let on_clock = Limits { clock, ..Limits::default() };
-        let forced = Mcts::new(&big_atari(), 3).search(&on_clock, &StopFlag::new(), Color::BLACK);
-        assert_eq!(forced.best, Move::Play(Point::new(4, 7)));
-        let open = Game::new(Board::new(9), 7.5, Superko::Positional);
-        let full = Mcts::new(&open, 3).search(&on_clock, &StopFlag::new(), Color::BLACK);
-        assert!(
-            forced.elapsed < full.elapsed.mul_f64(0.75),
-            "{:?} for a settled move, {:?} on the empty board",
-            forced.elapsed,
-            full.elapsed
-        );
-        let movetime = std::time::Duration::from_millis(1000);
-        let fixed = Limits { movetime: Some(movetime), ..Limits::default() };
-        let r = Mcts::new(&big_atari(), 3).search(&fixed, &StopFlag::new(), Color::BLACK);
+        assert!(stops_when_settled(&on_clock));
+        assert!(!stops_when_settled(&Limits { movetime: Some(secs(1)), ..on_clock }));
+        assert!(!stops_when_settled(&Limits { nodes: Some(1000), ..on_clock }));
+        assert!(!stops_when_settled(&Limits { infinite: true, ..on_clock }));
+        assert!(!stops_when_settled(&Limits::movetime(secs(1))));
+        // A fixed move time is spent whole: load can only make the search longer.
+        let movetime = ms(300);
+        let r = Mcts::new(&big_atari(), 3).search(&Limits::movetime(movetime), &StopFlag::new(), Color::BLACK);
         assert_eq!(r.best, Move::Play(Point::new(4, 7)));
         assert!(r.elapsed > movetime.mul_f64(0.9), "{:?} of a fixed move time", r.elapsed);
     }

@@ -205,13 +205,23 @@ pub struct Solver {
 impl Solver {
     /// A solver with a `hash_mb` MiB table and `threads` threads.
     pub fn new(hash_mb: usize, threads: usize) -> Solver {
+        Self::with_table(TranspositionTable::new(hash_mb), threads)
+    }
+
+    /// A solver with a `hash_mb` MiB table and `threads` threads, or an error when the
+    /// operating system refuses the table's memory.
+    pub fn try_new(hash_mb: usize, threads: usize) -> Result<Solver, crate::tt::AllocError> {
+        Ok(Self::with_table(TranspositionTable::try_new(hash_mb)?, threads))
+    }
+
+    fn with_table(tt: TranspositionTable, threads: usize) -> Solver {
         let threads = threads.max(1);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("solver-{i}"))
             .build()
             .expect("cannot start the solver's threads");
-        Solver { tt: TranspositionTable::new(hash_mb), pool, threads }
+        Solver { tt, pool, threads }
     }
 
     /// The table (shared with the midgame search).
