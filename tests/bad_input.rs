@@ -263,6 +263,8 @@ fn the_end_of_input_during_a_search_ends_the_engine_promptly() {
 fn chaos_clock_positions_carry_the_end_of_the_game_and_refuse_contradictions() {
     let mut e = Engine::start(&[]);
     e.send("setoption name Game value chaosclock");
+    // Chaos Clock's own result words (ugi.md's, the default, make both of these `draw`).
+    e.send("setoption name ResultWords value full");
     // Every piece home: both sides have completed, so both win, as the solver says.
     e.send("position fen 1,2,3,4,5,6,7,8,9,10,11,12 Y 0");
     assert_eq!(e.ask("query result"), "response bothwin");

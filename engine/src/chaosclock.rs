@@ -174,6 +174,7 @@ impl GameSession for ChaosSession {
                 elapsed: start.elapsed(),
                 score: Score::Centi(decision.as_ref().map_or(0, |d| (d.value * 10.0) as i32)),
                 pv: decision.as_ref().map(|d| vec![d.best.to_string()]).unwrap_or_default(),
+                note: None,
             };
             report(&final_report);
             SearchOutcome { best_move: decision.map(|d| d.best.to_string()), report: final_report }
@@ -519,5 +520,29 @@ pub fn parse_side(text: &str) -> Result<Side> {
         "yi" | "乙" | "even" | "first" => Ok(Side::YI),
         "jia" | "甲" | "odd" | "second" => Ok(Side::JIA),
         other => bail!("bad side '{other}': yi (乙, even, first) or jia (甲, odd, second)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_nodes_and_go_depth_hold_in_the_session() {
+        // `go nodes 200` searched 4 115 nodes before the budget was counted exactly: the
+        // reported nodes are the solver's and the heuristic search's together.
+        let mut s = ChaosSession::new();
+        let options = SearchOptions::default();
+        for nodes in [1, 200, 1000, 5000] {
+            let job = s.search_job(Limits { nodes: Some(nodes), ..Limits::default() }, &options);
+            let outcome = job(&StopFlag::new(), &mut |_| {});
+            assert!(outcome.report.nodes <= nodes, "go nodes {nodes}: {} nodes", outcome.report.nodes);
+            assert!(outcome.best_move.is_some());
+        }
+        for depth in [1, 2, 3] {
+            let job = s.search_job(Limits { depth: Some(depth), ..Limits::default() }, &options);
+            let outcome = job(&StopFlag::new(), &mut |_| {});
+            assert!(outcome.report.depth <= depth, "go depth {depth}: depth {}", outcome.report.depth);
+        }
     }
 }

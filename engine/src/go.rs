@@ -7,8 +7,8 @@ use bitboards::go::sgf::{self, SgfGame};
 use bitboards::go::{Board, Color, Game, Illegal, Move, Point, Superko, bits};
 use protocol::gtp::{self, Command};
 use protocol::ugi::{OptionKind, StartPosition};
-use search::go::endgame::Settlement;
-use search::go::mcts::{Mcts, MctsResult, MctsSettings, ownership};
+use search::go::endgame::{Settlement, may_have_settled_territory};
+use search::go::mcts::{DEFAULT_PLAYOUTS, Mcts, MctsResult, MctsSettings, ownership};
 use search::go::playout::Policy;
 use search::{Limits, Outcome, Player, Score, StopFlag, TimeBudget};
 
@@ -116,6 +116,27 @@ impl GoState {
         self.settings = MctsSettings { policy, ..MctsSettings::new(options.threads, options.hash_mb) };
     }
 
+    /// Makes now the tree the next search with `options` would allocate ([`Mcts::prepare`]:
+    /// the arena of `Hash` with its table written once) and keeps it for that search,
+    /// which takes it over as it takes over the tree of a previous move. A kept tree
+    /// made with the same settings stays as it is.
+    pub fn prepare(&mut self, options: &SearchOptions) {
+        self.use_options(options);
+        let mut tree = match self.kept.take() {
+            Some(kept) if kept.settings() == self.settings => kept,
+            // Another size or other threads: the old arena goes before the new one is made.
+            _ => Mcts::new(&self.game, self.seed).with_settings(self.settings),
+        };
+        tree.prepare();
+        self.kept.keep(tree);
+    }
+
+    /// The kept tree's arena (size in nodes, address), for tests.
+    #[cfg(test)]
+    fn kept_arena(&self) -> Option<(usize, usize)> {
+        self.kept.0.lock().ok().and_then(|kept| kept.as_ref().and_then(Mcts::arena))
+    }
+
     /// Chooses a move for `color` with MCTS within `limits`; `None` means resign.
     ///
     /// The game's end is handled before and around the search: when the opponent
@@ -140,14 +161,22 @@ impl GoState {
             game.play(color.other(), Move::Pass).ok();
         }
         let started = Instant::now();
-        let settlement = settle(game.board());
+        // The settling playouts judge the end of the game: whether passing wins after
+        // the opponent's pass, the opponent's dead stones for a cleanup, and the own
+        // settled territory the root leaves out. Without a pass to answer or a cleanup,
+        // and with no territory possible (the open board of the opening, most of the
+        // middle game), they would change nothing and are not run.
+        let opponent_passed = self.game.moves().last() == Some(&(color.other(), Move::Pass));
+        let judged = ending == Ending::Cleanup || opponent_passed || may_have_settled_territory(game.board(), color);
+        let settlement = judged.then(|| settle(game.board()));
+        let settlement = settlement.as_ref();
         // Only a pass the opponent really made counts (not the one assumed above).
-        if ending == Ending::Normal && passing_wins(&self.game, &settlement, color) {
+        if ending == Ending::Normal && settlement.is_some_and(|s| passing_wins(&self.game, s, color)) {
             return (Some(Move::Pass), passing_result());
         }
-        let opponent_dead = settlement.dead & game.board().stones(color.other());
+        let opponent_dead = settlement.map_or(0, |s| s.dead) & game.board().stones(color.other());
         let allow_pass = ending == Ending::Normal || opponent_dead == 0;
-        let mut excluded = settlement.settled_territory(game.board(), color);
+        let mut excluded = settlement.map_or(0, |s| s.settled_territory(game.board(), color));
         if ending == Ending::Cleanup && opponent_dead != 0 {
             // Cleaning up wins nothing in the playouts (the dead stones count as captured
             // either way), so the search would wander: it plays only on the dead stones'
@@ -297,7 +326,7 @@ fn search_in_steps(
             || time_done
             || budget.hard_expired()
             || (budget.soft_expired() && !limits.infinite)
-            || (no_limit && playouts >= 10_000)
+            || (no_limit && playouts >= DEFAULT_PLAYOUTS)
         {
             return r;
         }
@@ -799,6 +828,25 @@ impl GoSession {
     }
 }
 
+/// The `info string` that answers `go depth N` in a game searched by Monte-Carlo
+/// (`game`: Go, Phantom Go): its search has no depth, as KataGo's, Leela Zero's and
+/// Pachi's have none (GTP has no depth either), and no number of playouts would mean
+/// "every line `depth` moves deep"; so the limit is not replaced by one silently. The
+/// search runs within the other limits given, or `default_playouts` (as `go` alone)
+/// when there is none.
+pub(crate) fn depth_note(game: &str, depth: u32, limits: &Limits, default_playouts: u64) -> String {
+    let others = limits.nodes.is_some()
+        || limits.movetime.is_some()
+        || limits.infinite
+        || limits.clock.time.iter().any(Option::is_some);
+    let instead = if others {
+        "it searches within the other limits given".to_string()
+    } else {
+        format!("it runs {default_playouts} playouts instead, as go without a limit does (go nodes N sets them)")
+    };
+    format!("go depth {depth} is not a limit {game} knows: its Monte-Carlo search has no depth; {instead}")
+}
+
 /// Win rate → centi-units for `score cp` (a logistic scale: 60% ≈ +70, 90% ≈ +380).
 fn win_rate_cp(w: f32) -> i32 {
     let w = w.clamp(0.001, 0.999) as f64;
@@ -939,18 +987,30 @@ impl GameSession for GoSession {
         Ok(Box::new(move |_: &StopFlag| Some(bitboards::go::perft(&game, depth))))
     }
 
+    fn prepare(&mut self, options: &SearchOptions) {
+        self.state.prepare(options);
+    }
+
     fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob {
         self.state.use_options(options);
         let mut state = self.state.clone();
+        let note = limits.depth.map(|depth| depth_note("Go", depth, &limits, DEFAULT_PLAYOUTS));
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
+            // The time reported is the whole move's: judging the position (dead stones,
+            // settled territory) and reusing the tree come off the move time too.
+            let started = Instant::now();
+            if let Some(note) = note {
+                report(&Report::note(note));
+            }
             let color = state.game.board().to_move();
             let (choice, r) = state.think(color, &limits, stop, Ending::Normal, None);
             let final_report = Report {
                 depth: r.pv.len() as u32,
                 nodes: r.playouts,
-                elapsed: r.elapsed,
+                elapsed: started.elapsed(),
                 score: Score::Centi(win_rate_cp(r.win_rate)),
                 pv: r.pv.iter().map(|&m| state.move_text(m)).collect(),
+                note: None,
             };
             report(&final_report);
             // UGI+ has no resignation. A hopeless position answers the opponent's
@@ -965,5 +1025,55 @@ impl GameSession for GoSession {
             };
             SearchOutcome { best_move: Some(state.move_text(best)), report: final_report }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn isready_makes_the_tree_the_searches_then_keep() {
+        // `prepare` (UGI's `isready`) allocates the arena of `Hash` and keeps it; the
+        // searches of the following moves take that arena over instead of making one.
+        let mut s = GoSession::new(None).unwrap();
+        let options = SearchOptions { threads: 1, hash_mb: 16 };
+        assert_eq!(s.state.kept_arena(), None);
+        s.prepare(&options);
+        let (nodes, address) = s.state.kept_arena().expect("a tree after prepare");
+        assert_eq!(nodes, MctsSettings::new(1, 16).max_nodes);
+        s.prepare(&options);
+        assert_eq!(s.state.kept_arena(), Some((nodes, address)), "a second isready keeps it");
+        let mut moves = Vec::new();
+        for _ in 0..3 {
+            s.set_position(&StartPosition::StartPos, &moves).unwrap();
+            let job = s.search_job(Limits { nodes: Some(300), ..Limits::default() }, &options);
+            let outcome = job(&StopFlag::new(), &mut |_| {});
+            assert_eq!(outcome.report.nodes, 300);
+            assert_eq!(s.state.kept_arena(), Some((nodes, address)), "the search used the prepared arena");
+            moves.push(outcome.best_move.unwrap());
+        }
+        // Another Hash: a new arena of the new size.
+        let bigger = SearchOptions { threads: 1, hash_mb: 32 };
+        s.prepare(&bigger);
+        assert_eq!(s.state.kept_arena().map(|a| a.0), Some(MctsSettings::new(1, 32).max_nodes));
+    }
+
+    #[test]
+    fn go_depth_is_answered_with_a_note_and_the_other_limits() {
+        let mut s = GoSession::new(Some(5)).unwrap();
+        let options = SearchOptions::default();
+        let mut reports = Vec::new();
+        let limits = Limits { depth: Some(2), nodes: Some(200), ..Limits::default() };
+        let outcome = s.search_job(limits, &options)(&StopFlag::new(), &mut |r: &Report| reports.push(r.clone()));
+        assert_eq!(reports.len(), 2, "{reports:?}");
+        let note = reports[0].info().to_string();
+        assert!(note.starts_with("info string go depth 2 is not a limit Go knows"), "{note}");
+        assert!(note.ends_with("it searches within the other limits given"), "{note}");
+        assert_eq!(outcome.report.nodes, 200);
+        assert!(outcome.best_move.is_some());
+        // Depth alone: the playouts of a search without a limit, said so.
+        let alone = depth_note("Go", 7, &Limits { depth: Some(7), ..Limits::default() }, DEFAULT_PLAYOUTS);
+        assert!(alone.contains(&format!("it runs {DEFAULT_PLAYOUTS} playouts instead")), "{alone}");
     }
 }

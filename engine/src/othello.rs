@@ -20,6 +20,9 @@ pub trait OthelloSearch<B: OthelloBoard>: Send {
     fn job(&mut self, position: Position<B>, limits: Limits, options: &SearchOptions) -> SearchJob;
     /// Forgets what earlier searches learnt.
     fn clear(&mut self) {}
+    /// Makes now what the next search with `options` would make first (UGI's
+    /// `isready`); the generic alpha-beta makes nothing (no table).
+    fn prepare(&mut self, _options: &SearchOptions) {}
     /// True when the search uses `Threads` and `Hash`.
     const USES_THREADS_AND_HASH: bool = false;
     /// Options of this search, announced after `ugi`.
@@ -45,6 +48,7 @@ impl<B: OthelloBoard> OthelloSearch<B> for GenericSearch {
                 elapsed: r.elapsed,
                 score: r.score,
                 pv: r.pv.iter().map(|m| m.name(B::SIZE)).collect(),
+                note: None,
             };
             let result = alphabeta::search(&root, &limits, stop, |r| report(&to_report(r)));
             SearchOutcome { best_move: result.best_move.map(|m| m.name(B::SIZE)), report: to_report(&result) }
@@ -171,6 +175,7 @@ impl OthelloSearch<Board> for SolverSearch {
                         elapsed: std::time::Duration::ZERO,
                         score: Score::Centi(100 * value),
                         pv: vec![name.clone()],
+                        note: None,
                     };
                     report(&book_report);
                     SearchOutcome { best_move: Some(name), report: book_report }
@@ -186,6 +191,7 @@ impl OthelloSearch<Board> for SolverSearch {
                 elapsed: start.elapsed(),
                 score: if t.exact { Score::Exact(t.score) } else { Score::Centi(100 * t.score) },
                 pv: pv_names(&t.pv),
+                note: None,
             };
             let thought = search::othello::think(&solver, &root, &limits, stop, |t| report(&to_report(t)));
             let best = match thought.best_move {
@@ -201,6 +207,16 @@ impl OthelloSearch<Board> for SolverSearch {
         if let Some((solver, _)) = &self.solver {
             solver.clear();
         }
+    }
+
+    /// Reads the book in use (the built-in one is parsed once, on first use: about a
+    /// third of a second) and makes the solver for `options`: its table (mapped, its
+    /// pages resident as the searches write them) and its threads.
+    fn prepare(&mut self, options: &SearchOptions) {
+        if self.use_book && self.book_file.is_none() {
+            crate::othello_book::built_in();
+        }
+        self.solver(options);
     }
 }
 
@@ -242,6 +258,10 @@ impl<B: OthelloBoard, S: OthelloSearch<B>> GameSession for OthelloSession<B, S> 
 
     fn game(&self) -> crate::games::GameKind {
         crate::games::GameKind::Othello
+    }
+
+    fn prepare(&mut self, options: &SearchOptions) {
+        self.search.prepare(options);
     }
 
     fn new_game(&mut self) {
@@ -400,6 +420,23 @@ impl crate::session::GtpGame for OthelloGtp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn isready_makes_the_solver_the_next_search_uses() {
+        let mut s = OthelloSession::<Board, SolverSearch>::new();
+        let options = SearchOptions { threads: 2, hash_mb: 2 };
+        assert!(s.search.solver.is_none());
+        s.prepare(&options);
+        let made = s.search.solver.as_ref().map(|(solver, _)| solver.clone()).expect("a solver after prepare");
+        assert_eq!(made.table().size_bytes(), 2 << 20);
+        s.prepare(&options);
+        // A fixed depth is searched (not played from the book), by the solver made.
+        let job = s.search_job(Limits { depth: Some(3), ..Limits::default() }, &options);
+        let outcome = job(&StopFlag::new(), &mut |_| {});
+        assert!(outcome.best_move.is_some() && outcome.report.nodes > 0);
+        let used = s.search.solver.as_ref().map(|(solver, _)| solver.clone()).expect("the solver");
+        assert!(Arc::ptr_eq(&made, &used), "the prepared solver is the one searched with");
+    }
 
     #[test]
     fn a_table_the_system_refuses_leaves_the_old_one_or_a_smaller_one() {

@@ -326,7 +326,13 @@ impl GameSession for PhantomSession {
         };
         self.seed = self.seed.wrapping_add(1);
         let seed = self.seed;
+        let note = limits.depth.map(|depth| {
+            crate::go::depth_note("Phantom Go", depth, &limits, search::phantom::player::DEFAULT_PLAYOUTS)
+        });
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
+            if let Some(note) = note {
+                report(&Report::note(note));
+            }
             let c = choose(&view, &settings, &limits, stop, seed);
             let w = f64::from(c.win_rate.clamp(0.001, 0.999));
             let final_report = Report {
@@ -335,6 +341,7 @@ impl GameSession for PhantomSession {
                 elapsed: c.elapsed,
                 score: Score::Centi((400.0 * (w / (1.0 - w)).log10()).round() as i32),
                 pv: vec![try_text(c.mv)],
+                note: None,
             };
             report(&final_report);
             SearchOutcome { best_move: Some(try_text(c.mv)), report: final_report }

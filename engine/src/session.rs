@@ -41,11 +41,30 @@ pub struct Report {
     pub score: Score,
     /// Principal variation, in the game's move notation.
     pub pv: Vec<String>,
+    /// A word to the user instead of progress (see [`Report::note`]).
+    pub note: Option<String>,
 }
 
 impl Report {
+    /// A report that only says `text` to the user (UGI: `info string text`), e.g. that
+    /// a limit of the `go` command is not one this game's search knows and what it
+    /// does instead. A search job sends it before its progress.
+    pub fn note(text: impl Into<String>) -> Report {
+        Report {
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            score: Score::Centi(0),
+            pv: Vec::new(),
+            note: Some(text.into()),
+        }
+    }
+
     /// The UGI `info` line for this report.
     pub fn info(&self) -> protocol::ugi::Info {
+        if let Some(text) = &self.note {
+            return protocol::ugi::Info { string: Some(text.clone()), ..Default::default() };
+        }
         protocol::ugi::Info {
             depth: Some(self.depth),
             nodes: Some(self.nodes),
@@ -98,6 +117,12 @@ pub trait GameSession: Send {
     /// after `ugi` only then); every game whose search uses `Threads` uses it too.
     fn uses_hash(&self) -> bool {
         self.uses_threads_and_hash()
+    }
+    /// Does now the set-up the next search would otherwise pay for (its tables or tree
+    /// for `options`, the opening book), so that `isready` is answered once it is done:
+    /// ugi.md and UCI want expensive work before `readyok`, not inside the first `go`.
+    fn prepare(&mut self, options: &SearchOptions) {
+        let _ = options;
     }
     /// Forgets everything about the previous game (tables, history).
     fn new_game(&mut self);

@@ -37,13 +37,30 @@ pub struct UgiEngine {
     /// so that `stop` and `isready` behind them are answered at once.
     pending: VecDeque<Command>,
     out: Output,
+    /// The last `BoardSize` asked for: a game chosen later plays on it when it can (a
+    /// client sends its options in no fixed order).
+    board_size: Option<usize>,
+    /// `ResultWords full`: `query result` may answer Chaos Clock's `bothwin` and
+    /// `bothlose`; by default only ugi.md's `p1win`, `p2win`, `draw` and `none`.
+    full_results: bool,
+    /// Unknown option names already answered with an `info string` (said once each).
+    unknown_options: std::collections::HashSet<String>,
 }
 
 impl UgiEngine {
     /// An engine playing the default game (Othello 8×8) that writes to `out`.
     pub fn new(out: Output) -> UgiEngine {
         let session = registry::make_session(games::DEFAULT_GAME, None).expect("the default game exists");
-        UgiEngine { session, options: SearchOptions::default(), running: None, pending: VecDeque::new(), out }
+        UgiEngine {
+            session,
+            options: SearchOptions::default(),
+            running: None,
+            pending: VecDeque::new(),
+            out,
+            board_size: None,
+            full_results: false,
+            unknown_options: std::collections::HashSet::new(),
+        }
     }
 
     /// Runs until `quit` or the end of input. The end of input is a `quit`, as for
@@ -195,7 +212,14 @@ impl UgiEngine {
     fn execute(&mut self, command: Command) -> bool {
         match command {
             Command::Ugi => self.identify(),
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                // The set-up the next search would pay, done before `readyok` (not
+                // during a search: `isready` is then answered at once).
+                if !self.searching() {
+                    self.session.prepare(&self.options);
+                }
+                self.out.line("readyok")
+            }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame => self.session.new_game(),
             Command::Position { start, moves } => {
@@ -233,6 +257,10 @@ impl UgiEngine {
         if self.session.uses_hash() {
             options.push(("Hash", OptionKind::Spin { default: 64, min: 1, max: 65536 }));
         }
+        options.push((
+            "ResultWords",
+            OptionKind::Combo { default: "ugi".into(), values: vec!["ugi".into(), "full".into()] },
+        ));
         options.extend(self.session.options());
         for (name, kind) in options {
             self.out.line(ugi::option_line(name, &kind));
@@ -253,20 +281,18 @@ impl UgiEngine {
         let result = match name.to_ascii_lowercase().as_str() {
             "game" => need(name, value)
                 .and_then(|v| games::GameKind::parse(v).map_err(EngineError::Refused))
-                .and_then(|game| registry::make_session(game, None))
-                .map(|s| self.session = s),
-            // Any number is put to the current game, whose refusal names its sizes.
-            "boardsize" => need(name, value)
-                .and_then(|v| {
-                    let game = self.session.game();
-                    v.parse::<usize>().map_err(|_| {
-                        let sizes = registry::board_sizes(game).text;
-                        EngineError::BoardSize(format!("'{v}' is not a board size ({} sizes: {sizes})", game.name()))
-                    })
-                })
-                .and_then(|n| registry::make_session(self.session.game(), Some(n)))
-                .map(|s| self.session = s)
-                .map_err(|e| EngineError::BoardSize(format!("option 'BoardSize': {e}"))),
+                .and_then(|game| self.choose_game(game)),
+            "boardsize" => need(name, value).and_then(|v| self.set_board_size(v)),
+            "resultwords" => need(name, value).and_then(|v| {
+                self.full_results = match v.to_ascii_lowercase().as_str() {
+                    "ugi" => false,
+                    "full" => true,
+                    other => {
+                        return Err(EngineError::Syntax(format!("option 'ResultWords': '{other}' is not ugi or full")));
+                    }
+                };
+                Ok(())
+            }),
             "threads" => spin(value, 1, 256).map(|n| {
                 self.options.threads = n;
                 self.note_unused_option("Threads");
@@ -277,13 +303,82 @@ impl UgiEngine {
             }),
             _ => match self.session.set_option(name, value) {
                 Ok(true) => Ok(()),
-                Ok(false) => Err(EngineError::Refused(format!("unknown option '{name}'"))),
+                // As UCI engines do: an option the engine does not have is ignored (a
+                // client's sample settings send `debug`, `ownbook`), said once.
+                Ok(false) => {
+                    if self.unknown_options.insert(name.to_ascii_lowercase()) {
+                        self.out.line(format!("info string unknown option '{name}' ignored"));
+                    }
+                    Ok(())
+                }
                 Err(e) => Err(e),
             },
         };
         if let Err(e) = result {
             self.out.line(e.ugi_line());
         }
+    }
+
+    /// Starts a session of `game`, on the `BoardSize` asked for before if the game has
+    /// that size (else its default size, said in an `info string`).
+    fn choose_game(&mut self, game: games::GameKind) -> Result<()> {
+        match self.board_size.map(|n| registry::make_session(game, Some(n))) {
+            Some(Ok(session)) => self.session = session,
+            asked => {
+                let session = registry::make_session(game, None)?;
+                if let (Some(Err(_)), Some(n)) = (asked, self.board_size) {
+                    let sizes = registry::board_sizes(game);
+                    self.out.line(format!(
+                        "info string {} is played on {}, not BoardSize {n}: on {}",
+                        game.name(),
+                        sizes.text,
+                        sizes.default
+                    ));
+                }
+                self.session = session;
+            }
+        }
+        Ok(())
+    }
+
+    /// `BoardSize`: the current game's size now if it has it; a size only another game
+    /// has is kept for when that game is chosen (options come in any order); a size no
+    /// game has is refused, naming the current game's sizes.
+    fn set_board_size(&mut self, value: &str) -> Result<()> {
+        let game = self.session.game();
+        let sizes = registry::board_sizes(game);
+        let n = value.trim().parse::<usize>().map_err(|_| {
+            EngineError::BoardSize(format!(
+                "option 'BoardSize': '{value}' is not a board size ({} sizes: {})",
+                game.name(),
+                sizes.text
+            ))
+        })?;
+        let refusal = match registry::make_session(game, Some(n)) {
+            Ok(session) => {
+                self.session = session;
+                self.board_size = Some(n);
+                return Ok(());
+            }
+            Err(e) => e,
+        };
+        let others: Vec<&str> = games::GameKind::ALL
+            .iter()
+            .filter(|g| registry::make_session(**g, Some(n)).is_ok())
+            .map(|g| g.name())
+            .collect();
+        if others.is_empty() {
+            // The current game's refusal names its sizes.
+            return Err(EngineError::BoardSize(format!("option 'BoardSize': {refusal}")));
+        }
+        self.board_size = Some(n);
+        self.out.line(format!(
+            "info string BoardSize {n} is kept for when {} is chosen ({} is played on {})",
+            others.join(" or "),
+            game.name(),
+            sizes.text
+        ));
+        Ok(())
     }
 
     /// Says so when `name` (Threads or Hash) is kept for later but the current game's
@@ -299,7 +394,12 @@ impl UgiEngine {
         let answer = match q {
             Query::GameOver => self.session.outcome().is_some().to_string(),
             Query::P1Turn => self.session.p1_to_move().to_string(),
-            Query::Result => outcome_word(self.session.outcome()).to_string(),
+            Query::Result => match self.session.outcome() {
+                // ugi.md's words: a result that scores both sides alike is a draw to a
+                // client that knows p1win, p2win and draw.
+                Some(search::Outcome::BothWin | search::Outcome::BothLose) if !self.full_results => "draw".into(),
+                outcome => outcome_word(outcome).to_string(),
+            },
             Query::LegalMoves => self.session.legal_moves().join(" "),
             Query::IsLegal(mv) => self.session.is_legal(mv).to_string(),
             Query::Fen => self.session.fen(),
@@ -486,7 +586,27 @@ mod tests {
             "query legalmoves",
         ]);
         assert_eq!(out.len(), 5, "{out:?}");
-        assert!(out[..4].iter().all(|l| l.starts_with("info string error:")));
+        assert!(out[..2].iter().all(|l| l.starts_with("info string error:")), "{out:?}");
+        // An option the engine does not have is ignored, as UCI engines do.
+        assert_eq!(out[2], "info string unknown option 'Colour' ignored");
+        assert!(out[3].starts_with("info string error:"), "{out:?}");
         assert_eq!(out[4], "response c2 b3 e4 d5");
+    }
+
+    #[test]
+    fn a_board_size_may_come_before_its_game() {
+        let out = run_lines(&[
+            "setoption name BoardSize value 7",
+            "setoption name Game value go",
+            "query fen",
+            "setoption name Game value othello",
+            "setoption name BoardSize value 11",
+            "query fen",
+        ]);
+        assert_eq!(out[0], "info string BoardSize 7 is kept for when go is chosen (othello is played on 6, 8 or 10)");
+        assert_eq!(out[1], "response ......./......./......./......./......./......./....... b");
+        assert_eq!(out[2], "info string othello is played on 6, 8 or 10, not BoardSize 7: on 8");
+        assert!(out[3].starts_with("info string error: option 'BoardSize': "), "{out:?}");
+        assert!(out[4].starts_with("response ") && out[4].len() > 64, "{out:?}");
     }
 }

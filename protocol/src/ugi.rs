@@ -339,6 +339,9 @@ pub struct Info {
     pub hashfull: Option<u32>,
     /// The principal variation.
     pub pv: Vec<String>,
+    /// Free text for the user (`info string …`), written last: the rest of the line
+    /// is the text.
+    pub string: Option<String>,
 }
 
 impl fmt::Display for Info {
@@ -369,6 +372,9 @@ impl fmt::Display for Info {
         }
         if !self.pv.is_empty() {
             write!(f, " pv {}", self.pv.join(" "))?;
+        }
+        if let Some(text) = &self.string {
+            write!(f, " string {text}")?;
         }
         Ok(())
     }
@@ -544,6 +550,8 @@ mod tests {
             ..Info::default()
         };
         assert_eq!(info.to_string(), "info depth 4 nodes 2000 time 10 nps 200000 score cp -30 pv d3 c5");
+        let note = Info { string: Some("go depth is not a limit here".into()), ..Info::default() };
+        assert_eq!(note.to_string(), "info string go depth is not a limit here");
         assert_eq!(bestmove_line(Some("d3")), "bestmove d3");
         assert_eq!(bestmove_line(None), "bestmove none");
         assert_eq!(

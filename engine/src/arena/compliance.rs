@@ -671,12 +671,17 @@ fn ugi_search(
 /// Sends `query what` and judges the answer: exactly `response <want>` (`response`
 /// alone when `want` is empty), with no stray spaces.
 fn query(c: &mut Checker, what: &str, want: &str) -> Result<String, Miss> {
-    let expected = protocol::ugi::response_line(want);
+    query_any(c, what, &[want])
+}
+
+/// [`query`] with more than one right answer (the first is named when none came).
+fn query_any(c: &mut Checker, what: &str, wants: &[&str]) -> Result<String, Miss> {
+    let expected: Vec<String> = wants.iter().map(|w| protocol::ugi::response_line(w)).collect();
+    let named = expected.iter().map(|e| format!("'{e}'")).collect::<Vec<_>>().join(" or ");
     c.send(&format!("query {what}"))?;
-    let (_, got) = c.until_lines(ANSWER_TIME, &format!("'{expected}'"), false, |l| {
-        response(l.trim()).is_some().then(|| l.to_string())
-    })?;
-    if got == expected { Ok(format!("'{got}'")) } else { Err(Miss::wrong(format!("'{got}'"), format!("'{expected}'"))) }
+    let (_, got) =
+        c.until_lines(ANSWER_TIME, &named, false, |l| response(l.trim()).is_some().then(|| l.to_string()))?;
+    if expected.contains(&got) { Ok(format!("'{got}'")) } else { Err(Miss::wrong(format!("'{got}'"), named)) }
 }
 
 fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Result<()> {
@@ -852,7 +857,12 @@ fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
         };
         c.send(&over.command())?;
         let a = query(c, "gameover", "true")?;
-        let b = query(c, "result", outcome_word(Some(outcome)))?;
+        // Chaos Clock's both-win and both-lose are `draw` in ugi.md's words (an engine
+        // may also give them as they are).
+        let b = match outcome {
+            Outcome::BothWin | Outcome::BothLose => query_any(c, "result", &["draw", outcome_word(Some(outcome))])?,
+            _ => query(c, "result", outcome_word(Some(outcome)))?,
+        };
         Ok(format!("{a} {b}"))
     })?;
     c.check("query legalmoves in a finished game answers 'response' alone", |c| {

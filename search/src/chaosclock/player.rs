@@ -102,20 +102,22 @@ struct MaxN<'a> {
 }
 
 impl MaxN<'_> {
-    /// Values of `s` for (甲, 乙) searched `depth` plies.
+    /// Values of `s` for (甲, 乙) searched `depth` plies. The node limit holds exactly
+    /// (a node past it is not searched: the search is aborted); the deadline and the
+    /// stop flag are looked at every 1024 nodes.
     fn search(&mut self, s: &State, depth: u32, path: &mut Vec<u64>) -> [f32; 2] {
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return [0.0, 0.0];
+        }
         self.nodes += 1;
         if s.outcome().is_some() || depth == 0 {
             return [evaluate(s, Side::JIA), evaluate(s, Side::YI)];
         }
-        if self.nodes & 0x3FF == 0
-            && (self.nodes >= self.node_limit
-                || self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.stop.is_stopped())
-        {
+        if self.nodes & 0x3FF == 0 && (self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.is_stopped()) {
             self.aborted = true;
-        }
-        if self.aborted {
             return [0.0, 0.0];
         }
         let me = s.to_move();
@@ -141,7 +143,9 @@ impl MaxN<'_> {
 }
 
 /// Chooses a move for the side to move in `state` (after `history`), within a
-/// deadline and a node budget, or until `stop` is raised.
+/// deadline and a node budget, or until `stop` is raised. The budget holds exactly:
+/// the solver may spend a third of it, the heuristic search the rest, and the nodes
+/// of the decision are both searches' (never more than `node_limit`).
 pub fn choose(
     state: State,
     history: &[State],
@@ -165,8 +169,10 @@ pub fn choose(
         let value = outcome_value(sol.outcome, state.to_move());
         return Some(Decision { best, proven: Some(sol.outcome), depth: 0, nodes: sol.nodes, value });
     }
+    let solver_nodes = solver.nodes();
     let me = state.to_move();
     let k = usize::from(me == Side::YI);
+    let node_limit = node_limit.saturating_sub(solver_nodes);
     let mut search = MaxN { nodes: 0, deadline, node_limit, stop, aborted: false };
     let mut path: Vec<u64> = history.iter().map(State::key).collect();
     path.push(state.key());
@@ -192,7 +198,7 @@ pub fn choose(
             decision = Decision { best: mv, proven: None, depth, nodes: search.nodes, value: v };
         }
     }
-    decision.nodes = search.nodes;
+    decision.nodes = solver_nodes + search.nodes;
     Some(decision)
 }
 
@@ -208,6 +214,32 @@ mod tests {
         let d = choose(s, &[], &mut solver, None, 100_000, 4, &StopFlag::new()).unwrap();
         assert_eq!(d.best, Move::Place(12));
         assert!(d.proven.is_some());
+    }
+
+    #[test]
+    fn the_node_budget_holds_exactly() {
+        // The opening of seed 1, a position the solver cannot prove on a small budget:
+        // the decision's nodes (solver and heuristic search together) never pass the
+        // budget, and a budget too small for one ply still gives a legal move.
+        let s = bitboards::chaosclock::random_opening(1);
+        for budget in [0, 1, 5, 200, 1000, 4115, 20_000] {
+            let mut solver = Solver::new();
+            let d = choose(s, &[], &mut solver, None, budget, 12, &StopFlag::new()).unwrap();
+            assert!(d.nodes <= budget, "{} nodes for a budget of {budget}", d.nodes);
+            assert!(s.legal_moves().contains(&d.best), "{}", d.best);
+            if budget >= 200 {
+                assert!(d.nodes > budget / 2, "{} nodes of {budget}: the budget is used", d.nodes);
+                assert!(d.depth >= 1);
+            }
+        }
+        // The solver alone: its limit holds exactly too.
+        for budget in [1, 100, 1025, 5000] {
+            let mut solver = Solver::new();
+            let limits = SolveLimits { nodes: Some(budget), ..SolveLimits::default() };
+            let solved = solver.solve(s, &[], limits);
+            assert!(solver.nodes() <= budget, "{} solver nodes of {budget}", solver.nodes());
+            assert!(solved.is_none(), "the opening is not proven in {budget} nodes");
+        }
     }
 
     #[test]

@@ -69,7 +69,7 @@ pub struct Solution {
 /// Limits of a solve.
 #[derive(Clone, Debug, Default)]
 pub struct SolveLimits {
-    /// Give up after this many nodes.
+    /// Give up after this many nodes (never more are searched).
     pub nodes: Option<u64>,
     /// Give up at this instant.
     pub deadline: Option<Instant>,
@@ -182,6 +182,11 @@ impl Solver {
         self.max_facts.is_some_and(|max| self.table_size() + extra >= max)
     }
 
+    /// Nodes the last solve searched, whether it found a proof or gave up.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
     /// Facts in the tables.
     pub fn table_size(&self) -> usize {
         self.facts[0].len() + self.facts[1].len()
@@ -277,9 +282,15 @@ impl Solver {
         if horizon == 0 {
             return (Proof::Unknown, NONE);
         }
-        self.nodes += 1;
-        if self.nodes & 0x3FF == 0 && self.over_limits() {
+        // The node limit holds exactly (a node past it is not searched); the other
+        // limits are looked at every 1024 nodes.
+        if self.nodes >= self.node_limit {
             self.aborted = true;
+        } else {
+            self.nodes += 1;
+            if self.nodes & 0x3FF == 0 && self.over_limits() {
+                self.aborted = true;
+            }
         }
         if self.aborted {
             return (Proof::Unknown, 0);

@@ -127,6 +127,30 @@ impl Settlement {
 /// that a single move inside kills have six points).
 pub const TWO_EYE_SPACE: u32 = 7;
 
+/// False when no empty point can be settled territory of `color`
+/// ([`Settlement::settled_territory`]) whatever the settling playouts say, judged
+/// without them: every empty point is within two steps of a stone of the other
+/// colour, or lies in an empty region of more than [`MAX_TERRITORY_SHARE`] of the
+/// board (the region a settled point must lie in holds at least the empty region
+/// around it). The open board of the opening and much of the middle game are answered
+/// so, without the playouts of [`Settlement::of`].
+pub fn may_have_settled_territory(board: &Board, color: Color) -> bool {
+    let mask = board.mask();
+    let theirs = board.stones(color.other());
+    let near_theirs = theirs | neighbours(theirs, mask);
+    let near_theirs = near_theirs | neighbours(near_theirs, mask);
+    let max_region = (MAX_TERRITORY_SHARE * mask.count_ones() as f32) as u32;
+    let mut rest = board.empty() & !near_theirs;
+    while rest != 0 {
+        let region = flood(rest & rest.wrapping_neg(), board.empty(), mask);
+        if region.count_ones() <= max_region {
+            return true;
+        }
+        rest &= !region;
+    }
+    false
+}
+
 /// Stones of `color` shut in by the other colour's safe stones without two eyes. The
 /// stones of `color` reachable from one another through empty points and their own
 /// stones form an enclosure; it is dead when it is at most [`MAX_TERRITORY_SHARE`]
@@ -462,6 +486,44 @@ mod tests {
         ]);
         let s = Settlement::of(&b, 300, 0.8, 1);
         assert_eq!(s.settled_territory(&b, Color::BLACK) & (at("A9").bit() | at("B8").bit()), 0);
+    }
+
+    #[test]
+    fn no_settled_territory_where_the_quick_test_says_none_can_be() {
+        // The open board: no territory possible, for either colour.
+        let mut b = Board::new(9);
+        assert!(!may_have_settled_territory(&b, Color::BLACK));
+        b.set(at("E5"), Some(Color::BLACK));
+        b.set(at("C3"), Some(Color::WHITE));
+        assert!(!may_have_settled_territory(&b, Color::BLACK));
+        assert!(!may_have_settled_territory(&b, Color::WHITE));
+        // Settled positions: the test lets them through.
+        let b = seki_board();
+        for color in [Color::BLACK, Color::WHITE] {
+            assert!(may_have_settled_territory(&b, color));
+        }
+        // Positions along random games: wherever the quick test says no, the settling
+        // playouts find no settled territory either.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let (mut skipped, mut judged) = (0, 0);
+        for _ in 0..6 {
+            let mut b = Board::new(9);
+            for _ in 0..70 {
+                let color = b.to_move();
+                if !may_have_settled_territory(&b, color) {
+                    skipped += 1;
+                    let s = Settlement::of(&b, 100, 0.8, 7);
+                    assert_eq!(s.settled_territory(&b, color), 0, "\n{}", b.draw());
+                } else {
+                    judged += 1;
+                }
+                b = match random_safe_move(&b, color, b.empty(), &mut rng) {
+                    Some(next) => next,
+                    None => b.pass(color),
+                };
+            }
+        }
+        assert!(skipped > 50 && judged > 50, "{skipped} skipped, {judged} judged");
     }
 
     #[test]

@@ -10,8 +10,9 @@
 //! The root's moves are filtered by the game's full rules (superko included); inside
 //! the tree the playout board's simple ko applies.
 //!
-//! The tree lives in an arena of nodes allocated by the first search, sized by the
-//! node budget ([`MctsSettings::max_nodes`]) and kept for the next position
+//! The tree lives in an arena of nodes allocated by the first search (or before it, by
+//! [`Mcts::prepare`]), sized by the node budget ([`MctsSettings::max_nodes`]) and kept
+//! for the next position
 //! ([`Mcts::reuse`]); every statistic is an atomic counter, so the threads share it
 //! without a lock:
 //!
@@ -69,8 +70,13 @@ const EXPANDING: u64 = 1;
 /// Bytes of one tree node (for sizing the tree from a memory budget).
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
-/// Bytes a node costs with its share of the transposition table (at most two bytes).
-const NODE_AND_TABLE_BYTES: usize = NODE_BYTES + 2;
+/// Bytes a node costs with its share of the transposition table (under two bytes) and
+/// of the table's log of claimed entries (under a sixteenth of a byte), rounded up.
+const NODE_AND_TABLE_BYTES: usize = NODE_BYTES + 3;
+
+/// Playouts of a search given no limit at all (neither playouts, time nor a clock):
+/// `go` alone, or `go depth N`, a limit MCTS has no counterpart for.
+pub const DEFAULT_PLAYOUTS: u64 = 10_000;
 
 /// Node budget of a search with default settings: 64 MiB of nodes and table.
 pub const DEFAULT_MAX_NODES: usize = (64 << 20) / NODE_AND_TABLE_BYTES;
@@ -175,9 +181,20 @@ const PROBES: usize = 8;
 /// then published with its block; entries are never replaced while the tree lives (a
 /// full table only stops finding new transpositions), and the table is cleared and
 /// rebuilt when the tree is kept for the next move.
+///
+/// The entries claimed since the last clear are logged (their slots, in claiming
+/// order), so that a clear writes only those: a table sized for a large `Hash` costs
+/// a move no more than the entries its searches made, and its pages are written
+/// only where they are used. When more entries were claimed than the log holds, the
+/// clear writes the whole table.
 struct Transpositions {
     keys: Box<[AtomicU64]>,
     blocks: Box<[AtomicU64]>,
+    /// Slots claimed since the last clear, the first [`Transpositions::logged`] of
+    /// them (a slot number past `u32::MAX` is not logged).
+    log: Box<[AtomicU32]>,
+    /// Entries claimed since the last clear (may pass the log's length).
+    logged: AtomicUsize,
 }
 
 impl Transpositions {
@@ -190,7 +207,11 @@ impl Transpositions {
         // SAFETY: zeroed atomics are valid; a zero key is a free entry and zero is
         // `UNEXPANDED`.
         let (keys, blocks) = unsafe { (try_zeroed_slice(entries)?, try_zeroed_slice(entries)?) };
-        Some(Transpositions { keys, blocks })
+        // A log of an eighth of the entries: a clear past it writes at most eight
+        // entries' worth of the table per entry claimed. SAFETY: zeroed atomics.
+        let log_len = if entries <= u32::MAX as usize { entries / 8 } else { 0 };
+        let log = unsafe { try_zeroed_slice(log_len)? };
+        Some(Transpositions { keys, blocks, log, logged: AtomicUsize::new(0) })
     }
 
     /// A table key: never 0, which marks a free entry.
@@ -232,6 +253,10 @@ impl Transpositions {
             match self.keys[slot].compare_exchange(0, key, AcqRel, Acquire) {
                 Ok(_) => {
                     self.blocks[slot].store(word, Release);
+                    let n = self.logged.fetch_add(1, Relaxed);
+                    if let Some(entry) = self.log.get(n) {
+                        entry.store(slot as u32, Relaxed);
+                    }
                     return;
                 }
                 Err(k) if k == key => return,
@@ -240,11 +265,34 @@ impl Transpositions {
         }
     }
 
+    /// Frees every entry: those in the log, or the whole table when the log
+    /// overflowed. Not while a search runs (it needs the table to itself).
     fn clear(&self) {
+        let claimed = self.logged.swap(0, Relaxed);
+        if claimed <= self.log.len() {
+            for entry in &self.log[..claimed] {
+                let slot = entry.load(Relaxed) as usize;
+                self.keys[slot].store(0, Relaxed);
+                self.blocks[slot].store(UNEXPANDED, Relaxed);
+            }
+        } else {
+            self.clear_all();
+        }
+    }
+
+    /// Writes every entry free (which also makes the whole table resident).
+    fn clear_all(&self) {
         for (key, block) in self.keys.iter().zip(self.blocks.iter()) {
             key.store(0, Relaxed);
             block.store(UNEXPANDED, Relaxed);
         }
+        self.logged.store(0, Relaxed);
+    }
+
+    /// Entries in use (claimed since the last clear).
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.keys.iter().filter(|k| k.load(Relaxed) != 0).count()
     }
 }
 
@@ -847,7 +895,7 @@ impl Mcts {
                 shared.halt.store(true, Relaxed);
             }
             // No limit given at all: a sensible default.
-            if no_limit && done >= 10_000 {
+            if no_limit && done >= DEFAULT_PLAYOUTS {
                 shared.halt.store(true, Relaxed);
             }
             if timed && mine.is_multiple_of(EARLY_STOP_CHECK) && best_is_settled(shared, done) {
@@ -900,6 +948,33 @@ impl Mcts {
             this.work(&shared, worker(0));
         });
         self.result(shared.done.load(Relaxed), start.elapsed())
+    }
+
+    /// Makes now the arena the next search would make for itself (sized for a search
+    /// without a playout limit: [`MctsSettings::max_nodes`], or less when the memory
+    /// is refused), with the root's children, and writes its transposition table once
+    /// so that the table's pages, which a search reaches at random, are resident
+    /// before a search begins (the nodes are written in order, as the tree grows).
+    /// A tree with an arena that large already is left as it is. A UGI engine does
+    /// this when asked `isready`, so that the first `go` does not pay for it.
+    pub fn prepare(&mut self) {
+        let wanted = self.capacity(None);
+        if self.tree.as_ref().is_some_and(|t| t.nodes.len() >= wanted) {
+            return;
+        }
+        // The old arena goes first: the two need not fit in memory together.
+        self.tree = None;
+        let tree = self.allocate_tree(wanted);
+        tree.table.clear_all();
+        tree.add_children(0, &self.root_cells, &self.root_priors());
+        self.tree = Some(tree);
+    }
+
+    /// The arena's size in nodes and its address; `None` before the first search (or
+    /// [`Mcts::prepare`]). The same address after [`Mcts::reuse`] and a search means
+    /// the arena was kept, not made again.
+    pub fn arena(&self) -> Option<(usize, usize)> {
+        self.tree.as_ref().map(|t| (t.nodes.len(), t.nodes.as_ptr() as usize))
     }
 
     /// An arena of `wanted` nodes, or, when the memory is refused, of half as many and
@@ -1053,6 +1128,62 @@ mod tests {
         assert!(tree.table.keys.iter().all(|k| k.load(Relaxed) == 0));
         assert!(tree.table.blocks.iter().all(|b| b.load(Relaxed) == UNEXPANDED));
         assert_eq!(tree.table.find(12345), None);
+    }
+
+    #[test]
+    fn a_clear_frees_the_logged_entries_or_the_whole_table() {
+        let table = Transpositions::for_nodes(8 * 1024).unwrap();
+        assert_eq!((table.keys.len(), table.log.len()), (512, 64));
+        // Fewer entries than the log holds: only those are written back.
+        for key in 1..=40u64 {
+            table.insert(key * 0x9E37_79B9, key << 16 | 3);
+        }
+        assert_eq!((table.len(), table.logged.load(Relaxed)), (40, 40));
+        table.clear();
+        assert_eq!((table.len(), table.logged.load(Relaxed)), (0, 0));
+        assert!(table.blocks.iter().all(|b| b.load(Relaxed) == UNEXPANDED));
+        assert_eq!(table.find(7 * 0x9E37_79B9), None);
+        // More than the log holds: the whole table is cleared.
+        for key in 1..=200u64 {
+            table.insert(key * 0x9E37_79B9, key << 16 | 3);
+        }
+        assert!(table.logged.load(Relaxed) > table.log.len());
+        table.clear();
+        assert_eq!((table.len(), table.logged.load(Relaxed)), (0, 0));
+        assert!(table.blocks.iter().all(|b| b.load(Relaxed) == UNEXPANDED));
+    }
+
+    #[test]
+    fn a_prepared_arena_is_the_one_the_searches_use() {
+        // `prepare` makes the arena a search without a playout limit would make (the
+        // whole node budget), and the searches and moves after it keep that arena.
+        let settings = MctsSettings { max_nodes: 200_000, ..MctsSettings::default() };
+        let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
+        let mut m = Mcts::new(&game, 5).with_settings(settings);
+        assert_eq!(m.arena(), None);
+        m.prepare();
+        let (nodes, address) = m.arena().expect("an arena");
+        assert_eq!(nodes, 200_000);
+        m.prepare();
+        assert_eq!(m.arena(), Some((nodes, address)), "a second prepare keeps the arena");
+        let limits = Limits { nodes: Some(2000), ..Limits::default() };
+        let r = m.search(&limits, &StopFlag::new(), Color::BLACK);
+        assert_eq!(m.arena(), Some((nodes, address)));
+        // The same search as without the preparation.
+        let unprepared = search_with(&game, 5, 1, 2000);
+        assert_eq!((&r.root_moves, &r.pv), (&unprepared.root_moves, &unprepared.pv));
+        for _ in 0..3 {
+            let color = game.board().to_move();
+            let r = m.search(&limits, &StopFlag::new(), color);
+            game.play(color, r.best).unwrap();
+            m = m.reuse(&game, 5, true, 0, settings);
+            assert_eq!(m.arena(), Some((nodes, address)), "kept across moves");
+        }
+        // Another position (a new game): the same arena, emptied.
+        let other = Game::new(Board::new(9), 6.5, Superko::Positional);
+        let mut m = m.reuse(&other, 5, true, 0, settings);
+        m.search(&limits, &StopFlag::new(), Color::BLACK);
+        assert_eq!(m.arena(), Some((nodes, address)));
     }
 
     #[test]

@@ -60,8 +60,8 @@ const BELIEF_SHARE: f64 = 0.5;
 /// Mixed into the seed of the combined player's flat part.
 const FLAT_SEED: u64 = 0x5EED_F1A7;
 
-/// Playouts a search without any limit runs.
-const DEFAULT_PLAYOUTS: u64 = 20_000;
+/// Playouts a search without any limit (of playouts, time or a clock) runs.
+pub const DEFAULT_PLAYOUTS: u64 = 20_000;
 
 /// The players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
