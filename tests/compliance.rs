@@ -133,7 +133,7 @@ fn a_ugi_engine_that_breaks_the_protocol_fails() {
     }
     for name in [
         "position startpos, query fen",
-        "go movetime 300 from the start: a legal bestmove in time",
+        "the first go movetime 100 after readyok: a legal bestmove in time",
         "position fen, go nodes 1000: a legal bestmove",
         "isready during go infinite",
         "query gameover and result in a finished game",

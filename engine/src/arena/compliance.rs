@@ -780,8 +780,10 @@ fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
     let played = base.with_moves(line);
     let fen_spot = Spot { startpos: false, start: Some(fen.clone()), moves: Vec::new() };
 
-    c.check("go movetime 300 from the start: a legal bestmove in time", |c| {
-        ugi_search(c, &setup, &base, "go movetime 300", Some(Duration::from_millis(300)))
+    // The first search after `readyok` (ugi.md: the set-up belongs before it); the
+    // line shows its wall time, what a client with a small buffer sees.
+    c.check("the first go movetime 100 after readyok: a legal bestmove in time", |c| {
+        ugi_search(c, &setup, &base, "go movetime 100", Some(Duration::from_millis(100)))
     })?;
     c.check("position … moves …, go depth 2: a legal bestmove", |c| {
         ugi_search(c, &setup, &played, "go depth 2", None)
