@@ -17,6 +17,21 @@ use crate::{games, registry};
 /// How often the loop looks whether the search that queued commands wait for ended.
 const PENDING_POLL: Duration = Duration::from_millis(5);
 
+/// Unknown option names remembered, so as to be said once each.
+const MAX_UNKNOWN_OPTIONS: usize = 64;
+
+/// The games (by name) whose sessions have the game option `name`.
+fn games_with_option(name: &str) -> Vec<&'static str> {
+    games::GameKind::ALL
+        .iter()
+        .filter(|g| {
+            registry::make_session(**g, None)
+                .is_ok_and(|s| s.options().iter().any(|(option, _)| option.eq_ignore_ascii_case(name)))
+        })
+        .map(|g| g.name())
+        .collect()
+}
+
 /// Shortest gap between two `info` lines during a search (the final one is always
 /// printed).
 const INFO_INTERVAL: Duration = Duration::from_millis(100);
@@ -37,9 +52,12 @@ pub struct UgiEngine {
     /// so that `stop` and `isready` behind them are answered at once.
     pending: VecDeque<Command>,
     out: Output,
-    /// The last `BoardSize` asked for: a game chosen later plays on it when it can (a
-    /// client sends its options in no fixed order).
-    board_size: Option<usize>,
+    /// A `BoardSize` the current game does not have but another does: the next game
+    /// chosen that has it plays on it (a client sends its options in no fixed order).
+    waiting_size: Option<usize>,
+    /// The game options (`Komi`, `Book`, `Seed`, …) as last asked for, by lower-case
+    /// name: each new session (another game or board size) gets those it has.
+    game_options: Vec<(String, Option<String>)>,
     /// `ResultWords full`: `query result` may answer Chaos Clock's `bothwin` and
     /// `bothlose`; by default only ugi.md's `p1win`, `p2win`, `draw` and `none`.
     full_results: bool,
@@ -57,7 +75,8 @@ impl UgiEngine {
             running: None,
             pending: VecDeque::new(),
             out,
-            board_size: None,
+            waiting_size: None,
+            game_options: Vec::new(),
             full_results: false,
             unknown_options: std::collections::HashSet::new(),
         }
@@ -214,9 +233,16 @@ impl UgiEngine {
             Command::Ugi => self.identify(),
             Command::IsReady => {
                 // The set-up the next search would pay, done before `readyok` (not
-                // during a search: `isready` is then answered at once).
+                // during a search: `isready` is then answered at once). Commands queued
+                // behind a search that has just ended run first: the set-up is for the
+                // settings they make.
                 if !self.searching() {
-                    self.session.prepare(&self.options);
+                    if !self.run_pending() {
+                        return false;
+                    }
+                    if !self.searching() {
+                        self.session.prepare(&self.options);
+                    }
                 }
                 self.out.line("readyok")
             }
@@ -302,12 +328,27 @@ impl UgiEngine {
                 self.note_unused_option("Hash");
             }),
             _ => match self.session.set_option(name, value) {
-                Ok(true) => Ok(()),
-                // As UCI engines do: an option the engine does not have is ignored (a
-                // client's sample settings send `debug`, `ownbook`), said once.
+                Ok(true) => {
+                    self.keep_game_option(name, value);
+                    Ok(())
+                }
                 Ok(false) => {
-                    if self.unknown_options.insert(name.to_ascii_lowercase()) {
-                        self.out.line(format!("info string unknown option '{name}' ignored"));
+                    let games = games_with_option(name);
+                    if games.is_empty() {
+                        // As UCI engines do: an option the engine does not have is
+                        // ignored (a client's sample settings send `debug`, `ownbook`),
+                        // said once (for the first names: input may invent endless ones).
+                        let new = self.unknown_options.len() < MAX_UNKNOWN_OPTIONS
+                            && self.unknown_options.insert(name.to_ascii_lowercase());
+                        if new {
+                            self.out.line(format!("info string unknown option '{name}' ignored"));
+                        }
+                    } else {
+                        self.keep_game_option(name, value);
+                        self.out.line(format!(
+                            "info string option '{name}' is kept for when {} is chosen",
+                            games.join(" or ")
+                        ));
                     }
                     Ok(())
                 }
@@ -319,31 +360,44 @@ impl UgiEngine {
         }
     }
 
-    /// Starts a session of `game`, on the `BoardSize` asked for before if the game has
-    /// that size (else its default size, said in an `info string`).
-    fn choose_game(&mut self, game: games::GameKind) -> Result<()> {
-        match self.board_size.map(|n| registry::make_session(game, Some(n))) {
-            Some(Ok(session)) => self.session = session,
-            asked => {
-                let session = registry::make_session(game, None)?;
-                if let (Some(Err(_)), Some(n)) = (asked, self.board_size) {
-                    let sizes = registry::board_sizes(game);
-                    self.out.line(format!(
-                        "info string {} is played on {}, not BoardSize {n}: on {}",
-                        game.name(),
-                        sizes.text,
-                        sizes.default
-                    ));
-                }
-                self.session = session;
+    /// Remembers a game option as asked for, for the sessions to come.
+    fn keep_game_option(&mut self, name: &str, value: Option<&str>) {
+        let key = name.to_ascii_lowercase();
+        self.game_options.retain(|(n, _)| *n != key);
+        self.game_options.push((key, value.map(str::to_string)));
+    }
+
+    /// Puts `session` in place and gives it the game options asked for so far that it
+    /// has (a value it refuses is said, as when it was set).
+    fn install(&mut self, session: Box<dyn GameSession>) {
+        self.session = session;
+        for (name, value) in &self.game_options {
+            if let Err(e) = self.session.set_option(name, value.as_deref()) {
+                self.out.line(e.ugi_line());
             }
         }
+    }
+
+    /// `Game`: a session of `game` (the same game keeps its session), on the waiting
+    /// `BoardSize` if the game has it, else on its default size.
+    fn choose_game(&mut self, game: games::GameKind) -> Result<()> {
+        if game == self.session.game() {
+            return Ok(());
+        }
+        let session = match self.waiting_size.map(|n| registry::make_session(game, Some(n))) {
+            Some(Ok(session)) => {
+                self.waiting_size = None;
+                session
+            }
+            _ => registry::make_session(game, None)?,
+        };
+        self.install(session);
         Ok(())
     }
 
     /// `BoardSize`: the current game's size now if it has it; a size only another game
-    /// has is kept for when that game is chosen (options come in any order); a size no
-    /// game has is refused, naming the current game's sizes.
+    /// has waits for that game (options come in any order); a size no game has is
+    /// refused, naming the current game's sizes.
     fn set_board_size(&mut self, value: &str) -> Result<()> {
         let game = self.session.game();
         let sizes = registry::board_sizes(game);
@@ -356,8 +410,8 @@ impl UgiEngine {
         })?;
         let refusal = match registry::make_session(game, Some(n)) {
             Ok(session) => {
-                self.session = session;
-                self.board_size = Some(n);
+                self.waiting_size = None;
+                self.install(session);
                 return Ok(());
             }
             Err(e) => e,
@@ -371,7 +425,7 @@ impl UgiEngine {
             // The current game's refusal names its sizes.
             return Err(EngineError::BoardSize(format!("option 'BoardSize': {refusal}")));
         }
-        self.board_size = Some(n);
+        self.waiting_size = Some(n);
         self.out.line(format!(
             "info string BoardSize {n} is kept for when {} is chosen ({} is played on {})",
             others.join(" or "),
@@ -605,8 +659,37 @@ mod tests {
         ]);
         assert_eq!(out[0], "info string BoardSize 7 is kept for when go is chosen (othello is played on 6, 8 or 10)");
         assert_eq!(out[1], "response ......./......./......./......./......./......./....... b");
-        assert_eq!(out[2], "info string othello is played on 6, 8 or 10, not BoardSize 7: on 8");
-        assert!(out[3].starts_with("info string error: option 'BoardSize': "), "{out:?}");
-        assert!(out[4].starts_with("response ") && out[4].len() > 64, "{out:?}");
+        assert!(out[2].starts_with("info string error: option 'BoardSize': "), "{out:?}");
+        assert!(out[3].starts_with("response ") && out[3].len() > 64, "{out:?}");
+        assert_eq!(out.len(), 4, "{out:?}");
+    }
+
+    #[test]
+    fn game_options_before_their_game_are_kept_and_a_size_is_used_once() {
+        let out = run_lines(&[
+            "setoption name Komi value 0.5",
+            "setoption name Game value go",
+            "query score",
+            "setoption name BoardSize value 5",
+            "query score",
+            "setoption name Game value go",
+            "query fen",
+            "setoption name Game value othello",
+            "setoption name BoardSize value 6",
+            "setoption name Game value go",
+            "query fen",
+        ]);
+        assert_eq!(out[0], "info string option 'Komi' is kept for when go or phantomgo is chosen");
+        // The komi set before the game, kept over a new board size.
+        assert_eq!(out[1], "response -0.5");
+        assert_eq!(out[2], "response -0.5");
+        // Choosing the same game again keeps its session (5x5).
+        assert_eq!(out[3], "response ...../...../...../...../..... b");
+        // A size the current game took is not carried to the next game.
+        assert_eq!(
+            out[4],
+            "response ........./........./........./........./........./........./........./........./......... b"
+        );
+        assert_eq!(out.len(), 5, "{out:?}");
     }
 }
