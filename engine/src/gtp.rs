@@ -269,7 +269,7 @@ impl GtpEngine {
             ("sente-threads", _) => Err(syntax()),
             ("sente-hash", []) => Ok(self.options.hash_mb.to_string()),
             ("sente-hash", [mb]) => {
-                self.options.hash_mb = check_hash(parse_in_range(mb, 1, MAX_HASH_MB, "MiB")?, self.options.hash_mb)?;
+                self.options.hash_mb = self.options.checked_hash(parse_in_range(mb, 1, MAX_HASH_MB, "MiB")?)?;
                 Ok(String::new())
             }
             ("sente-hash", _) => Err(syntax()),
@@ -279,16 +279,6 @@ impl GtpEngine {
             },
         }
     }
-}
-
-/// `mb` MiB for the tables (`Hash`, `sente-hash`) if the system can give that much
-/// memory now; otherwise an error that says the `current` size stays. Checked when set,
-/// as the tables are allocated only at the next search, where a refusal could not be
-/// answered as an error.
-pub(crate) fn check_hash(mb: usize, current: usize) -> Result<usize> {
-    search::tt::check_memory(mb)
-        .map(|()| mb)
-        .map_err(|e| EngineError::Refused(format!("{e}; the hash table stays {current} MiB")))
 }
 
 /// A whole number from `min` to `max` (`what` names it in the error), for the

@@ -28,6 +28,18 @@ impl Default for SearchOptions {
     }
 }
 
+impl SearchOptions {
+    /// `mb` MiB for the tables (`Hash`, `sente-hash`) if the system can give that much
+    /// memory now; otherwise an error that says the current size stays. Checked when
+    /// set, as the tables are allocated only at the next search, where a refusal could
+    /// not be answered as an error.
+    pub fn checked_hash(&self, mb: usize) -> Result<usize> {
+        search::tt::check_memory(mb)
+            .map(|()| mb)
+            .map_err(|e| crate::error::EngineError::Refused(format!("{e}; the hash table stays {} MiB", self.hash_mb)))
+    }
+}
+
 /// Progress of a search, in protocol-neutral form.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
@@ -161,7 +173,18 @@ pub trait GameSession: Send {
     }
 }
 
-/// The `query result` word for an outcome.
+/// The `query result` word of ugi.md for an outcome: `p1win`, `p2win`, `draw` or
+/// `none`. Chaos Clock's both-win and both-lose score both sides alike, so they are
+/// `draw` to a client that knows no more ([`outcome_word`] keeps them apart).
+pub fn ugi_result_word(outcome: Option<Outcome>) -> &'static str {
+    match outcome {
+        Some(Outcome::BothWin | Outcome::BothLose) => "draw",
+        outcome => outcome_word(outcome),
+    }
+}
+
+/// The `query result` word for an outcome, Chaos Clock's `bothwin` and `bothlose`
+/// included.
 pub fn outcome_word(outcome: Option<Outcome>) -> &'static str {
     match outcome {
         None => "none",

@@ -11,7 +11,7 @@ use search::{Clock, Limits, StopFlag};
 
 use crate::error::{EngineError, Result};
 use crate::io::{Input, MAX_LINE, Output};
-use crate::session::{GameSession, SearchOptions, outcome_word};
+use crate::session::{GameSession, SearchOptions, outcome_word, ugi_result_word};
 use crate::{games, registry};
 
 /// How often the loop looks whether the search that queued commands wait for ended.
@@ -20,16 +20,17 @@ const PENDING_POLL: Duration = Duration::from_millis(5);
 /// Unknown option names remembered, so as to be said once each.
 const MAX_UNKNOWN_OPTIONS: usize = 64;
 
+/// The names of the games for which `holds` is true.
+fn games_where(holds: impl Fn(games::GameKind) -> bool) -> Vec<&'static str> {
+    games::GameKind::ALL.into_iter().filter(|&g| holds(g)).map(|g| g.name()).collect()
+}
+
 /// The games (by name) whose sessions have the game option `name`.
 fn games_with_option(name: &str) -> Vec<&'static str> {
-    games::GameKind::ALL
-        .iter()
-        .filter(|g| {
-            registry::make_session(**g, None)
-                .is_ok_and(|s| s.options().iter().any(|(option, _)| option.eq_ignore_ascii_case(name)))
-        })
-        .map(|g| g.name())
-        .collect()
+    games_where(|g| {
+        registry::make_session(g, None)
+            .is_ok_and(|s| s.options().iter().any(|(option, _)| option.eq_ignore_ascii_case(name)))
+    })
 }
 
 /// Shortest gap between two `info` lines during a search (the final one is always
@@ -323,7 +324,7 @@ impl UgiEngine {
                 self.options.threads = n;
                 self.note_unused_option("Threads");
             }),
-            "hash" => spin(value, 1, 65536).and_then(|n| crate::gtp::check_hash(n, self.options.hash_mb)).map(|n| {
+            "hash" => spin(value, 1, 65536).and_then(|n| self.options.checked_hash(n)).map(|n| {
                 self.options.hash_mb = n;
                 self.note_unused_option("Hash");
             }),
@@ -416,11 +417,7 @@ impl UgiEngine {
             }
             Err(e) => e,
         };
-        let others: Vec<&str> = games::GameKind::ALL
-            .iter()
-            .filter(|g| registry::make_session(**g, Some(n)).is_ok())
-            .map(|g| g.name())
-            .collect();
+        let others = games_where(|g| registry::make_session(g, Some(n)).is_ok());
         if others.is_empty() {
             // The current game's refusal names its sizes.
             return Err(EngineError::BoardSize(format!("option 'BoardSize': {refusal}")));
@@ -448,12 +445,8 @@ impl UgiEngine {
         let answer = match q {
             Query::GameOver => self.session.outcome().is_some().to_string(),
             Query::P1Turn => self.session.p1_to_move().to_string(),
-            Query::Result => match self.session.outcome() {
-                // ugi.md's words: a result that scores both sides alike is a draw to a
-                // client that knows p1win, p2win and draw.
-                Some(search::Outcome::BothWin | search::Outcome::BothLose) if !self.full_results => "draw".into(),
-                outcome => outcome_word(outcome).to_string(),
-            },
+            Query::Result if self.full_results => outcome_word(self.session.outcome()).to_string(),
+            Query::Result => ugi_result_word(self.session.outcome()).to_string(),
             Query::LegalMoves => self.session.legal_moves().join(" "),
             Query::IsLegal(mv) => self.session.is_legal(mv).to_string(),
             Query::Fen => self.session.fen(),

@@ -42,7 +42,7 @@ use super::players::{EngineSpec, GameSetup, Protocol, UGI_LINES};
 use super::process::{Fault, Log, Process};
 use super::referee::ArenaGame;
 use crate::games::GameKind;
-use crate::session::outcome_word;
+use crate::session::{outcome_word, ugi_result_word};
 
 /// How long an engine may take over an answer that needs no search.
 const ANSWER_TIME: Duration = Duration::from_secs(5);
@@ -676,7 +676,8 @@ fn query(c: &mut Checker, what: &str, want: &str) -> Result<String, Miss> {
 
 /// [`query`] with more than one right answer (the first is named when none came).
 fn query_any(c: &mut Checker, what: &str, wants: &[&str]) -> Result<String, Miss> {
-    let expected: Vec<String> = wants.iter().map(|w| protocol::ugi::response_line(w)).collect();
+    let mut expected: Vec<String> = wants.iter().map(|w| protocol::ugi::response_line(w)).collect();
+    expected.dedup();
     let named = expected.iter().map(|e| format!("'{e}'")).collect::<Vec<_>>().join(" or ");
     c.send(&format!("query {what}"))?;
     let (_, got) =
@@ -859,12 +860,9 @@ fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
         };
         c.send(&over.command())?;
         let a = query(c, "gameover", "true")?;
-        // Chaos Clock's both-win and both-lose are `draw` in ugi.md's words (an engine
-        // may also give them as they are).
-        let b = match outcome {
-            Outcome::BothWin | Outcome::BothLose => query_any(c, "result", &["draw", outcome_word(Some(outcome))])?,
-            _ => query(c, "result", outcome_word(Some(outcome)))?,
-        };
+        // ugi.md's word (Chaos Clock's both-win and both-lose are `draw`), or the
+        // outcome's own word.
+        let b = query_any(c, "result", &[ugi_result_word(Some(outcome)), outcome_word(Some(outcome))])?;
         Ok(format!("{a} {b}"))
     })?;
     c.check("query legalmoves in a finished game answers 'response' alone", |c| {
