@@ -45,12 +45,15 @@ fn a_gogui_or_sabaki_session() {
     assert_eq!(gtp(&mut e, "1 boardsize 9"), "=1");
     assert_eq!(gtp(&mut e, "2 clear_board"), "=2");
     assert_eq!(gtp(&mut e, "3 komi 7.5"), "=3");
-    assert_eq!(gtp(&mut e, "4 time_settings 60 0 0"), "=4");
+    // 6 000 s of main time: a genmove that ignored `time_left` would plan minutes.
+    assert_eq!(gtp(&mut e, "4 time_settings 6000 0 0"), "=4");
     assert_eq!(gtp(&mut e, "5 play B E5"), "=5");
     assert_eq!(gtp(&mut e, "6 time_left white 3 0"), "=6");
     let started = Instant::now();
     let reply = gtp(&mut e, "7 genmove W");
-    assert!(started.elapsed() < Duration::from_secs(3), "genmove took {:?} with 3 s left", started.elapsed());
+    // With 3 s left the engine plans at most 1.2 s (the budget's arithmetic is tested in
+    // search/src/limits.rs); 20 s is far from both, whatever the load.
+    assert!(started.elapsed() < Duration::from_secs(20), "genmove took {:?} with 3 s left", started.elapsed());
     let vertex = reply.strip_prefix("=7 ").unwrap();
     let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
     game.play(Color::BLACK, Move::Play(Point::from_gtp("E5", 9).unwrap())).unwrap();
