@@ -74,7 +74,47 @@ fn check_records(out: &Path, rows: &[Value]) {
             other => panic!("record type {other:?}"),
         };
         assert_eq!(moves as u64, r["moves"].as_u64().expect("moves"), "{}", file.display());
+        check_move_data(&file, r);
     }
+}
+
+/// Each move an engine was asked for has its time in the results row (one entry per
+/// request, in order; the last may have ended the game unplayed: a resignation, a
+/// fault) and in the record: GGF's `move/eval/time`, an SGF comment on the move's node.
+fn check_move_data(file: &Path, row: &Value) {
+    let all = row["plies"].as_array().unwrap_or_else(|| panic!("no per-move data: {row}"));
+    let moves = row["moves"].as_u64().unwrap();
+    assert!(!all.is_empty(), "{row}");
+    let mut last = None;
+    for (i, stat) in all.iter().enumerate() {
+        let ply = stat["ply"].as_u64().expect("ply");
+        let unplayed_end = i + 1 == all.len() && ply == moves && row["reason"] != "game over";
+        assert!((ply < moves || unplayed_end) && last.is_none_or(|l| ply > l), "{row}");
+        assert!(stat["seat"].as_u64().is_some_and(|s| s < 2), "{row}");
+        assert!(stat["ms"].as_u64().is_some(), "{row}");
+        last = Some(ply);
+    }
+    let plies: Vec<&Value> = all.iter().filter(|s| s["ply"].as_u64().unwrap() < moves).collect();
+    let text = std::fs::read_to_string(file).expect("record");
+    if file.extension().is_some_and(|e| e == "ggf") {
+        let game = bitboards::othello::ggf::parse(&text).expect("a GGF game");
+        let timed: Vec<usize> = (0..game.moves.len()).filter(|&i| game.moves[i].time.is_some()).collect();
+        let asked: Vec<usize> = plies.iter().map(|s| s["ply"].as_u64().unwrap() as usize).collect();
+        assert_eq!(timed, asked, "{}: the timed moves are the engines' moves", file.display());
+    } else {
+        assert_eq!(text.matches("]C[").count(), plies.len(), "{}", file.display());
+    }
+}
+
+/// The per-move data of the moves that seat `seat` of `row` was asked for.
+fn plies_of(row: &Value, seat: u64) -> Vec<&Value> {
+    row["plies"].as_array().expect("per-move data").iter().filter(|s| s["seat"] == seat).collect()
+}
+
+/// The per-move data `row` holds for engine `name`.
+fn plies_by(row: &Value, name: &str) -> Vec<Value> {
+    let seat = if row["first"] == name { 0 } else { 1 };
+    plies_of(row, seat).into_iter().cloned().collect()
 }
 
 #[test]
@@ -105,6 +145,16 @@ fn othello_over_ugi_and_nboard_with_solver_adjudication() {
         assert!(reason.starts_with("adjudicated by the exact solver") || reason == "game over", "{reason}");
     }
     check_records(&out, &rows);
+    // The UGI+ engine says its score, depth and nodes; the NBoard engine its eval.
+    for r in &rows {
+        for stat in plies_by(r, "ugi") {
+            assert!(stat["score"].is_f64() && stat["depth"].is_u64() && stat["nodes"].is_u64(), "{stat}");
+        }
+        for stat in plies_by(r, "nboard") {
+            assert!(stat["score"].is_f64(), "{stat}");
+        }
+    }
+    assert!(stdout.contains("Time a move: ugi ") && stdout.contains("; nboard "), "{stdout}");
 
     // Resume: two more pairs, the first four games kept as they were.
     let (ok, _, stderr) =
@@ -142,6 +192,9 @@ fn shards_merge_into_the_whole_match() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Score of a vs b:") && text.contains(" 6\n"), "{text}");
+    // Each engine's mean time a move over the merged games.
+    let line = text.lines().find(|l| l.starts_with("Time a move:")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains(" a ") && line.contains(" ms (max ") && line.contains("; b "), "{line}");
     let games: Vec<u64> = std::fs::read_to_string(&merged)
         .unwrap()
         .lines()
@@ -153,7 +206,7 @@ fn shards_merge_into_the_whole_match() {
 /// A short 7×7 Go match between `a` and `b` (one pair, two games at once); checks
 /// that both games end by the rules and their records replay. The tests give a margin
 /// of 20 s over the 0.2 s a move: a loaded machine must not make a game end on time.
-fn go_match(name: &str, a: &str, b: &str, extra: &str) {
+fn go_match(name: &str, a: &str, b: &str, extra: &str) -> Vec<Value> {
     let out = scratch(name);
     let flags = format!("--game go --size 7 --komi 8.5 --rounds 1 --st 0.2 --concurrency 2 {extra}");
     let (ok, stdout, stderr) = arena_match(&flags, a, b, &out);
@@ -166,13 +219,23 @@ fn go_match(name: &str, a: &str, b: &str, extra: &str) {
         assert!(reason.starts_with("two passes") || reason.ends_with("resigned"), "{reason}");
     }
     check_records(&out, &rows);
+    rows
 }
 
 #[test]
 fn go_over_ugi_and_gtp() {
     let a = format!("name=ugi cmd={SENTE} proto=ugi");
     let b = format!("name=gtp cmd='{SENTE} gtp' proto=gtp");
-    go_match("go", &a, &b, "--margin-ms 20000");
+    let rows = go_match("go", &a, &b, "--margin-ms 20000");
+    // GTP has no search information: a time only.
+    for r in &rows {
+        for stat in plies_by(r, "ugi") {
+            assert!(stat["score"].is_f64() && stat["nodes"].is_u64(), "{stat}");
+        }
+        for stat in plies_by(r, "gtp") {
+            assert!(stat["ms"].is_u64() && stat.get("score").is_none() && stat.get("depth").is_none(), "{stat}");
+        }
+    }
 }
 
 #[test]
@@ -184,7 +247,8 @@ fn against_gnu_go() {
     // other tests of this file run at the same time) GNU Go once overran 0.2 s + 1 s
     // and lost on time, which is not what this test is about; 20 s is far beyond any
     // load.
-    go_match("gnugo", &a, &b, "--dead-stones ask --margin-ms 20000");
+    let rows = go_match("gnugo", &a, &b, "--dead-stones ask --margin-ms 20000");
+    assert!(rows.iter().all(|r| !plies_by(r, "gnugo").is_empty()), "GNU Go's moves are timed");
 }
 
 /// A UGI+ engine in a shell script whose answer to `go` is `on_go`.
@@ -499,4 +563,34 @@ fn an_engine_that_writes_each_bestmove_twice_plays_its_games_out() {
         assert_eq!(r["reason"].as_str(), Some("game over"), "{r}");
     }
     check_records(&out, &rows);
+}
+
+#[test]
+fn a_chaos_clock_match_records_each_moves_time_and_score() {
+    let out = scratch("chaosclock");
+    let a = format!("name=a cmd={SENTE} proto=ugi");
+    let b = format!("name=b cmd={SENTE} proto=ugi option.Hash=8");
+    let (ok, stdout, stderr) = arena_match("--game chaosclock --rounds 1 --nodes 300", &a, &b, &out);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("Time a move: a ") && stdout.contains("; b "), "{stdout}");
+    for r in results(&out) {
+        let file = out.join(r["record"].as_str().expect("a record"));
+        let text = std::fs::read_to_string(&file).expect("record");
+        let moves: Vec<&str> = text
+            .lines()
+            .find_map(|l| l.strip_prefix("moves "))
+            .map(|m| m.split_whitespace().collect())
+            .unwrap_or_default();
+        assert_eq!(moves.len() as u64, r["moves"].as_u64().unwrap(), "{text}");
+        // One `ply N move score/depth time, nodes` line per move, as the row has them.
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("ply ")).collect();
+        let plies = r["plies"].as_array().expect("per-move data");
+        assert_eq!(lines.len(), plies.len(), "{text}");
+        for (line, stat) in lines.iter().zip(plies) {
+            let ply = stat["ply"].as_u64().unwrap() as usize;
+            assert!(line.starts_with(&format!("ply {} {} ", ply + 1, moves[ply])), "{line}");
+            assert!(line.contains("s, ") && line.ends_with(" nodes"), "{line}");
+            assert!(stat["score"].is_f64() && stat["depth"].is_u64() && stat["nodes"].is_u64(), "{stat}");
+        }
+    }
 }

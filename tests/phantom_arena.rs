@@ -47,6 +47,15 @@ fn replay_under(path: &Path, config: PhantomConfig) -> usize {
         tries += 1;
     }
     assert!(r.is_over() || text.contains("try cap"), "{}", path.display());
+    // Each try's time (`# try 3 white 0.012s`), numbered as the tries are; a last
+    // request that ended the game unplayed (a fault) may follow.
+    let timed: Vec<usize> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("# try "))
+        .map(|l| l.split_whitespace().next().and_then(|n| n.parse().ok()).expect("a try number"))
+        .collect();
+    assert!(timed.len() == tries || timed.len() == tries + 1, "{}: {timed:?}", path.display());
+    assert!(timed.iter().enumerate().all(|(i, &n)| n == i + 1), "{}: {timed:?}", path.display());
     assert_eq!(text.contains("# Phantom Go (openspiel rules)"), config.rules == PhantomRules::OpenSpiel);
     // The record ends with both sides' views, as the replayed referee has them.
     let views: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("# the views at the end")).skip(1).collect();

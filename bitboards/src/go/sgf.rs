@@ -35,6 +35,9 @@ pub struct SgfGame {
     pub to_play: Option<Color>,
     /// The moves of the main line.
     pub moves: Vec<(Color, Move)>,
+    /// A comment on each move of the main line (`C` on its node), by index; missing
+    /// or `None`: no comment. Written, not read.
+    pub move_comments: Vec<Option<String>>,
 }
 
 /// An SGF text that cannot be read.
@@ -287,6 +290,9 @@ pub fn write(game: &SgfGame) -> String {
             Move::Pass => String::new(),
         };
         out.push_str(&format!(";{}[{v}]", c.stone_letter()));
+        if let Some(Some(comment)) = game.move_comments.get(i) {
+            out.push_str(&format!("C[{}]", esc(comment)));
+        }
     }
     out.push_str(")\n");
     out

@@ -29,7 +29,7 @@ use crate::shard::Shard;
 use bitboards::Outcome;
 pub use openings::OpeningSource;
 pub use players::{EngineSpec, GameSetup, Protocol, TimeControl};
-use players::{MoveRequest, Player, Reply};
+use players::{MoveRequest, Player, Reply, SearchInfo};
 use process::{Fault, Log};
 use referee::{Ending, Refereed, new_referee, result_text};
 pub use referee::{Opening, RefereeRules};
@@ -111,6 +111,69 @@ pub struct GameRecord {
     /// The record file, relative to the output folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record: Option<String>,
+    /// What each engine spent and said on each move it was asked for, in order; the
+    /// last may be a request that ended the game unplayed (a resignation, a fault).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plies: Vec<MoveStat>,
+}
+
+/// What an engine spent and reported on one move it was asked for (cutechess writes
+/// the same into each PGN move's comment).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct MoveStat {
+    /// Moves played before this one, the opening's included (Phantom Go: tries
+    /// before this one, as the text record numbers them from 1).
+    pub ply: usize,
+    /// The seat that was asked: 0 first, 1 second.
+    pub seat: usize,
+    /// Wall time from the request to the reply, in milliseconds, as the arena's clock
+    /// charged it.
+    pub ms: u64,
+    /// The engine's score for the side it moved for, in its protocol's unit (UGI+
+    /// `score cp` / 100; NBoard's eval in discs), when it gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    /// Search depth it reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Nodes or playouts it reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+}
+
+impl MoveStat {
+    /// The data of a move asked for after `ply` moves, from seat `seat`, that took
+    /// `used` and of which the engine said `info`.
+    pub fn of(ply: usize, seat: usize, used: Duration, info: SearchInfo) -> MoveStat {
+        MoveStat {
+            ply,
+            seat,
+            ms: used.as_millis().try_into().unwrap_or(u64::MAX),
+            score: info.score,
+            depth: info.depth,
+            nodes: info.nodes,
+        }
+    }
+
+    /// The move's comment in a record, as cutechess writes it into PGN: score/depth
+    /// (when given) and the time, then the nodes: `+0.40/5 0.186s, 8192 nodes`.
+    pub fn annotation(&self) -> String {
+        let mut text = String::new();
+        if let Some(score) = self.score {
+            text.push_str(&format!("{score:+.2}"));
+            if let Some(depth) = self.depth {
+                text.push_str(&format!("/{depth}"));
+            }
+            text.push(' ');
+        } else if let Some(depth) = self.depth {
+            text.push_str(&format!("depth {depth} "));
+        }
+        text.push_str(&format!("{:.3}s", self.ms as f64 / 1000.0));
+        if let Some(nodes) = self.nodes {
+            text.push_str(&format!(", {nodes} nodes"));
+        }
+        text
+    }
 }
 
 /// The lines of a results file with their numbers (from 1), blank ones left out; a
@@ -190,6 +253,26 @@ pub struct Summary {
     pub pairs: Pentanomial,
     /// How many games ended for each reason.
     pub reasons: BTreeMap<String, u64>,
+    /// Each engine's moves with a time: how many, their total and longest time (ms).
+    pub times: BTreeMap<String, MoveTimes>,
+}
+
+/// The time an engine took over the moves of a set of results.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveTimes {
+    /// Moves (tries in Phantom Go) with a time.
+    pub moves: u64,
+    /// Their total, in milliseconds.
+    pub total_ms: u64,
+    /// The longest, in milliseconds.
+    pub max_ms: u64,
+}
+
+impl MoveTimes {
+    /// The mean time a move, in milliseconds (0 without moves).
+    pub fn mean_ms(&self) -> f64 {
+        if self.moves == 0 { 0.0 } else { self.total_ms as f64 / self.moves as f64 }
+    }
 }
 
 impl Summary {
@@ -197,6 +280,7 @@ impl Summary {
     pub fn of(results: &[GameRecord]) -> Summary {
         let mut tally = Tally::default();
         let mut reasons = BTreeMap::new();
+        let mut times: BTreeMap<String, MoveTimes> = BTreeMap::new();
         let mut by_pair: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
         for r in results {
             tally.add(r.score_a);
@@ -204,6 +288,13 @@ impl Summary {
             let reason = r.reason.split(':').next().unwrap_or(&r.reason).to_string();
             *reasons.entry(reason).or_insert(0) += 1;
             by_pair.entry(r.game / 2).or_default().push(r.score_a);
+            for stat in &r.plies {
+                let engine = if stat.seat == 0 { &r.first } else { &r.second };
+                let t = times.entry(engine.clone()).or_default();
+                t.moves += 1;
+                t.total_ms = t.total_ms.saturating_add(stat.ms);
+                t.max_ms = t.max_ms.max(stat.ms);
+            }
         }
         let mut pairs = Pentanomial::default();
         for scores in by_pair.values() {
@@ -211,7 +302,7 @@ impl Summary {
                 pairs.add(a, b);
             }
         }
-        Summary { tally, pairs, reasons }
+        Summary { tally, pairs, reasons, times }
     }
 
     /// The report printed at the end of a match.
@@ -250,6 +341,19 @@ impl Summary {
                 sprt.model, sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
             ));
         }
+        out.push_str("Time a move:");
+        if self.times.is_empty() {
+            out.push_str(" no per-move data in these results");
+        }
+        for name in names {
+            if let Some(t) = self.times.get(name) {
+                out.push_str(&format!(" {name} {:.1} ms (max {} ms, {} moves);", t.mean_ms(), t.max_ms, t.moves));
+            }
+        }
+        if out.ends_with(';') {
+            out.pop();
+        }
+        out.push('\n');
         for (reason, count) in &self.reasons {
             out.push_str(&format!("  {count:>5}  {reason}\n"));
         }
@@ -264,7 +368,7 @@ impl Summary {
 
 /// What a game came to: a result, or nothing (interrupted).
 enum GameEnd {
-    Finished(GameRecord),
+    Finished(Box<GameRecord>),
     Interrupted,
 }
 
@@ -361,7 +465,7 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
                 GameEnd::Interrupted => interrupted = true,
                 GameEnd::Finished(record) => {
                     results_file.append(&serde_json::to_string(&record)?)?;
-                    results.push(record);
+                    results.push(*record);
                     let summary = Summary::of(&results);
                     let t = summary.tally;
                     bar.set_message(format!("{} vs {}: +{} ={} -{}", names[0], names[1], t.wins, t.draws, t.losses));
@@ -417,27 +521,29 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
             Err(e) => unreachable_opening(&e),
         }
     }
-    let finish = |referee: &dyn Refereed, moves: &[String], ending: Ending, note: Option<String>| {
-        let score_first = ending.outcome.points_for(bitboards::Player::One);
-        let score_a = if who[0] == 0 { score_first } else { 1.0 - score_first };
-        let (ext, text) = referee.record(names, moves, &ending);
-        let file = format!("games/{game:06}.{ext}");
-        // Whole or not at all; its results line is written after it.
-        let record = write_atomically(&config.out.join(&file), text.as_bytes()).ok().map(|_| file);
-        GameEnd::Finished(GameRecord {
-            game,
-            opening: opening_index,
-            first: names[0].to_string(),
-            second: names[1].to_string(),
-            result: result_text(ending.outcome).to_string(),
-            score_a,
-            reason: ending.reason,
-            score: ending.score,
-            moves: moves.len(),
-            note,
-            record,
-        })
-    };
+    let finish =
+        |referee: &dyn Refereed, moves: &[String], ending: Ending, note: Option<String>, plies: Vec<MoveStat>| {
+            let score_first = ending.outcome.points_for(bitboards::Player::One);
+            let score_a = if who[0] == 0 { score_first } else { 1.0 - score_first };
+            let (ext, text) = referee.record(names, moves, &plies, &ending);
+            let file = format!("games/{game:06}.{ext}");
+            // Whole or not at all; its results line is written after it.
+            let record = write_atomically(&config.out.join(&file), text.as_bytes()).ok().map(|_| file);
+            GameEnd::Finished(Box::new(GameRecord {
+                game,
+                opening: opening_index,
+                first: names[0].to_string(),
+                second: names[1].to_string(),
+                result: result_text(ending.outcome).to_string(),
+                score_a,
+                reason: ending.reason,
+                score: ending.score,
+                moves: moves.len(),
+                note,
+                record,
+                plies,
+            }))
+        };
     let fault_ending = |seat: usize, fault: &Fault| Ending {
         outcome: Outcome::loss_of(bitboards::Player::from_index(seat)),
         reason: format!("{} {fault}", names[seat]),
@@ -452,7 +558,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
             Err(fault) => {
                 let mut ending = fault_ending(seat, &fault);
                 ending.reason = format!("{} could not start: {fault}", names[seat]);
-                return finish(referee.as_ref(), &moves, ending, None);
+                return finish(referee.as_ref(), &moves, ending, None, Vec::new());
             }
         }
     }
@@ -461,6 +567,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
         _ => [Duration::ZERO; 2],
     };
     let ggf_board = referee.ggf_board();
+    let mut plies = Vec::new();
     let ending = loop {
         if stop.load(Ordering::Relaxed) {
             return GameEnd::Interrupted;
@@ -494,6 +601,10 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
         };
         let reply = players[seat].genmove(&request);
         let used = started.elapsed();
+        // Every request is timed, the one a fault or a resignation ends too.
+        if !matches!(reply, Err(Fault::Interrupted)) {
+            plies.push(MoveStat::of(moves.len(), seat, used, players[seat].search_info()));
+        }
         let text = match reply {
             Err(Fault::Interrupted) => return GameEnd::Interrupted,
             Err(fault) => break fault_ending(seat, &fault),
@@ -556,7 +667,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
     for p in players {
         p.quit();
     }
-    finish(referee.as_ref(), &moves, ending, note)
+    finish(referee.as_ref(), &moves, ending, note, plies)
 }
 
 /// Openings are checked when they are read; one that fails here is a bug.
@@ -658,4 +769,65 @@ pub fn write_results(path: &Path, results: &[GameRecord]) -> Result<()> {
         text.push('\n');
     }
     write_atomically(path, text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(game: u64, plies: Vec<MoveStat>) -> GameRecord {
+        GameRecord {
+            game,
+            opening: 0,
+            first: if game.is_multiple_of(2) { "a" } else { "b" }.into(),
+            second: if game.is_multiple_of(2) { "b" } else { "a" }.into(),
+            result: "1-0".into(),
+            score_a: 1.0,
+            reason: "game over".into(),
+            score: None,
+            moves: 4,
+            note: None,
+            record: None,
+            plies,
+        }
+    }
+
+    fn stat(ply: usize, seat: usize, ms: u64) -> MoveStat {
+        MoveStat { ply, seat, ms, ..MoveStat::default() }
+    }
+
+    #[test]
+    fn a_moves_annotation_is_cutechess_like() {
+        let full = MoveStat { ply: 3, seat: 1, ms: 186, score: Some(4.75), depth: Some(5), nodes: Some(965_675) };
+        assert_eq!(full.annotation(), "+4.75/5 0.186s, 965675 nodes");
+        assert_eq!(stat(0, 0, 1234).annotation(), "1.234s");
+        assert_eq!(MoveStat { depth: Some(7), ..stat(0, 0, 5) }.annotation(), "depth 7 0.005s");
+        assert_eq!(MoveStat { score: Some(-0.4), ..stat(0, 0, 5) }.annotation(), "-0.40 0.005s");
+    }
+
+    #[test]
+    fn the_summary_gives_each_engines_time_a_move_by_seat() {
+        // Game 0: a first, b second; game 1: b first, a second.
+        let results = [
+            row(0, vec![stat(0, 0, 100), stat(1, 1, 10), stat(2, 0, 300)]),
+            row(1, vec![stat(0, 0, 30), stat(1, 1, 200)]),
+            row(2, vec![]),
+        ];
+        let summary = Summary::of(&results);
+        assert_eq!(summary.times["a"], MoveTimes { moves: 3, total_ms: 600, max_ms: 300 });
+        assert_eq!(summary.times["b"], MoveTimes { moves: 2, total_ms: 40, max_ms: 30 });
+        let report = summary.report(["a", "b"], None);
+        assert!(report.contains("Time a move: a 200.0 ms (max 300 ms, 3 moves); b 20.0 ms (max 30 ms, 2 moves)\n"));
+        let none = Summary::of(&[row(0, vec![])]).report(["a", "b"], None);
+        assert!(none.contains("Time a move: no per-move data in these results\n"), "{none}");
+    }
+
+    #[test]
+    fn results_without_per_move_data_are_still_read() {
+        let line =
+            r#"{"game":0,"opening":0,"first":"a","second":"b","result":"1-0","score_a":1.0,"reason":"x","moves":4}"#;
+        let r: GameRecord = serde_json::from_str(line).expect("an older results line");
+        assert!(r.plies.is_empty());
+        assert!(!serde_json::to_string(&r).expect("JSON").contains("plies"));
+    }
 }

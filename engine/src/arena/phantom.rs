@@ -41,6 +41,7 @@
 //! the turn's tries in its comment; the tries of a turn the game ended in, in a last
 //! node).
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -51,10 +52,10 @@ use bitboards::go::{Color, LetterOrder, Move, Point, bits};
 use bitboards::phantom::{Answer, EndReason, PhantomConfig, PhantomResult, Referee, SIZE, TryRecord, View};
 use protocol::phantom::{Reply as PlatformReply, capture_line, parse_reply};
 
-use super::players::UGI_LINES;
+use super::players::{SearchInfo, UGI_LINES};
 use super::process::{Fault, Log, Process};
 use super::referee::result_text;
-use super::{EngineSpec, GameEnd, GameRecord, MatchConfig, Protocol, TimeControl};
+use super::{EngineSpec, GameEnd, GameRecord, MatchConfig, MoveStat, Protocol, TimeControl};
 use crate::journal::write_atomically;
 use crate::phantom::rules_name;
 
@@ -133,6 +134,8 @@ enum TryReply {
 struct Engine {
     process: Process,
     link: Link,
+    /// What a UGI+ engine said about the search of its last try.
+    info: SearchInfo,
 }
 
 impl Engine {
@@ -161,7 +164,7 @@ impl Engine {
                 process.send("uginewgame")?;
                 process.send("isready")?;
                 process.recv_until(deadline, MAX_OTHER_LINES, |l| (l == "readyok").then_some(()))?;
-                Ok(Engine { process, link: Link::Ugi })
+                Ok(Engine { process, link: Link::Ugi, info: SearchInfo::default() })
             }
             _ => {
                 let dialect = PlatformDialect::from_options(&spec.options).map_err(Fault::Protocol)?;
@@ -171,7 +174,7 @@ impl Engine {
                     process.send(line)?;
                 }
                 process.send(if color == Color::BLACK { "new black" } else { "new white" })?;
-                Ok(Engine { process, link: Link::Platform(dialect) })
+                Ok(Engine { process, link: Link::Platform(dialect), info: SearchInfo::default() })
             }
         }
     }
@@ -230,7 +233,10 @@ impl Engine {
             TimeControl::Nodes(n) => format!("go nodes {n}"),
         };
         self.process.send(&go)?;
+        self.info = SearchInfo::default();
+        let info = &mut self.info;
         let best = self.process.recv_until(deadline, MAX_OTHER_LINES, |l| {
+            info.read_ugi(l);
             let mut words = l.split_whitespace();
             (words.next() == Some("bestmove")).then(|| words.next().unwrap_or("").to_string())
         })?;
@@ -302,7 +308,14 @@ fn answer_text(a: &Answer) -> String {
 }
 
 /// The text record: a header, every try with its answer, the end.
-fn text_record(config: &MatchConfig, names: [&str; 2], referee: &Referee, reason: &str, score: &str) -> String {
+fn text_record(
+    config: &MatchConfig,
+    names: [&str; 2],
+    referee: &Referee,
+    plies: &[MoveStat],
+    reason: &str,
+    score: &str,
+) -> String {
     let mut out = String::new();
     let rules = rules_name(referee.rules());
     let _ = writeln!(out, "# Phantom Go ({rules} rules), komi {}", referee.config().komi);
@@ -310,6 +323,11 @@ fn text_record(config: &MatchConfig, names: [&str; 2], referee: &Referee, reason
     let _ = writeln!(out, "# arena time control {:?}", config.control);
     for (i, t) in referee.history().iter().enumerate() {
         let _ = writeln!(out, "{:>4} {} {:<4} {}", i + 1, t.color.stone_letter(), vertex(t.mv), answer_text(&t.answer));
+    }
+    // What each try cost and what its engine said: `# try 3 white 0.186s`.
+    for stat in plies {
+        let color = if stat.seat == 0 { "black" } else { "white" };
+        let _ = writeln!(out, "# try {} {color} {}", stat.ply + 1, stat.annotation());
     }
     let _ = writeln!(out, "# result {score} ({reason})");
     let _ = writeln!(out, "# the full board at the end:");
@@ -376,18 +394,21 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
     let who = if game.is_multiple_of(2) { [0, 1] } else { [1, 0] };
     let names = [config.engines[who[0]].name.as_str(), config.engines[who[1]].name.as_str()];
     let mut referee = Referee::new(PhantomConfig::for_rules(config.rules.phantom_rules).with_komi(config.rules.komi));
+    // What each engine spent and said on each try.
+    let plies: RefCell<Vec<MoveStat>> = RefCell::new(Vec::new());
     let finish = |referee: &Referee, outcome: Outcome, reason: String, score: Option<String>| {
+        let plies = plies.take();
         let score_first = outcome.points_for(bitboards::Player::One);
         let score_a = if who[0] == 0 { score_first } else { 1.0 - score_first };
         let shown = score.clone().unwrap_or_else(|| result_text(outcome).to_string());
         let stem = format!("games/{game:06}");
         let sgf = sgf_record(names, referee, &shown, &reason);
         let _ = write_atomically(&config.out.join(format!("{stem}.sgf")), sgf.as_bytes());
-        let text = text_record(config, names, referee, &reason, &shown);
+        let text = text_record(config, names, referee, &plies, &reason, &shown);
         let record = write_atomically(&config.out.join(format!("{stem}.txt")), text.as_bytes())
             .ok()
             .map(|_| format!("{stem}.txt"));
-        GameEnd::Finished(GameRecord {
+        GameEnd::Finished(Box::new(GameRecord {
             game,
             opening: 0,
             first: names[0].to_string(),
@@ -399,7 +420,8 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
             moves: referee.history().len(),
             note: None,
             record,
-        })
+            plies,
+        }))
     };
     let fault = |referee: &Referee, seat: usize, f: &Fault| {
         if matches!(f, Fault::Interrupted) {
@@ -461,7 +483,12 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
             };
             let clock_left = clocks[seat].saturating_sub(turn_start.elapsed());
             let view = referee.view(color).clone();
-            let mv = match engines[seat].try_move(deadline, &view, config.control, clock_left) {
+            let reply = engines[seat].try_move(deadline, &view, config.control, clock_left);
+            if !matches!(reply, Err(Fault::Interrupted)) {
+                let info = engines[seat].info;
+                plies.borrow_mut().push(MoveStat::of(referee.history().len(), seat, try_start.elapsed(), info));
+            }
+            let mv = match reply {
                 Ok(TryReply::Try(mv)) => mv,
                 Ok(TryReply::Resign) => {
                     let outcome = Outcome::loss_of(bitboards::Player::from_index(seat));

@@ -149,6 +149,54 @@ pub enum Reply {
     Resign,
 }
 
+/// What an engine said about its search for one move: UGI+ `info` fields (the last
+/// value of each since `go`), NBoard's eval and `nodestats`. GTP engines say nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchInfo {
+    /// The score for the side to move: UGI+ `score cp` / 100, NBoard's eval in discs.
+    pub score: Option<f64>,
+    /// Search depth (UGI+ `depth`).
+    pub depth: Option<u32>,
+    /// Nodes or playouts (UGI+ `nodes`, NBoard `nodestats`).
+    pub nodes: Option<u64>,
+}
+
+impl SearchInfo {
+    /// Takes in the fields of a UGI+ `info` line (`score mate` gives no score; a
+    /// field with a malformed value is left as it was).
+    pub fn read_ugi(&mut self, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"info") {
+            return;
+        }
+        let mut i = 1;
+        while i < words.len() {
+            match words[i] {
+                // The rest of the line is free text.
+                "string" | "pv" => break,
+                "depth" => {
+                    if let Some(d) = words.get(i + 1).and_then(|w| w.parse().ok()) {
+                        self.depth = Some(d);
+                    }
+                }
+                "nodes" => {
+                    if let Some(n) = words.get(i + 1).and_then(|w| w.parse().ok()) {
+                        self.nodes = Some(n);
+                    }
+                }
+                "score" if words.get(i + 1) == Some(&"cp") => {
+                    if let Some(cp) = words.get(i + 2).and_then(|w| w.parse::<i64>().ok()) {
+                        self.score = Some(cp as f64 / 100.0);
+                    }
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+}
+
 /// A started engine.
 pub struct Player {
     spec: EngineSpec,
@@ -162,6 +210,8 @@ pub struct Player {
     /// Set-up is under way: GTP replies are awaited as a handshake
     /// ([`Process::recv_handshake`]).
     in_setup: bool,
+    /// What the engine said about its last move's search.
+    info: SearchInfo,
 }
 
 /// GTP's colour of a seat: the first player is black in Othello and Go.
@@ -188,7 +238,16 @@ impl Player {
             return Err(Fault::Protocol("Phantom Go is refereed by its own arena code (arena/phantom.rs)".into()));
         }
         let process = Process::start(&spec.name, &spec.command, log, stop)?;
-        let mut player = Player { spec: spec.clone(), setup, control, process, synced: 0, ping: 0, in_setup: true };
+        let mut player = Player {
+            spec: spec.clone(),
+            setup,
+            control,
+            process,
+            synced: 0,
+            ping: 0,
+            in_setup: true,
+            info: SearchInfo::default(),
+        };
         let deadline = Instant::now() + SETUP_TIME;
         match spec.protocol {
             Protocol::Ugi => player.setup_ugi(deadline)?,
@@ -321,8 +380,14 @@ impl Player {
         }
     }
 
+    /// What the engine said about the search of its last move.
+    pub fn search_info(&self) -> SearchInfo {
+        self.info
+    }
+
     /// Asks for a move.
     pub fn genmove(&mut self, req: &MoveRequest) -> Result<Reply, Fault> {
+        self.info = SearchInfo::default();
         match self.spec.protocol {
             Protocol::Ugi => self.genmove_ugi(req),
             Protocol::Gtp => self.genmove_gtp(req),
@@ -353,7 +418,9 @@ impl Player {
             TimeControl::Nodes(n) => format!("go nodes {n}"),
         };
         self.process.send(&go)?;
+        let info = &mut self.info;
         let best = self.process.recv_until(req.deadline, MAX_OTHER_LINES, |l| {
+            info.read_ugi(l);
             let mut words = l.split_whitespace();
             (words.next() == Some("bestmove")).then(|| words.next().unwrap_or("").to_string())
         })?;
@@ -405,9 +472,21 @@ impl Player {
         self.process.send(&format!("set game {ggf}"))?;
         self.nboard_sync(req.deadline)?;
         self.process.send("go")?;
-        let text = self.process.recv_until(req.deadline, MAX_OTHER_LINES, |l| {
-            l.strip_prefix("===").map(|rest| rest.trim().split('/').next().unwrap_or("").trim().to_string())
+        let info = &mut self.info;
+        let (text, eval) = self.process.recv_until(req.deadline, MAX_OTHER_LINES, |l| {
+            let mut words = l.split_whitespace();
+            if words.next() == Some("nodestats")
+                && let Some(n) = words.next().and_then(|w| w.parse::<f64>().ok())
+            {
+                info.nodes = Some(n as u64);
+            }
+            l.strip_prefix("===").map(|rest| {
+                let mut parts = rest.trim().split('/');
+                let text = parts.next().unwrap_or("").trim().to_string();
+                (text, parts.next().and_then(|e| e.trim().parse::<f64>().ok()))
+            })
         })?;
+        self.info.score = eval;
         if text.is_empty() {
             return Err(Fault::Protocol("'===' without a move".into()));
         }
@@ -430,5 +509,26 @@ impl Player {
     /// Tells the engine the game is over and ends its process.
     pub fn quit(mut self) {
         self.process.quit("quit");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ugi_info_lines_give_the_last_score_depth_and_nodes() {
+        let mut info = SearchInfo::default();
+        info.read_ugi("info depth 3 nodes 120 score cp -45 pv d3 c5");
+        info.read_ugi("info depth 4 nodes 800 time 12 nps 66666 score cp 130 pv d3 c5");
+        assert_eq!(info, SearchInfo { score: Some(1.3), depth: Some(4), nodes: Some(800) });
+        // A mate score gives no number; free text after `string` or `pv` is not read;
+        // a malformed value leaves the field as it was; other lines are not info.
+        info.read_ugi("info score mate 3 depth 5");
+        info.read_ugi("info string depth 99 nodes 1");
+        info.read_ugi("info pv depth 98");
+        info.read_ugi("info depth x nodes -3");
+        info.read_ugi("bestmove d3 depth 97");
+        assert_eq!(info, SearchInfo { score: Some(1.3), depth: Some(5), nodes: Some(800) });
     }
 }

@@ -17,6 +17,7 @@ use search::Game;
 use search::go::mcts::dead_stones;
 use search::othello::{SolveLimits, SolveMode, Solver};
 
+use super::MoveStat;
 use crate::games::GameKind;
 use crate::go::{DEAD_THRESHOLD, STATUS_PLAYOUTS};
 
@@ -95,7 +96,14 @@ pub trait ArenaGame: Game + Send {
     }
     /// A finished game's record: (file extension, text). `start` is the game at the
     /// start of the opening.
-    fn record(&self, start: &Self, names: [&str; 2], moves: &[String], ending: &Ending) -> (&'static str, String);
+    fn record(
+        &self,
+        start: &Self,
+        names: [&str; 2],
+        moves: &[String],
+        plies: &[MoveStat],
+        ending: &Ending,
+    ) -> (&'static str, String);
 }
 
 /// Tools the referee keeps between moves (the exact solver for Othello adjudication).
@@ -124,7 +132,8 @@ pub trait Refereed: Send {
     /// The start in GGF `BO` form (Othello; empty otherwise).
     fn ggf_board(&self) -> String;
     /// A finished game's record: (file extension, text).
-    fn record(&self, names: [&str; 2], moves: &[String], ending: &Ending) -> (&'static str, String);
+    fn record(&self, names: [&str; 2], moves: &[String], plies: &[MoveStat], ending: &Ending)
+    -> (&'static str, String);
 }
 
 /// The referee of one game: the start, the current position and the judge's tools.
@@ -176,8 +185,14 @@ impl<G: ArenaGame> Refereed for Match<G> {
         self.start.ggf_board()
     }
 
-    fn record(&self, names: [&str; 2], moves: &[String], ending: &Ending) -> (&'static str, String) {
-        self.position.record(&self.start, names, moves, ending)
+    fn record(
+        &self,
+        names: [&str; 2],
+        moves: &[String],
+        plies: &[MoveStat],
+        ending: &Ending,
+    ) -> (&'static str, String) {
+        self.position.record(&self.start, names, moves, plies, ending)
     }
 }
 
@@ -239,7 +254,14 @@ impl ArenaGame for Position<Board> {
 
     /// GGF; GGS writes black's final margin, a game ended otherwise has `RE[?]` and
     /// its outcome in the comment.
-    fn record(&self, start: &Self, names: [&str; 2], moves: &[String], ending: &Ending) -> (&'static str, String) {
+    fn record(
+        &self,
+        start: &Self,
+        names: [&str; 2],
+        moves: &[String],
+        plies: &[MoveStat],
+        ending: &Ending,
+    ) -> (&'static str, String) {
         let result = self.result().map_or("?".to_string(), |r| format!("{:+}.000", r.black_margin()));
         let mut text = format!(
             "(;GM[Othello]PC[sente arena]PB[{}]PW[{}]RE[{result}]TY[8]GC[{}: {}]BO[{}]",
@@ -250,8 +272,14 @@ impl ArenaGame for Position<Board> {
             start.ggf_board()
         );
         let mut black = start.side_to_move() == Player::BLACK;
-        for m in moves {
-            let t = if m == "pass" { "PA".to_string() } else { m.to_ascii_uppercase() };
+        for (ply, m) in moves.iter().enumerate() {
+            let mut t = if m == "pass" { "PA".to_string() } else { m.to_ascii_uppercase() };
+            // GGS's move/eval/time: the engine's eval for the mover (empty when it gave
+            // none) and the seconds it took; opening moves have neither.
+            if let Some(stat) = stat_at(plies, ply) {
+                let eval = stat.score.map_or(String::new(), |e| format!("{e:.2}"));
+                t.push_str(&format!("/{eval}/{:.3}", stat.ms as f64 / 1000.0));
+            }
             text.push_str(&format!("{}[{t}]", if black { "B" } else { "W" }));
             black = !black;
         }
@@ -315,7 +343,14 @@ impl ArenaGame for go::Game {
         })
     }
 
-    fn record(&self, _start: &Self, names: [&str; 2], _moves: &[String], ending: &Ending) -> (&'static str, String) {
+    fn record(
+        &self,
+        _start: &Self,
+        names: [&str; 2],
+        _moves: &[String],
+        plies: &[MoveStat],
+        ending: &Ending,
+    ) -> (&'static str, String) {
         let sgf = go::sgf::SgfGame {
             size: self.board().size(),
             komi: Some(self.komi()),
@@ -334,6 +369,7 @@ impl ArenaGame for go::Game {
             }),
             comment: Some(ending.reason.clone()),
             moves: self.moves().to_vec(),
+            move_comments: (0..self.moves().len()).map(|ply| stat_at(plies, ply).map(MoveStat::annotation)).collect(),
             ..Default::default()
         };
         ("sgf", go::sgf::write(&sgf))
@@ -365,7 +401,14 @@ impl ArenaGame for Record {
         Ending { outcome, reason: reason.into(), score: None }
     }
 
-    fn record(&self, _start: &Self, names: [&str; 2], moves: &[String], ending: &Ending) -> (&'static str, String) {
+    fn record(
+        &self,
+        _start: &Self,
+        names: [&str; 2],
+        moves: &[String],
+        plies: &[MoveStat],
+        ending: &Ending,
+    ) -> (&'static str, String) {
         let mut text = format!(
             "# Chaos Clock game (sente arena)\nstart {}\n乙 (first) {}\n甲 (second) {}\nmoves {}\nresult {}\nreason {}\n",
             self.start(),
@@ -376,6 +419,12 @@ impl ArenaGame for Record {
             ending.reason
         );
         text.push_str(&format!("final {}\n", self.state()));
+        // One line per move an engine was asked for: its number, the move, what it
+        // spent and said (`ply 3 w2 +4.75/5 0.186s, 965675 nodes`).
+        for stat in plies {
+            let mv = moves.get(stat.ply).map_or("(none)", String::as_str);
+            text.push_str(&format!("ply {} {mv} {}\n", stat.ply + 1, stat.annotation()));
+        }
         ("txt", text)
     }
 }
@@ -384,6 +433,11 @@ impl ArenaGame for Record {
 /// playouts as our `final_status_list`.
 fn judge_dead(g: &go::Game) -> u128 {
     dead_stones(g.board(), STATUS_PLAYOUTS, DEAD_THRESHOLD, 7)
+}
+
+/// The data of the move played after `ply` moves, if an engine was asked for it.
+fn stat_at(plies: &[MoveStat], ply: usize) -> Option<&MoveStat> {
+    plies.iter().rev().find(|s| s.ply == ply)
 }
 
 fn esc(s: &str) -> String {
