@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 
 use super::{
     DeadStones, EloModel, EngineSpec, GameKind, GameSetup, MatchConfig, OpeningSource, RefereeRules, Sprt, Summary,
-    TimeControl, compliance, merge, openings, run, write_results,
+    TimeControl, compliance, merge, openings, report, run, write_results,
 };
 
 /// `sente arena`: play a match, or merge the results of shards.
@@ -35,6 +35,23 @@ enum ArenaCommand {
         out: Option<PathBuf>,
         /// Evaluate this SPRT on the merged results.
         #[arg(long)]
+        sprt: Option<String>,
+        /// Normalized Elo for the SPRT bounds (default logistic).
+        #[arg(long)]
+        normalized: bool,
+    },
+    /// Write one self-contained HTML page about a match folder (finished or not): score
+    /// and Elo, the SPRT, game pairs, time per move, and a replay of every game.
+    Report {
+        /// The match's --out folder (results.jsonl, match.json, games/).
+        dir: PathBuf,
+        /// Write the page here (default DIR/report.html).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// The SPRT to plot (default: the match's own --sprt, kept in its settings):
+        /// "elo0,elo1[,alpha,beta]"
+        /// or "elo0=0 elo1=5 alpha=0.05 beta=0.05".
+        #[arg(long, allow_hyphen_values = true)]
         sprt: Option<String>,
         /// Normalized Elo for the SPRT bounds (default logistic).
         #[arg(long)]
@@ -287,6 +304,14 @@ pub fn main(args: &ArenaArgs, out: &mut impl std::io::Write) -> Result<()> {
             });
             let sprt = parse_sprt(sprt, *normalized)?;
             write!(out, "{}", Summary::of(&results).report([&names[0], &names[1]], sprt.as_ref()))?;
+            Ok(())
+        }
+        Some(ArenaCommand::Report { dir, out: page, sprt, normalized }) => {
+            let model = if *normalized { EloModel::Normalized } else { EloModel::Logistic };
+            let sprt = sprt.as_deref().map(|t| report::parse_sprt(t, model)).transpose()?;
+            let options = report::ReportOptions { dir: dir.clone(), out: page.clone(), sprt };
+            let (path, games) = report::write(&options)?;
+            writeln!(out, "wrote {} ({games} games)", path.display())?;
             Ok(())
         }
         None if args.play.compliance => args.play.compliance(out),

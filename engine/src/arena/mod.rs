@@ -9,6 +9,7 @@ mod phantom;
 mod players;
 mod process;
 mod referee;
+mod report;
 mod settings;
 mod stats;
 

@@ -122,6 +122,14 @@ pub struct MatchSettings {
     pub rounds: u64,
     /// `--shard`, `i/n`.
     pub shard: String,
+    /// `--sprt`, as `arena merge --sprt` reads it (`elo0=0 elo1=5 alpha=0.05
+    /// beta=0.05`), if the match has one: what `arena report` plots. The last run's;
+    /// a resume may change it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<String>,
+    /// `--normalized`: the SPRT's Elo is normalized Elo.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub normalized: bool,
 }
 
 /// A hash (64-bit FNV-1a) of the openings, in hexadecimal.
@@ -175,6 +183,11 @@ impl MatchSettings {
             openings,
             rounds: config.pairs,
             shard: format!("{}/{}", config.shard.0, config.shard.1),
+            sprt: config
+                .sprt
+                .as_ref()
+                .map(|s| format!("elo0={} elo1={} alpha={} beta={}", s.elo0, s.elo1, s.alpha, s.beta)),
+            normalized: config.sprt.as_ref().is_some_and(|s| s.model == super::EloModel::Normalized),
         }
     }
 
