@@ -315,3 +315,28 @@ fn loadsgf_refuses_a_komi_the_komi_command_refuses() {
     assert!(gtp(&mut e, "printsgf").contains("KM[0.5]"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The seki GNU Go 3.8 reports (`final_status_list seki`: C9 C8 C7 D7 E9 E8 E7),
+/// set up from an SGF: sente's one judgement of dead stones keeps it, as the arena's
+/// referee does (its unit test on this board).
+#[test]
+fn a_seki_is_not_judged_dead() {
+    let dir = test_dir("seki");
+    let file = dir.join("seki.sgf");
+    // Column B and row 6 white's wall, C9-C7 + D7 black's inner group; E9-E7 white's
+    // inner group, column F and row 6 black's wall; D9 and D8 the shared liberties.
+    let sgf = "(;FF[4]GM[1]SZ[9]KM[7]\
+               AB[ca][cb][cc][dc][fa][fb][fc][ed][fd][ee][ef][eg][eh][ei]\
+               AW[ba][bb][bc][bd][cd][dd][ea][eb][ec][de][df][dg][dh][di])";
+    std::fs::write(&file, sgf).unwrap();
+    let mut e = Engine::start(&["gtp"]);
+    assert_eq!(gtp(&mut e, &format!("loadsgf {}", file.display())), "= black");
+    let board = gtp(&mut e, "showboard");
+    assert!(board.contains(" 9 . O X . O X . . . 9"), "{board}");
+    assert_eq!(gtp(&mut e, "final_status_list dead"), "=");
+    let mut seki: Vec<String> =
+        gtp(&mut e, "final_status_list seki").trim_start_matches('=').split_whitespace().map(String::from).collect();
+    seki.sort();
+    assert_eq!(seki, ["C7", "C8", "C9", "D7", "E7", "E8", "E9"]);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -17,11 +17,6 @@ use crate::io::Output;
 use crate::session::{AnalysisJob, GtpGame};
 use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 
-/// Settling playouts used to judge dead stones at the end of a game.
-pub(crate) const STATUS_PLAYOUTS: usize = 600;
-/// A stone is dead when the other colour owns its point in more than this share.
-pub(crate) const DEAD_THRESHOLD: f32 = 0.8;
-
 /// The state both Go front ends share.
 #[derive(Clone, Debug)]
 pub struct GoState {
@@ -250,9 +245,9 @@ fn time_left_after(limits: &Limits, color: Color, spent: Duration) -> Limits {
     left
 }
 
-/// The settlement of `board` as the front ends judge the end of a game.
+/// The settlement of `board` as all of sente judges the end of a game.
 fn settle(board: &Board) -> Settlement {
-    Settlement::of(board, STATUS_PLAYOUTS, DEAD_THRESHOLD, 7)
+    search::go::endgame::judge(board)
 }
 
 /// True if the opponent's last move was a pass and `color` wins by passing too: by

@@ -23,7 +23,7 @@
 use bitboards::go::{Color, Move, Point, bits};
 use bitboards::phantom::{PhantomConfig, PhantomRules, Referee, SIZE, View};
 use protocol::ugi::{OptionKind, Query, StartPosition};
-use search::go::mcts::dead_stones;
+use search::go::endgame::judge;
 use search::go::playout::Policy;
 use search::phantom::{PhantomPlayer, PlayerSettings, choose};
 use search::{Limits, Outcome, Score, StopFlag};
@@ -31,7 +31,6 @@ use search::{Limits, Outcome, Score, StopFlag};
 use bitboards::go::board_text;
 
 use crate::error::Result;
-use crate::go::{DEAD_THRESHOLD, STATUS_PLAYOUTS};
 use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// Reads `ccgc` or `openspiel`.
@@ -78,11 +77,11 @@ fn full_text(r: &Referee) -> String {
         .collect()
 }
 
-/// The dead stones the referee marks at the end of a CCGC game (settling playouts on
-/// the full board, as for Go).
+/// The dead stones the referee marks at the end of a CCGC game: sente's one judgement
+/// of a Go board ([`judge`]), on the full board.
 pub fn referee_dead(r: &Referee) -> u128 {
     match r.rules() {
-        PhantomRules::Ccgc => dead_stones(r.board(), STATUS_PLAYOUTS, DEAD_THRESHOLD, 7),
+        PhantomRules::Ccgc => judge(r.board()).dead,
         PhantomRules::OpenSpiel => 0,
     }
 }

@@ -14,12 +14,11 @@ use bitboards::go::{self, Point, Superko};
 use bitboards::othello::{Board, Position};
 use bitboards::{Outcome, Player};
 use search::Game;
-use search::go::mcts::dead_stones;
+use search::go::endgame::judge;
 use search::othello::{SolveLimits, SolveMode, Solver};
 
 use super::MoveStat;
 use crate::games::GameKind;
-use crate::go::{DEAD_THRESHOLD, STATUS_PLAYOUTS};
 
 /// `1-0`, `0-1`, `1/2-1/2`, `both-win`, `both-lose`: an outcome in a match table.
 pub fn result_text(outcome: Outcome) -> &'static str {
@@ -429,10 +428,10 @@ impl ArenaGame for Record {
     }
 }
 
-/// The stones the arena judges dead at the end of a Go game: the same settling
-/// playouts as our `final_status_list`.
+/// The stones the arena judges dead at the end of a Go game: sente's one judgement,
+/// as our `final_status_list` gives it (stones in seki are never dead).
 fn judge_dead(g: &go::Game) -> u128 {
-    dead_stones(g.board(), STATUS_PLAYOUTS, DEAD_THRESHOLD, 7)
+    judge(g.board()).dead
 }
 
 /// The data of the move played after `ply` moves, if an engine was asked for it.
@@ -442,4 +441,41 @@ fn stat_at(plies: &[MoveStat], ply: usize) -> Option<&MoveStat> {
 
 fn esc(s: &str) -> String {
     s.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_referee_keeps_the_seki_that_final_status_list_keeps() {
+        // The seki of tests/gtp_go.rs (GNU Go 3.8 reports it too): the referee and
+        // `final_status_list` use one judgement and agree that nothing is dead.
+        let rows = [
+            ". O X . O X . . .",
+            ". O X . O X . . .",
+            ". O X X O X . . .",
+            ". O O O X X . . .",
+            ". . . O X . . . .",
+            ". . . O X . . . .",
+            ". . . O X . . . .",
+            ". . . O X . . . .",
+            ". . . O X . . . .",
+        ];
+        let mut board = go::Board::new(9);
+        for (row, text) in rows.iter().enumerate() {
+            for (col, c) in text.split_whitespace().enumerate() {
+                let stone = match c {
+                    "X" => Some(go::Color::BLACK),
+                    "O" => Some(go::Color::WHITE),
+                    _ => None,
+                };
+                board.set(Point::new(row, col), stone);
+            }
+        }
+        let game = go::Game::new(board, 7.0, Superko::Positional);
+        assert!(game.dead_vertices().is_empty(), "{:?}", game.dead_vertices());
+        let ending = game.final_ending(Outcome::Draw);
+        assert_eq!(ending.reason, "two passes: area scoring");
+    }
 }

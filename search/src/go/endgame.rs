@@ -27,6 +27,24 @@ pub const SETTLED_POINT_SHARE: f32 = 0.6;
 /// (the open board of the opening, a moyo) is still to be fought over.
 pub const MAX_TERRITORY_SHARE: f32 = 0.5;
 
+/// Settling playouts the end of a game is judged with.
+pub const JUDGE_PLAYOUTS: usize = 600;
+
+/// A stone is dead when the other colour owns its point in more than this share of
+/// the judging playouts (and it is not in seki).
+pub const JUDGE_DEAD_SHARE: f32 = 0.8;
+
+/// The seed of the judging playouts: the same board is always judged the same way.
+const JUDGE_SEED: u64 = 7;
+
+/// The one judgement of a finished (or stopped) game's dead stones and seki that all
+/// of sente uses: GTP `final_status_list` and `final_score`, UGI+ `query result`, the
+/// arena's referee and the Phantom Go referee. Ownership from settling playouts,
+/// overruled by the static seki test.
+pub fn judge(board: &Board) -> Settlement {
+    Settlement::of(board, JUDGE_PLAYOUTS, JUDGE_DEAD_SHARE, JUDGE_SEED)
+}
+
 /// What the settling playouts and the seki test say about a position.
 #[derive(Clone, Debug)]
 pub struct Settlement {
@@ -425,6 +443,13 @@ mod tests {
         let s = Settlement::of(&b, 400, 0.8, 5);
         assert_eq!(s.seki, expected);
         assert_eq!(s.dead, 0);
+    }
+
+    #[test]
+    fn the_judgement_of_the_gnu_go_seki_kills_nothing() {
+        let judged = judge(&seki_board());
+        assert_eq!(judged.seki, seki_stones(&seki_board()));
+        assert_eq!(judged.dead, 0);
     }
 
     #[test]

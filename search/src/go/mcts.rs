@@ -1074,22 +1074,6 @@ pub fn ownership(board: &Board, playouts: usize, seed: u64) -> Vec<f32> {
     (0..128).map(|i| black[i] as f32 / (2 * playouts.max(1)) as f32).collect()
 }
 
-/// Stones judged dead: those standing where the other colour owns the point in more
-/// than `threshold` of the playouts.
-pub fn dead_stones(board: &Board, playouts: usize, threshold: f32, seed: u64) -> u128 {
-    let own = ownership(board, playouts, seed);
-    let mut dead = 0;
-    for p in board.points() {
-        let black_share = own[p.0 as usize];
-        match board.at(p) {
-            Some(Color::BLACK) if 1.0 - black_share > threshold => dead |= p.bit(),
-            Some(Color::WHITE) if black_share > threshold => dead |= p.bit(),
-            _ => {}
-        }
-    }
-    dead
-}
-
 /// The point of a GTP-facing move, for tests and callers.
 pub fn point_of(m: Move) -> Option<Point> {
     match m {
@@ -1479,7 +1463,12 @@ mod tests {
             b.set(Point::new(r, 3), Some(Color::WHITE));
         }
         b.set(Point::new(2, 0), Some(Color::WHITE));
-        let dead = dead_stones(&b, 400, 0.8, 3);
-        assert_eq!(dead, Point::new(2, 0).bit());
+        // White owns its lone stone's point in almost no playout; every other stone
+        // keeps its point.
+        let own = ownership(&b, 400, 3);
+        let other_share =
+            |p: Point| if b.at(p) == Some(Color::BLACK) { 1.0 - own[p.0 as usize] } else { own[p.0 as usize] };
+        let lost: Vec<Point> = b.points().filter(|&p| b.at(p).is_some() && other_share(p) > 0.8).collect();
+        assert_eq!(lost, vec![Point::new(2, 0)]);
     }
 }
