@@ -207,8 +207,8 @@ fn chaos_clock_report() {
     let out = scratch("chaosclock");
     // The match's SPRT, kept in its settings, is the report's.
     play("--game chaosclock --rounds 2 --nodes 300 --sprt elo0=-20,elo1=20,alpha=0.1,beta=0.1", &out);
-    let settings: Value = serde_json::from_str(&fs::read_to_string(out.join("match.json")).expect("match.json"))
-        .expect("JSON settings");
+    let settings: Value =
+        serde_json::from_str(&fs::read_to_string(out.join("match.json")).expect("match.json")).expect("JSON settings");
     assert_eq!(settings["sprt"], "elo0=-20 elo1=20 alpha=0.1 beta=0.1");
     let html = report(&out, &[]);
     assert!(html.contains("(from the match's settings)"), "the SPRT's source");

@@ -276,12 +276,13 @@ fn passing_result() -> MctsResult {
 }
 
 /// Progress reports during a search: `report` is called about every `interval` with
-/// the tree and its result so far (playouts and time counted from the start).
+/// the tree, its result so far (playouts and time counted from the start) and whether
+/// the search has finished (the last report).
 pub struct Progress<'a> {
     /// Time between reports.
     pub interval: Duration,
-    /// Called with the tree and the result so far.
-    pub report: &'a mut dyn FnMut(&Mcts, &MctsResult),
+    /// Called with the tree, the result so far and whether it is the last report.
+    pub report: &'a mut dyn FnMut(&Mcts, &MctsResult, bool),
 }
 
 /// The shortest search step: with less time left the search ends.
@@ -289,7 +290,7 @@ const MIN_STEP: Duration = Duration::from_millis(30);
 
 /// Runs the search in steps of `progress.interval`, reporting after each, until the
 /// limits (time or playouts) are reached or `stop` is set.
-fn search_in_steps(
+pub(crate) fn search_in_steps(
     tree: &mut Mcts,
     color: Color,
     limits: &Limits,
@@ -308,7 +309,6 @@ fn search_in_steps(
         playouts += r.playouts;
         r.playouts = playouts;
         r.elapsed = start.elapsed();
-        (progress.report)(tree, &r);
         let nodes_done = limits.nodes.is_some_and(|n| playouts >= n);
         // A step shorter than this is not worth a report of its own.
         let time_done = budget.hard_limit().is_some_and(|h| h.saturating_sub(budget.elapsed()) < MIN_STEP);
@@ -316,13 +316,14 @@ fn search_in_steps(
             && limits.nodes.is_none()
             && limits.movetime.is_none()
             && limits.clock.time.iter().all(Option::is_none);
-        if stop.is_stopped()
+        let finished = stop.is_stopped()
             || nodes_done
             || time_done
             || budget.hard_expired()
             || (budget.soft_expired() && !limits.infinite)
-            || (no_limit && playouts >= DEFAULT_PLAYOUTS)
-        {
+            || (no_limit && playouts >= DEFAULT_PLAYOUTS);
+        (progress.report)(tree, &r, finished);
+        if finished {
             return r;
         }
     }
@@ -578,7 +579,7 @@ impl GtpGame for GoGtp {
         Some(Ok(Box::new(move |stop: &StopFlag, out: &Output| {
             let mut writer = AnalysisWriter::new(&game, request);
             let mut tree = Mcts::new(&writer.game, seed).with_settings(settings);
-            let mut report = |tree: &Mcts, r: &MctsResult| {
+            let mut report = |tree: &Mcts, r: &MctsResult, _finished: bool| {
                 if let Some(line) = writer.line(tree, r) {
                     out.line(line)
                 }
@@ -608,7 +609,7 @@ impl GtpGame for GoGtp {
         out.line(gtp::success(cmd.id, "").trim_end());
         let limits = limits(request.color == Color::BLACK);
         let mut writer = AnalysisWriter::new(&self.state.game, request);
-        let mut report = |tree: &Mcts, r: &MctsResult| {
+        let mut report = |tree: &Mcts, r: &MctsResult, _finished: bool| {
             if let Some(line) = writer.line(tree, r) {
                 out.line(line)
             }
@@ -654,8 +655,46 @@ const DEFAULT_ANALYSIS_INTERVAL_CS: u64 = 100;
 const ANALYSIS_PV_LENGTH: usize = 15;
 /// Settling playouts per move for `kata-analyze`'s `scoreLead`.
 const SCORE_PLAYOUTS: usize = 32;
-/// Settling playouts for `kata-analyze`'s ownership map.
-const OWNERSHIP_PLAYOUTS: usize = 200;
+/// Settling playouts for the analyses' ownership map of the position.
+pub(crate) const OWNERSHIP_PLAYOUTS: usize = 200;
+
+/// The 95% lower confidence bound of a win rate `w` measured over `visits` playouts
+/// (normal approximation), within 0 and 1.
+pub(crate) fn win_rate_lcb(w: f64, visits: u32) -> f64 {
+    (w - 1.96 * (w * (1.0 - w) / f64::from(visits.max(1))).sqrt()).clamp(0.0, 1.0)
+}
+
+/// What settling playouts from one position say about its end.
+pub(crate) struct Settled {
+    /// How often each point ends up black's (1.0 always, 0.0 never; shared points
+    /// count half), by point number, as [`ownership`] gives it.
+    pub black_share: Vec<f32>,
+    /// The mean of black's final area margin, komi included.
+    pub black_margin: f64,
+    /// The standard deviation of that margin over the playouts.
+    pub margin_stdev: f64,
+}
+
+/// Runs `playouts` settling playouts (the light random playouts of [`ownership`], which
+/// do not fill their own areas) from `board` and counts each one's area with `komi`.
+pub(crate) fn settle_playouts(board: &Board, komi: f64, playouts: usize, seed: u64) -> Settled {
+    let playouts = playouts.max(1);
+    let mut black_share = vec![0.0f32; 128];
+    let (mut sum, mut sum_of_squares) = (0.0, 0.0);
+    for i in 0..playouts {
+        // One playout a call, so that each playout's own margin is seen.
+        let own = ownership(board, 1, seed.wrapping_add(i as u64));
+        let margin = board.points().map(|p| 2.0 * f64::from(own[p.0 as usize]) - 1.0).sum::<f64>() - komi;
+        sum += margin;
+        sum_of_squares += margin * margin;
+        for (total, share) in black_share.iter_mut().zip(&own) {
+            *total += share / playouts as f32;
+        }
+    }
+    let mean = sum / playouts as f64;
+    let variance = (sum_of_squares / playouts as f64 - mean * mean).max(0.0);
+    Settled { black_share, black_margin: mean, margin_stdev: variance.sqrt() }
+}
 
 impl AnalysisRequest {
     fn parse(args: &[&str], to_move: Color, format: AnalysisFormat) -> Result<AnalysisRequest, String> {
@@ -759,9 +798,7 @@ impl AnalysisWriter {
             Move::Play(_) => self.game.check(color, m),
         };
         let lead = after.map_or(0.0, |board| {
-            let own = ownership(&board, SCORE_PLAYOUTS, 23);
-            let black_margin: f64 =
-                board.points().map(|p| 2.0 * own[p.0 as usize] as f64 - 1.0).sum::<f64>() - self.game.komi();
+            let black_margin = settle_playouts(&board, self.game.komi(), SCORE_PLAYOUTS, 23).black_margin;
             if color == Color::BLACK { black_margin } else { -black_margin }
         });
         self.score_leads.insert(m, lead);
@@ -776,7 +813,7 @@ impl AnalysisWriter {
         let searched = r.root_moves.iter().filter(|m| m.1 > 0).take(self.request.max_moves);
         for (order, &(m, visits, win_rate)) in searched.enumerate() {
             let w = win_rate as f64;
-            let lcb = (w - 1.96 * (w * (1.0 - w) / visits as f64).sqrt()).clamp(0.0, 1.0);
+            let lcb = win_rate_lcb(w, visits);
             let pv: Vec<String> = tree.line_after(m, ANALYSIS_PV_LENGTH).into_iter().map(|m| self.text(m)).collect();
             let name = self.text(m);
             parts.push(match self.request.format {

@@ -9,6 +9,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod accuracy;
+mod analysis;
 mod arena;
 mod bench;
 mod chaosclock;
@@ -76,6 +77,9 @@ enum Commands {
     },
     /// Speak the NBoard protocol on stdin/stdout (8×8 Othello).
     Nboard,
+    /// Speak KataGo's JSON analysis engine protocol on stdin/stdout (Go: KaTrain and
+    /// other KataGo analysis clients).
+    Analysis(analysis::AnalysisArgs),
     /// Count the move sequences of a given length from the start (perft).
     Perft {
         /// The game (othello).
@@ -486,6 +490,7 @@ fn run(cli: Cli) -> Result<()> {
             run_protocol(Protocol::Gtp(game), options)
         }
         Some(Commands::Nboard) => run_protocol(Protocol::Nboard, SearchOptions::default()),
+        Some(Commands::Analysis(args)) => analysis::run(&args),
         Some(Commands::Perft { game, depth, threads, size }) => perft(game, depth, threads, size),
         Some(Commands::Selfplay { game, size, depth, movetime, threads }) => {
             let limits = match (depth, movetime) {
