@@ -2,8 +2,12 @@
 //! (the same commands take `--sshlogin` for several hosts; see docs/cluster.md). Each
 //! run's merge must equal the unsharded run of the same seed, byte for byte.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use common::untimed;
 
 const SENTE: &str = env!("CARGO_BIN_EXE_sente");
 const PARALLEL: &str = "/usr/bin/parallel";
@@ -83,64 +87,29 @@ fn an_arena_match_sharded_through_gnu_parallel_merges_into_the_unsharded_match()
     let unsharded = std::fs::read_to_string(whole.join("results.jsonl")).expect("unsharded results");
     assert_eq!(merged.lines().count(), 10);
     // Byte for byte but for the time each move took, which no two runs share.
-    assert_eq!(untimed_results(&merged), untimed_results(&unsharded));
+    assert_eq!(untimed::results(&merged), untimed::results(&unsharded));
     assert!(summary.contains("Time a move: a ") && summary.contains(" b "), "{summary}");
     // The game records too: each shard holds its games, the same files as one run's.
     let mut records: Vec<(String, String)> =
-        (0..3).flat_map(|i| files_of(&dir.join(format!("shard-{i}/games")))).map(untimed_ggf).collect();
+        (0..3).flat_map(|i| files_of(&dir.join(format!("shard-{i}/games")))).map(untimed_file).collect();
     records.sort();
-    let whole_records: Vec<(String, String)> = files_of(&whole.join("games")).into_iter().map(untimed_ggf).collect();
+    let whole_records: Vec<(String, String)> = files_of(&whole.join("games")).into_iter().map(untimed_file).collect();
     assert!(records == whole_records, "the shards' game records differ from one run's");
 }
 
-/// Results lines with the milliseconds of each move taken out (they differ from run
-/// to run); each move an engine was asked for must have had them.
-fn untimed_results(text: &str) -> Vec<serde_json::Value> {
-    text.lines()
-        .map(|line| {
-            let mut row: serde_json::Value = serde_json::from_str(line).expect("a JSON results line");
-            let plies = row["plies"].as_array_mut().expect("per-move data in each row");
-            for stat in plies {
-                let ms = stat.as_object_mut().expect("a move's data").remove("ms");
-                assert!(ms.is_some_and(|ms| ms.is_u64()), "{line}: a move without its time");
-            }
-            row
-        })
-        .collect()
-}
-
-/// A GGF record with each move's seconds taken out: `B[D3/0.40/0.186]` becomes
-/// `B[D3/0.40/]` (the move and the engine's eval stay).
-fn untimed_ggf((name, bytes): (String, Vec<u8>)) -> (String, String) {
-    let text = String::from_utf8(bytes).expect("a UTF-8 record");
-    let mut out = String::new();
-    for (i, part) in text.split(']').enumerate() {
-        if i > 0 {
-            out.push(']');
-        }
-        let is_move =
-            part.len() >= 2 && (part.ends_with(|c: char| c.is_ascii_digit())) && part.matches('/').count() == 2;
-        match part.rfind('/') {
-            Some(at) if is_move => out.push_str(&part[..=at]),
-            _ => out.push_str(part),
-        }
-    }
-    (name, out)
+/// A record file's name and text, its moves' times taken out.
+fn untimed_file((name, bytes): (String, Vec<u8>)) -> (String, String) {
+    (name, untimed::record(&String::from_utf8(bytes).expect("a UTF-8 record")))
 }
 
 #[test]
-fn training_data_sharded_through_gnu_parallel_merges_into_one_runs_bytes() {
-    let dir = scratch("gen");
-    let generate = "train-othello gen --games 8 --seed 5 --solve-empties 12 --children-from 10 --label-min 8 --hash 4";
-    parallel(&dir, &format!("{SENTE} {generate} --shard {{}}/4 --out data-{{}}.dat"), 4);
-    let mut args = vec!["train-othello", "merge", "--out", "merged.dat"];
-    let shards: Vec<String> = (0..4).map(|i| format!("data-{i}.dat")).collect();
-    args.extend(shards.iter().map(String::as_str));
-    sente(&dir, &args);
-    let mut whole: Vec<&str> = generate.split_whitespace().collect();
-    whole.extend(["--out", "whole.dat"]);
-    sente(&dir, &whole);
-    let merged = std::fs::read(dir.join("merged.dat")).expect("merged data");
-    assert!(merged.len() > 18 * 100, "{} bytes", merged.len());
-    assert!(merged == std::fs::read(dir.join("whole.dat")).expect("unsharded data"), "the merge differs from one run");
+fn times_are_taken_out_of_each_record_form() {
+    assert_eq!(untimed::record("B[D3/0.40/0.186]W[E6//12.005]B[PA]"), "B[D3/0.40/T]W[E6//T]B[PA]");
+    assert_eq!(untimed::record(";B[ce]C[+0.64/4 0.006s, 300 nodes]"), ";B[ce]C[+0.64/4 Ts, 300 nodes]");
+    assert_eq!(
+        untimed::record("ply 3 w1 +4.10/2 1.250s, 300 nodes\n# try 12 white 0.010s\n"),
+        "ply 3 w1 +4.10/2 Ts, 300 nodes\n# try 12 white Ts\n"
+    );
+    // Scores and other numbers stay.
+    assert_eq!(untimed::record("KM[7.5]RE[B+3.5]B[D3/-1.50/]"), "KM[7.5]RE[B+3.5]B[D3/-1.50/]");
 }

@@ -2,10 +2,13 @@
 //! (SIGTERM) at several moments and started again with `--resume` end with exactly
 //! what one uninterrupted run of the same seed writes.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use common::untimed;
 use serde_json::Value;
 
 const SENTE: &str = env!("CARGO_BIN_EXE_sente");
@@ -96,7 +99,8 @@ fn arena_args(out: &Path, concurrency: u32, resume: bool) -> Vec<String> {
 /// The results by game number (each game once), and every record file's text.
 fn arena_outcome(out: &Path) -> (Vec<Value>, Vec<(String, String)>) {
     let text = std::fs::read_to_string(out.join("results.jsonl")).expect("results");
-    let mut rows: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("a whole JSON line")).collect();
+    // Everything but the time each move took, which no two runs share.
+    let mut rows: Vec<Value> = untimed::results(&text);
     rows.sort_by_key(|r| r["game"].as_u64());
     let games: Vec<u64> = rows.iter().map(|r| r["game"].as_u64().expect("game")).collect();
     assert_eq!(games, (0..10).collect::<Vec<_>>(), "every game exactly once");
@@ -104,7 +108,8 @@ fn arena_outcome(out: &Path) -> (Vec<Value>, Vec<(String, String)>) {
         .expect("records")
         .map(|e| {
             let path = e.expect("entry").path();
-            (path.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&path).unwrap())
+            let text = untimed::record(&std::fs::read_to_string(&path).unwrap());
+            (path.file_name().unwrap().to_string_lossy().into_owned(), text)
         })
         .collect();
     records.sort();

@@ -196,3 +196,4 @@ pub fn run(args: &[&str]) -> String {
     assert!(out.status.success(), "sente {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("utf-8 output")
 }
+pub mod untimed;
