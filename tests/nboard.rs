@@ -150,3 +150,48 @@ fn a_game_without_its_start_or_of_another_board_type_is_refused_and_the_game_kep
         assert_eq!(e.until(|l| l.starts_with("pong")), [format!("pong {i}")], "{ty}");
     }
 }
+
+/// The move `sente` (UGI+) plays after `moves` from the start, with a search that the
+/// book may answer (not a fixed depth).
+fn ugi_move(moves: &str) -> String {
+    let mut e = Engine::start(&[]);
+    e.send("ugi");
+    e.until(|l| l == "ugiok");
+    e.send("isready");
+    e.until(|l| l == "readyok");
+    e.send(&format!("position startpos moves {moves}"));
+    e.send("go movetime 2000");
+    let best = e.until(|l| l.starts_with("bestmove "));
+    e.send("quit");
+    best.last().unwrap().split_whitespace().nth(1).unwrap().to_ascii_uppercase()
+}
+
+#[test]
+fn go_plays_the_opening_books_move_as_ugi_does() {
+    // In the opening NBoard's `go` answers from the book (no search: no nodestats), at
+    // whatever depth is set, with the move UGI+ plays there.
+    for moves in ["f5", "f5 d6", "f5 d6 c3 d3 c4"] {
+        let mut e = Engine::start(&["nboard"]);
+        e.send("nboard 2");
+        assert_eq!(e.recv(REPLY), "set myname sente");
+        let ggf_moves: String = moves
+            .split_whitespace()
+            .enumerate()
+            .map(|(i, m)| format!("{}[{}]", if i % 2 == 0 { "B" } else { "W" }, m.to_ascii_uppercase()))
+            .collect();
+        e.send(&format!(
+            "set game (;GM[Othello]PC[t]PB[a]PW[b]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]{ggf_moves};)"
+        ));
+        e.send("set depth 20");
+        assert_eq!(e.recv(REPLY), "set myname sente20");
+        e.send("go");
+        let reply = e.until(|l| l.starts_with("=== "));
+        assert_eq!(reply, ["status thinking".to_string(), reply[1].clone()], "a book answer, no search: {reply:?}");
+        let answer = reply[1].strip_prefix("=== ").unwrap();
+        let mv = answer.split('/').next().unwrap();
+        assert_eq!(mv, ugi_move(moves), "after {moves}: NBoard {answer}");
+        assert_eq!(e.recv(REPLY), "status");
+        e.send("quit");
+        assert!(e.wait_exit(REPLY));
+    }
+}

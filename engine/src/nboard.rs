@@ -175,7 +175,11 @@ impl NboardEngine {
             self.wait_for_search();
         }
         match command {
-            Command::Nboard(_) => self.out.line(format!("set myname {NAME}")),
+            Command::Nboard(_) => {
+                // The built-in opening book is read now, not on the first `go`.
+                crate::othello_book::built_in();
+                self.out.line(format!("set myname {NAME}"));
+            }
             Command::SetDepth(d) => {
                 self.depth = d.clamp(1, 60);
                 self.out.line(format!("set myname {NAME}{}", self.depth));
@@ -228,6 +232,14 @@ impl NboardEngine {
         let spawned = std::thread::Builder::new().name("nboard-search".into()).spawn(move || {
             out.line("status thinking");
             let start = Instant::now();
+            // `go` plays the opening book's move when the position is in it, as the
+            // UGI+ and GTP players do; `hint` searches.
+            if is_go && let Some((sq, value)) = crate::othello::book_move(None, &position.board()) {
+                let mv = Move::Play(sq).name(8).to_ascii_uppercase();
+                out.line(nboard::best_move_line(&mv, value as f64, start.elapsed().as_secs_f64()));
+                out.line("status");
+                return;
+            }
             if position.legal_moves() == vec![Move::Pass] {
                 if is_go {
                     out.line(nboard::best_move_line("PA", 0.0, 0.0));

@@ -164,23 +164,24 @@ impl OthelloSearch<Board> for SolverSearch {
     }
 
     fn job(&mut self, root: Position<Board>, limits: Limits, options: &SearchOptions) -> SearchJob {
-        if self.use_book && limits.depth.is_none() && !limits.infinite {
-            let book = self.book_file.as_deref().unwrap_or_else(|| crate::othello_book::built_in());
-            if let Some((sq, value)) = book.best_move(&root.board()) {
-                let name = Move::Play(sq).name(8);
-                return Box::new(move |_stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
-                    let book_report = Report {
-                        depth: 0,
-                        nodes: 0,
-                        elapsed: std::time::Duration::ZERO,
-                        score: Score::Centi(100 * value),
-                        pv: vec![name.clone()],
-                        note: None,
-                    };
-                    report(&book_report);
-                    SearchOutcome { best_move: Some(name), report: book_report }
-                });
-            }
+        if self.use_book
+            && limits.depth.is_none()
+            && !limits.infinite
+            && let Some((sq, value)) = book_move(self.book_file.as_deref(), &root.board())
+        {
+            let name = Move::Play(sq).name(8);
+            return Box::new(move |_stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
+                let book_report = Report {
+                    depth: 0,
+                    nodes: 0,
+                    elapsed: std::time::Duration::ZERO,
+                    score: Score::Centi(100 * value),
+                    pv: vec![name.clone()],
+                    note: None,
+                };
+                report(&book_report);
+                SearchOutcome { best_move: Some(name), report: book_report }
+            });
         }
         let solver = self.solver(options);
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
@@ -415,6 +416,13 @@ impl crate::session::GtpGame for OthelloGtp {
             m => format!("W+{}", -m),
         })
     }
+}
+
+/// The move the Othello player takes from the opening book for `board`, if the
+/// position is in it, with the book's value in discs for the side to move: from the
+/// book of `file`, else the built-in one. UGI+, GTP and NBoard all play it.
+pub(crate) fn book_move(file: Option<&Book>, board: &Board) -> Option<(u8, i32)> {
+    file.unwrap_or_else(|| crate::othello_book::built_in()).best_move(board)
 }
 
 #[cfg(test)]
