@@ -1,6 +1,8 @@
 //! The layout rules of DESIGN.md checked on the sources: no import circle among the
-//! modules of `search/src/othello` or of the engine crate, and one definition each of
-//! the shared vocabulary (`Outcome` and the side-to-move type `Player`).
+//! children of any module folder of the search and engine crates (each file or
+//! subfolder a node, `crate::`, `super::` and `self::` paths and `use` items its edges,
+//! followed through re-exports to where an item lives), and one definition each of the
+//! shared vocabulary (`Outcome` and the side-to-move type `Player`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -9,35 +11,303 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The code of a source file without its comments and its `#[cfg(test)]` part.
+/// The code of a source file without its comments and its test module.
 fn code(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let text = text.split("#[cfg(test)]").next().unwrap_or("");
-    text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
+    strip(&text)
 }
 
-/// The module names `prefix`NAME mentions in `code` (e.g. `super::` or `crate::`).
-fn mentioned(code: &str, prefix: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let mut rest = code;
-    while let Some(i) = rest.find(prefix) {
-        rest = &rest[i + prefix.len()..];
-        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-        if modules.contains(&name) {
-            out.insert(name);
+/// `text` without its comments, without a `#[cfg(test)]` module (from it to the end
+/// of the file, where test modules stand) and without the other `#[cfg(test)]`
+/// attributes (the item they mark is kept).
+fn strip(text: &str) -> String {
+    let text = text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..i]);
+        rest = &rest[i + "#[cfg(test)]".len()..];
+        let next = rest.trim_start();
+        if next.starts_with("mod ") || next.starts_with("pub mod ") || next.starts_with("pub(crate) mod ") {
+            return out;
         }
-        // `super::{a, b}` and `crate::{a, b}` name several.
-        if rest.starts_with('{') {
-            let group = &rest[1..rest.find('}').unwrap_or(rest.len())];
-            for part in group.split(',') {
-                let name: String = part.trim().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-                if modules.contains(&name) {
-                    out.insert(name);
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A module's path from its crate's root (`[]` is the root, `["phantom", "player"]` is
+/// `crate::phantom::player`).
+type ModPath = Vec<String>;
+
+/// The module tree of a crate as far as imports go: every file's module and code, and
+/// the names each module binds with `use`.
+struct Crate {
+    /// Each source file's module and code (comments and tests left out).
+    files: Vec<(ModPath, String)>,
+    /// Every module (a file's module and the folders above it).
+    modules: BTreeSet<ModPath>,
+    /// Per module, the names its `use` items bind and the paths they stand for.
+    bindings: BTreeMap<ModPath, BTreeMap<String, ModPath>>,
+}
+
+/// The module of the file at `rel` (a path under `src/`): `a/b.rs` and `a/b/mod.rs` are
+/// `a::b`; `lib.rs` and `main.rs` at the top are the root.
+fn module_of(rel: &Path) -> ModPath {
+    let mut parts: ModPath = rel.iter().map(|p| p.to_string_lossy().to_string()).collect();
+    if let Some(last) = parts.pop() {
+        let stem = last.trim_end_matches(".rs").to_string();
+        let root_file = parts.is_empty() && (stem == "lib" || stem == "main");
+        if stem != "mod" && !root_file {
+            parts.push(stem);
+        }
+    }
+    parts
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// The paths of a `use` tree or a path expression at the start of `text` (`a::b::{c, d::e
+/// as f, self}`), each with the name it binds (the last segment, its alias, or for
+/// `self` the module's name; `None` for `*`).
+fn path_tree(text: &str) -> Vec<(Vec<String>, Option<String>)> {
+    fn parse(s: &mut &str, prefix: &[String], out: &mut Vec<(Vec<String>, Option<String>)>) {
+        let mut segs = prefix.to_vec();
+        loop {
+            *s = s.trim_start();
+            if let Some(rest) = s.strip_prefix('{') {
+                *s = rest;
+                loop {
+                    *s = s.trim_start();
+                    if let Some(rest) = s.strip_prefix('}') {
+                        *s = rest;
+                        return;
+                    }
+                    if s.is_empty() {
+                        return;
+                    }
+                    let before = s.len();
+                    parse(s, &segs, out);
+                    *s = s.trim_start();
+                    if let Some(rest) = s.strip_prefix(',') {
+                        *s = rest;
+                    } else if s.len() == before {
+                        // Not a path: give up on the group.
+                        return;
+                    }
+                }
+            }
+            if let Some(rest) = s.strip_prefix('*') {
+                *s = rest;
+                out.push((segs, None));
+                return;
+            }
+            let ident: String = s.chars().take_while(|c| is_ident(*c)).collect();
+            if ident.is_empty() {
+                if segs.len() > prefix.len() {
+                    let name = segs.last().cloned();
+                    out.push((segs, name));
+                }
+                return;
+            }
+            *s = &s[ident.len()..];
+            if ident == "self" && segs.len() == prefix.len() && !prefix.is_empty() {
+                let name = segs.last().cloned();
+                out.push((segs, name));
+                return;
+            }
+            segs.push(ident);
+            if let Some(rest) = s.strip_prefix("::") {
+                *s = rest;
+                continue;
+            }
+            let after = s.trim_start();
+            let name = match after.strip_prefix("as ") {
+                Some(alias) => {
+                    let alias: String = alias.trim_start().chars().take_while(|c| is_ident(*c)).collect();
+                    *s = after.trim_start_matches("as ").trim_start();
+                    *s = &s[alias.len()..];
+                    Some(alias)
+                }
+                None => segs.last().cloned(),
+            };
+            out.push((segs, name));
+            return;
+        }
+    }
+    let mut s = text;
+    let mut out = Vec::new();
+    parse(&mut s, &[], &mut out);
+    out
+}
+
+/// `path` (starting with `crate`, `super` or `self`) from the module `here`, or `None`
+/// for a path that starts elsewhere.
+fn absolute(here: &[String], path: &[String]) -> Option<ModPath> {
+    let (first, rest) = path.split_first()?;
+    let mut base: ModPath = match first.as_str() {
+        "crate" => Vec::new(),
+        "self" => here.to_vec(),
+        "super" => here[..here.len().saturating_sub(1)].to_vec(),
+        _ => return None,
+    };
+    let mut rest = rest;
+    while let Some(("super", tail)) = rest.split_first().map(|(h, t)| (h.as_str(), t)) {
+        base.pop();
+        rest = tail;
+    }
+    base.extend(rest.iter().cloned());
+    Some(base)
+}
+
+impl Crate {
+    /// The crate made of `files` (each a path under `src/` and its code).
+    fn new(files: Vec<(PathBuf, String)>) -> Crate {
+        let files: Vec<(ModPath, String)> = files.into_iter().map(|(rel, text)| (module_of(&rel), text)).collect();
+        let mut modules = BTreeSet::new();
+        for (m, _) in &files {
+            for n in 0..=m.len() {
+                modules.insert(m[..n].to_vec());
+            }
+        }
+        let mut krate = Crate { files, modules, bindings: BTreeMap::new() };
+        let mut bindings: BTreeMap<ModPath, BTreeMap<String, ModPath>> = BTreeMap::new();
+        for (here, text) in &krate.files {
+            for (path, name) in krate.use_items(here, text) {
+                if let Some(name) = name {
+                    bindings.entry(here.clone()).or_default().insert(name, path);
                 }
             }
         }
+        krate.bindings = bindings;
+        krate
     }
-    out
+
+    /// The crate whose sources are under `src`.
+    fn read(src: &Path) -> Crate {
+        let mut files = Vec::new();
+        let mut stack = vec![src.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let rel = path.strip_prefix(src).expect("under src").to_path_buf();
+                    files.push((rel, code(&path)));
+                }
+            }
+        }
+        Crate::new(files)
+    }
+
+    /// The paths the `use` items of the module `here` bring in (absolute, with the names
+    /// they bind); a path into another crate is left out.
+    fn use_items(&self, here: &[String], text: &str) -> Vec<(ModPath, Option<String>)> {
+        let mut out = Vec::new();
+        for (i, _) in text.match_indices("use ") {
+            let line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
+            let before = text[line_start..i].trim();
+            if !(before.is_empty() || before == "pub" || before.starts_with("pub(")) {
+                continue;
+            }
+            let statement = &text[i + 4..text[i..].find(';').map_or(text.len(), |n| i + n)];
+            for (path, name) in path_tree(statement) {
+                let resolved = absolute(here, &path).or_else(|| {
+                    // A bare path names a child module of `here` (or another crate).
+                    let mut child = here.to_vec();
+                    child.push(path.first()?.clone());
+                    self.modules.contains(&child).then(|| here.iter().chain(&path).cloned().collect())
+                });
+                if let Some(resolved) = resolved {
+                    out.push((resolved, name));
+                }
+            }
+        }
+        out
+    }
+
+    /// Every path the file of the module `here` names (`crate::…`, `super::…`,
+    /// `self::…` anywhere in its code, and its `use` items), absolute and followed
+    /// through the `use` bindings of the modules on the way to where the item lives.
+    fn references(&self, here: &[String], text: &str) -> Vec<ModPath> {
+        let mut out: Vec<ModPath> = self.use_items(here, text).into_iter().map(|(p, _)| p).collect();
+        for prefix in ["crate::", "super::", "self::"] {
+            for (i, _) in text.match_indices(prefix) {
+                let previous = text[..i].chars().next_back();
+                if previous.is_some_and(|c| is_ident(c) || c == ':') {
+                    continue;
+                }
+                out.extend(path_tree(&text[i..]).into_iter().filter_map(|(p, _)| absolute(here, &p)));
+            }
+        }
+        out.into_iter().map(|p| self.resolve(p)).collect()
+    }
+
+    /// `path` followed through `use` bindings: where the named item is defined (as far
+    /// as the sources tell).
+    fn resolve(&self, mut path: ModPath) -> ModPath {
+        for _ in 0..16 {
+            // The longest module at the start of `path`, and the name after it.
+            let Some(k) = (0..=path.len()).rev().find(|&k| self.modules.contains(&path[..k])) else {
+                return path;
+            };
+            let Some(name) = path.get(k) else { return path };
+            let Some(target) = self.bindings.get(&path[..k]).and_then(|b| b.get(name)) else {
+                return path;
+            };
+            let mut next = target.clone();
+            next.extend(path[k + 1..].iter().cloned());
+            if next == path {
+                return path;
+            }
+            path = next;
+        }
+        path
+    }
+
+    /// The import graph among the children of the module `folder`: each child (a file
+    /// or a folder, read through all its files) → the children it names. A name that
+    /// the folder's own file defines is not a child.
+    fn graph(&self, folder: &[String]) -> BTreeMap<String, BTreeSet<String>> {
+        let d = folder.len();
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for m in &self.modules {
+            if m.len() == d + 1 && m.starts_with(folder) {
+                g.entry(m[d].clone()).or_default();
+            }
+        }
+        for (here, text) in &self.files {
+            if here.len() <= d || !here.starts_with(folder) {
+                continue;
+            }
+            let from = &here[d];
+            for r in self.references(here, text) {
+                if r.len() > d && r.starts_with(folder) && &r[d] != from && self.modules.contains(&r[..=d]) {
+                    g.entry(from.clone()).or_default().insert(r[d].clone());
+                }
+            }
+        }
+        g
+    }
+
+    /// Every module with children (the folders, and the root).
+    fn folders(&self) -> Vec<ModPath> {
+        self.modules
+            .iter()
+            .filter(|m| self.modules.iter().any(|c| c.len() == m.len() + 1 && c.starts_with(m)))
+            .cloned()
+            .collect()
+    }
+
+    /// The first import circle in any folder of the crate, with the folder.
+    fn first_circle(&self) -> Option<(String, Vec<String>)> {
+        self.folders()
+            .into_iter()
+            .find_map(|f| circle(&self.graph(&f)).map(|c| (format!("crate::{}", f.join("::")), c)))
+    }
 }
 
 /// The first circle in `graph` (module → modules it imports), if any.
@@ -70,49 +340,24 @@ fn circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     graph.keys().find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
 }
 
-/// The import graph of the `.rs` files of `dir` (a folder counts as one module, read
-/// through its files), by `prefix` (`super::` or `crate::`).
-fn graph(dir: &Path, prefix: &str, skip: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
-    let mut files: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
-    for entry in std::fs::read_dir(dir).expect("source folder").flatten() {
-        let path = entry.path();
-        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
-        if skip.contains(&name.as_str()) {
-            continue;
-        }
-        if path.is_dir() {
-            let inner = std::fs::read_dir(&path).expect("module folder").flatten().map(|e| e.path());
-            files.entry(name).or_default().extend(inner.filter(|p| p.extension().is_some_and(|e| e == "rs")));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.entry(name).or_default().push(path);
-        }
-    }
-    let modules: BTreeSet<String> = files.keys().cloned().collect();
-    files
-        .iter()
-        .map(|(name, paths)| {
-            let mut uses = BTreeSet::new();
-            for p in paths {
-                uses.extend(mentioned(&code(p), prefix, &modules));
-            }
-            uses.remove(name);
-            (name.clone(), uses)
-        })
-        .collect()
-}
-
 #[test]
-fn othello_search_modules_import_no_circle() {
-    let g = graph(&root().join("search/src/othello"), "super::", &["mod"]);
-    assert!(g.len() >= 10, "{g:?}");
-    assert_eq!(circle(&g), None, "an import circle in search/src/othello: {g:#?}");
+fn search_modules_import_no_circle() {
+    let krate = Crate::read(&root().join("search/src"));
+    let folders = krate.folders();
+    for folder in ["othello", "go", "phantom", "chaosclock"] {
+        assert!(folders.contains(&vec![folder.to_string()]), "{folders:?}");
+    }
+    assert!(krate.graph(&["othello".to_string()]).len() >= 10);
+    assert_eq!(krate.first_circle(), None, "an import circle in the search crate");
 }
 
 #[test]
 fn engine_modules_import_no_circle() {
-    let g = graph(&root().join("engine/src"), "crate::", &["main"]);
-    assert!(g.contains_key("arena") && g.contains_key("ugi"), "{g:?}");
-    assert_eq!(circle(&g), None, "an import circle in the engine: {g:#?}");
+    let krate = Crate::read(&root().join("engine/src"));
+    let top = krate.graph(&[]);
+    assert!(top.contains_key("arena") && top.contains_key("ugi"), "{top:?}");
+    assert!(krate.folders().contains(&vec!["arena".to_string()]));
+    assert_eq!(krate.first_circle(), None, "an import circle in the engine");
 }
 
 #[test]
@@ -122,8 +367,35 @@ fn the_checker_finds_a_circle() {
     g.insert("b".to_string(), BTreeSet::from(["c".to_string()]));
     g.insert("c".to_string(), BTreeSet::from(["a".to_string()]));
     assert_eq!(circle(&g), Some(vec!["a".into(), "b".into(), "c".into(), "a".into()]));
-    let modules = BTreeSet::from(["x".to_string(), "y".to_string()]);
-    assert_eq!(mentioned("use super::{x::A, y};", "super::", &modules), modules);
+
+    // A fake crate: in the folder `m`, `a` uses `b` through the folder's re-export,
+    // `b` uses `c` by a `crate::` path inside code, `c` uses `a` by `super::`; `m`
+    // also has a folder `d` whose file uses `e`, a sibling, through `super::super`.
+    let file = |path: &str, text: &str| (PathBuf::from(path), strip(text));
+    let fake = |c_text: &str| {
+        Crate::new(vec![
+            file("lib.rs", "pub mod m;\npub mod e;"),
+            file("e.rs", "pub fn e() {}"),
+            file("m/mod.rs", "mod a;\nmod b;\nmod c;\nmod d;\npub use b::{B, Bee as Be};"),
+            file("m/a.rs", "use super::{Be, d::D};\npub struct A;"),
+            file("m/b.rs", "pub struct B;\npub struct Bee;\nfn f() { crate::m::c::g(); }"),
+            file("m/c.rs", c_text),
+            file("m/d/mod.rs", "mod x;"),
+            file("m/d/x.rs", "use super::super::super::e::e;\npub struct D;"),
+        ])
+    };
+    let krate =
+        fake("pub fn g() {\n    let _ = super::a::A; // super::b\n}\n#[cfg(test)]\nmod t { use super::super::d; }");
+    let g = krate.graph(&["m".to_string()]);
+    assert_eq!(g["a"], BTreeSet::from(["b".to_string(), "d".to_string()]), "{g:?}");
+    assert_eq!(g["b"], BTreeSet::from(["c".to_string()]), "{g:?}");
+    assert_eq!(g["c"], BTreeSet::from(["a".to_string()]), "{g:?}");
+    assert!(g["d"].is_empty(), "{g:?}");
+    assert_eq!(krate.graph(&[])["m"], BTreeSet::from(["e".to_string()]));
+    let (folder, found) = krate.first_circle().expect("the circle a → b → c → a");
+    assert_eq!((folder.as_str(), found), ("crate::m", vec!["a".into(), "b".into(), "c".into(), "a".into()]));
+    // Without `c`'s use of `a` there is no circle (comments and tests do not count).
+    assert_eq!(fake("// super::a\npub fn g() {}\n#[cfg(test)]\nmod t { use super::super::a; }").first_circle(), None);
 }
 
 /// Every `.rs` file under the workspace's crates.
@@ -160,4 +432,66 @@ fn the_shared_vocabulary_is_defined_once() {
     for other in ["struct Outcome", "enum Color", "enum Side", "enum Colour"] {
         assert!(!found.contains_key(other), "{other} defined again: {found:#?}");
     }
+}
+
+/// Each text vocabulary has one definition: a token that only its definition writes,
+/// and the files (from the workspace root) allowed to hold it in their code (comments
+/// and test modules left out). A second parser, name table or word list written
+/// elsewhere puts the token in another file.
+const ONE_DEFINITION: [(&str, &str, &[&str]); 10] = [
+    ("the GTP column letters", "\"ABCDEFGHJ", &["bitboards/src/go/coords.rs"]),
+    ("the GTP vertex and move parsers", "fn from_gtp", &["bitboards/src/go/coords.rs", "bitboards/src/go/game.rs"]),
+    (
+        "a GTP move (`pass` or a vertex) read: bitboards' Move::from_gtp; the Phantom platform's replies \
+         (letters) are another format",
+        ".eq_ignore_ascii_case(\"pass\")",
+        &["bitboards/src/go/game.rs", "protocol/src/phantom.rs"],
+    ),
+    (
+        "a move's text with `pass`: Go's Move::to_gtp and Othello's Move::name",
+        "Pass => \"pass\"",
+        &["bitboards/src/go/game.rs", "bitboards/src/othello/rules.rs"],
+    ),
+    ("the game names (GameKind)", "\"phantomgo\"", &["engine/src/games.rs"]),
+    ("the game names (GameKind)", "\"chaosclock\"", &["engine/src/games.rs"]),
+    ("the match table's outcome words", "\"1/2-1/2\"", &["bitboards/src/player.rs"]),
+    ("UGI+'s outcome words", "\"p1win\"", &["bitboards/src/player.rs"]),
+    ("UGI+'s outcome words", "\"bothwin\"", &["bitboards/src/player.rs"]),
+    (
+        "the match table's outcome words and Chaos Clock's position flags",
+        "\"both-win\"",
+        &["bitboards/src/player.rs", "bitboards/src/chaosclock/rules.rs"],
+    ),
+];
+
+/// The files of `files` (path from the workspace root, code) that hold `token`.
+fn holding(files: &[(String, String)], token: &str) -> BTreeSet<String> {
+    files.iter().filter(|(_, text)| text.contains(token)).map(|(path, _)| path.clone()).collect()
+}
+
+#[test]
+fn each_text_vocabulary_is_defined_once() {
+    let files: Vec<(String, String)> = sources()
+        .into_iter()
+        .map(|p| {
+            let rel = p.strip_prefix(root()).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+            (rel.trim_start_matches("./").to_string(), code(&p))
+        })
+        .collect();
+    for (what, token, allowed) in ONE_DEFINITION {
+        let found = holding(&files, token);
+        let allowed: BTreeSet<String> = allowed.iter().map(|s| s.to_string()).collect();
+        assert_eq!(found, allowed, "{what}: `{token}` is written in other files than its definition's");
+    }
+}
+
+#[test]
+fn the_vocabulary_check_finds_a_second_definition() {
+    let files = vec![
+        ("engine/src/games.rs".to_string(), strip("GameKind::PhantomGo => \"phantomgo\",")),
+        ("engine/src/x.rs".to_string(), strip("match k { GameKind::PhantomGo => \"phantomgo\" }")),
+        ("engine/src/y.rs".to_string(), strip("// \"phantomgo\"\n#[cfg(test)]\nmod tests { \"phantomgo\" }")),
+    ];
+    let found = holding(&files, "\"phantomgo\"");
+    assert_eq!(found, BTreeSet::from(["engine/src/games.rs".to_string(), "engine/src/x.rs".to_string()]));
 }

@@ -149,14 +149,11 @@ fn check_in_browser(dir: &Path, games: usize, plots: &[&str]) {
 
 /// The time-per-move plot when the results have per-move data, else the note saying
 /// there is none.
-fn time_plot(out: &Path, html: &str) -> Option<&'static str> {
-    if rows(out).iter().any(|r| r["plies"].as_array().is_some_and(|p| !p.is_empty())) {
-        assert!(html.contains("id=\"time-plot\""));
-        Some("time-plot")
-    } else {
-        assert!(html.contains("no per-move data"));
-        None
-    }
+/// A match between UGI+ engines has per-move data in every row, and the page plots it.
+fn time_plot(out: &Path, html: &str) -> &'static str {
+    assert!(rows(out).iter().all(|r| r["plies"].as_array().is_some_and(|p| !p.is_empty())), "per-move data");
+    assert!(html.contains("id=\"time-plot\"") && !html.contains(">no per-move data:"));
+    "time-plot"
 }
 
 #[test]
@@ -167,7 +164,7 @@ fn othello_report_with_an_sprt_given_to_the_report() {
     assert_self_contained(&html);
     assert!(html.contains("(from --sprt)"), "the SPRT's source");
     let mut plots = vec!["llr-plot", "score-plot"];
-    plots.extend(time_plot(&out, &html));
+    plots.push(time_plot(&out, &html));
     check_in_browser(&out, 4, &plots);
 }
 
@@ -179,7 +176,7 @@ fn go_report_without_an_sprt_and_results_without_per_move_data() {
     assert_self_contained(&html);
     assert!(html.contains("no SPRT") && !html.contains("id=\"llr-plot\""));
     let mut plots = vec!["score-plot"];
-    plots.extend(time_plot(&out, &html));
+    plots.push(time_plot(&out, &html));
     check_in_browser(&out, 2, &plots);
     // Results written before the per-move data: the page says so; --out moves the page.
     let old = scratch("go-old");
@@ -197,7 +194,7 @@ fn go_report_without_an_sprt_and_results_without_per_move_data() {
         sente(&["arena", "report", old.to_str().expect("path"), "--out", page.to_str().expect("path")]);
     assert!(ok, "{stdout}{stderr}");
     let html = fs::read_to_string(&page).expect("the page");
-    assert!(html.contains("no per-move data"));
+    assert!(html.contains(">no per-move data:"), "the note in the time section");
     // Its records are not there: each game says why it cannot be replayed.
     assert!(html.contains("cannot read"), "a missing record is named");
 }
@@ -214,7 +211,7 @@ fn chaos_clock_report() {
     assert!(html.contains("(from the match's settings)"), "the SPRT's source");
     assert_self_contained(&html);
     let mut plots = vec!["llr-plot", "score-plot"];
-    plots.extend(time_plot(&out, &html));
+    plots.push(time_plot(&out, &html));
     check_in_browser(&out, 4, &plots);
 }
 
@@ -226,7 +223,7 @@ fn phantom_go_report_with_the_referees_board_and_both_views() {
     assert_self_contained(&html);
     assert!(html.contains("black's view") && html.contains("white's view") && html.contains("the referee's board"));
     let mut plots = vec!["llr-plot", "score-plot"];
-    plots.extend(time_plot(&out, &html));
+    plots.push(time_plot(&out, &html));
     check_in_browser(&out, 2, &plots);
 }
 

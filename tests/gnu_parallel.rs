@@ -113,3 +113,20 @@ fn times_are_taken_out_of_each_record_form() {
     // Scores and other numbers stay.
     assert_eq!(untimed::record("KM[7.5]RE[B+3.5]B[D3/-1.50/]"), "KM[7.5]RE[B+3.5]B[D3/-1.50/]");
 }
+
+#[test]
+fn training_data_sharded_through_gnu_parallel_merges_into_one_runs_bytes() {
+    let dir = scratch("gen");
+    let generate = "train-othello gen --games 8 --seed 5 --solve-empties 12 --children-from 10 --label-min 8 --hash 4";
+    parallel(&dir, &format!("{SENTE} {generate} --shard {{}}/4 --out data-{{}}.dat"), 4);
+    let mut args = vec!["train-othello", "merge", "--out", "merged.dat"];
+    let shards: Vec<String> = (0..4).map(|i| format!("data-{i}.dat")).collect();
+    args.extend(shards.iter().map(String::as_str));
+    sente(&dir, &args);
+    let mut whole: Vec<&str> = generate.split_whitespace().collect();
+    whole.extend(["--out", "whole.dat"]);
+    sente(&dir, &whole);
+    let merged = std::fs::read(dir.join("merged.dat")).expect("merged data");
+    assert!(merged.len() > 18 * 100, "{} bytes", merged.len());
+    assert!(merged == std::fs::read(dir.join("whole.dat")).expect("unsharded data"), "the merge differs from one run");
+}

@@ -1,5 +1,8 @@
 //! The vocabulary every game shares: who moves ([`Player`]) and how a game ended
-//! ([`Outcome`]).
+//! ([`Outcome`]), with the words each text format writes for an outcome — one function
+//! per vocabulary, here and nowhere else: the match table's [`Outcome::result_text`]
+//! and UGI+'s [`Outcome::ugi_word`] and [`Outcome::ugi_full_word`] (Chaos Clock's
+//! position text has its own flags, beside its other flags in `chaosclock`).
 //!
 //! Each game names the two players its own way — black and white in Othello and Go
 //! ([`Player::BLACK`], [`Player::WHITE`]), 乙 and 甲 in Chaos Clock ([`Player::YI`],
@@ -86,6 +89,42 @@ impl Outcome {
         }
     }
 
+    /// The outcome in a match table (the arena's results and records): `1-0`, `0-1`,
+    /// `1/2-1/2`, `both-win`, `both-lose`.
+    pub const fn result_text(self) -> &'static str {
+        match self {
+            Outcome::Win(Player::One) => "1-0",
+            Outcome::Win(Player::Two) => "0-1",
+            Outcome::Draw => "1/2-1/2",
+            Outcome::BothWin => "both-win",
+            Outcome::BothLose => "both-lose",
+        }
+    }
+
+    /// The UGI+ `query result` word of ugi.md for an outcome (`None`: the game is not
+    /// over): `p1win`, `p2win`, `draw` or `none`. Chaos Clock's both-win and both-lose
+    /// score both sides alike, so they are `draw` to a client that knows no more
+    /// ([`Outcome::ugi_full_word`] keeps them apart).
+    pub const fn ugi_word(outcome: Option<Outcome>) -> &'static str {
+        match outcome {
+            Some(Outcome::BothWin | Outcome::BothLose) => "draw",
+            outcome => Outcome::ugi_full_word(outcome),
+        }
+    }
+
+    /// The UGI+ `query result` word for an outcome with `ResultWords full`: those of
+    /// [`Outcome::ugi_word`], Chaos Clock's `bothwin` and `bothlose` included.
+    pub const fn ugi_full_word(outcome: Option<Outcome>) -> &'static str {
+        match outcome {
+            None => "none",
+            Some(Outcome::Win(Player::One)) => "p1win",
+            Some(Outcome::Win(Player::Two)) => "p2win",
+            Some(Outcome::Draw) => "draw",
+            Some(Outcome::BothWin) => "bothwin",
+            Some(Outcome::BothLose) => "bothlose",
+        }
+    }
+
     /// How `player` ranks this outcome: win 3, both-win 2, draw or both-lose 1, loss 0
     /// (Chaos Clock's order of preference; a draw ranks as both-lose, neither can occur
     /// in the same game).
@@ -122,5 +161,18 @@ mod tests {
         let order = [Outcome::Win(Player::One), Outcome::BothWin, Outcome::BothLose, Outcome::Win(Player::Two)];
         let ranks: Vec<u8> = order.iter().map(|o| o.rank_for(Player::One)).collect();
         assert_eq!(ranks, [3, 2, 1, 0]);
+    }
+
+    #[test]
+    fn outcome_words() {
+        let all =
+            [Outcome::Win(Player::One), Outcome::Win(Player::Two), Outcome::Draw, Outcome::BothWin, Outcome::BothLose];
+        let table: Vec<&str> = all.iter().map(|o| o.result_text()).collect();
+        assert_eq!(table, ["1-0", "0-1", "1/2-1/2", "both-win", "both-lose"]);
+        let ugi: Vec<&str> = all.iter().map(|&o| Outcome::ugi_word(Some(o))).collect();
+        assert_eq!(ugi, ["p1win", "p2win", "draw", "draw", "draw"]);
+        let full: Vec<&str> = all.iter().map(|&o| Outcome::ugi_full_word(Some(o))).collect();
+        assert_eq!(full, ["p1win", "p2win", "draw", "bothwin", "bothlose"]);
+        assert_eq!((Outcome::ugi_word(None), Outcome::ugi_full_word(None)), ("none", "none"));
     }
 }

@@ -157,7 +157,8 @@ struct Job {
     priority: i64,
     /// Order of arrival, the tie-break between equal priorities.
     seq: u64,
-    game: Game,
+    /// The query's game; the position searched is the one before move `turn`.
+    line: Arc<GameLine>,
     settings: Arc<Settings>,
     stop: StopFlag,
 }
@@ -317,14 +318,14 @@ impl Server {
                     self.out.line(json!({"id": id, "field": field, "warning": message}).to_string());
                 }
                 let settings = Arc::new(parsed.settings);
-                for (turn, priority, game) in parsed.turns {
+                for (turn, priority) in parsed.turns {
                     self.seq += 1;
                     let job = Job {
                         id: id.clone(),
                         turn,
                         priority,
                         seq: self.seq,
-                        game,
+                        line: parsed.line.clone(),
                         settings: settings.clone(),
                         stop: StopFlag::new(),
                     };
@@ -429,9 +430,30 @@ fn refuse<T>(field: &str, message: impl Into<String>) -> Result<T, FieldError> {
     Err(FieldError { field: field.to_string(), message: message.into() })
 }
 
-/// A query read: its turns (number, priority, position), settings and warnings.
+/// A query's game: the position before its first move and its moves, every one
+/// checked legal when the query was read. A turn's position is replayed from it when
+/// its search starts, so that a query of many turns holds one game, not one a turn.
+struct GameLine {
+    start: Game,
+    moves: Vec<(Color, Move)>,
+}
+
+impl GameLine {
+    /// The position before move `turn` (0: the start).
+    fn at(&self, turn: usize) -> Game {
+        let mut game = self.start.clone();
+        for &(color, m) in &self.moves[..turn.min(self.moves.len())] {
+            // Legal: the query was refused otherwise.
+            let _ = game.play(color, m);
+        }
+        game
+    }
+}
+
+/// A query read: its game, its turns (number, priority), settings and warnings.
 struct Query {
-    turns: Vec<(usize, i64, Game)>,
+    line: Arc<GameLine>,
+    turns: Vec<(usize, i64)>,
     settings: Settings,
     warnings: Vec<(String, String)>,
 }
@@ -530,7 +552,7 @@ fn parse_color(text: &str) -> Option<Color> {
 /// top left).
 fn parse_location(text: &str, size: usize) -> Option<Move> {
     let t = text.trim();
-    if t.eq_ignore_ascii_case("pass") || t.eq_ignore_ascii_case("pss") {
+    if t.eq_ignore_ascii_case("pss") {
         return Some(Move::Pass);
     }
     if let Some(pair) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
@@ -538,15 +560,7 @@ fn parse_location(text: &str, size: usize) -> Option<Move> {
         let (x, y): (usize, usize) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
         return (x < size && y < size).then(|| Move::Play(Point::new(y, x)));
     }
-    Point::from_gtp(t, size).ok().map(Move::Play)
-}
-
-/// The text of a move.
-fn vertex(m: Move, size: usize) -> String {
-    match m {
-        Move::Play(p) => p.to_gtp(size),
-        Move::Pass => "pass".into(),
-    }
+    Move::from_gtp(t, size).ok()
 }
 
 /// An array of `[player, location]` pairs (`moves`, `initialStones`).
@@ -735,23 +749,18 @@ fn parse_query(q: &Map<String, Value>, defaults: &Defaults) -> Result<Query, Fie
     let handicap = handicap_stones(&board, &moves);
     let first = if handicap > 0 { Color::WHITE } else { Color::BLACK };
     board.set_to_move(initial_player.or(moves.first().map(|m| m.0)).unwrap_or(first));
-    let mut game = Game::new(board, komi + rules.handicap_bonus.points(handicap), rules.superko);
+    let start = Game::new(board, komi + rules.handicap_bonus.points(handicap), rules.superko);
+    let mut game = start.clone();
+    for (turn, &(color, m)) in moves.iter().enumerate() {
+        if let Err(e) = game.play(color, m) {
+            return refuse("moves", format!("Illegal move {turn}: {} ({e})", m.to_gtp(size)));
+        }
+    }
     // Each turn once, in the order of the game (as KataGo queues them), with its priority.
     let chosen: BTreeMap<usize, i64> =
         turns.iter().enumerate().map(|(i, &t)| (t, priorities.as_ref().map_or(priority, |p| p[i]))).collect();
-    let mut positions = Vec::new();
-    for (turn, &(color, m)) in moves.iter().enumerate() {
-        if let Some(&p) = chosen.get(&turn) {
-            positions.push((turn, p, game.clone()));
-        }
-        if let Err(e) = game.play(color, m) {
-            return refuse("moves", format!("Illegal move {turn}: {} ({e})", vertex(m, size)));
-        }
-    }
-    if let Some(&p) = chosen.get(&moves.len()) {
-        positions.push((moves.len(), p, game));
-    }
-    Ok(Query { turns: positions, settings, warnings })
+    let line = Arc::new(GameLine { start, moves });
+    Ok(Query { line, turns: chosen.into_iter().collect(), settings, warnings })
 }
 
 /// Applies the `overrideSettings` sente knows to `settings` and returns the names of
@@ -1051,7 +1060,7 @@ fn analyse(job: &Job, out: &Output) {
     if job.stop.is_stopped() {
         return out.line(no_results(&job.id, job.turn));
     }
-    let game = without_end(&job.game);
+    let game = without_end(&job.line.at(job.turn));
     let color = game.board().to_move();
     let avoid = s.avoid[color.index()];
     let settings = MctsSettings::new(s.threads, s.hash_mb);
@@ -1165,9 +1174,9 @@ impl<'a> ResponseWriter<'a> {
             let lcb = win_rate_lcb(w, visits);
             let lead = round(self.black(margin));
             let pv: Vec<String> =
-                tree.line_after(m, settings.pv_length + 1).into_iter().map(|m| vertex(m, size)).collect();
+                tree.line_after(m, settings.pv_length + 1).into_iter().map(|m| m.to_gtp(size)).collect();
             let mut info = json!({
-                "move": vertex(m, size),
+                "move": m.to_gtp(size),
                 "visits": visits,
                 "winrate": round(self.win(w)),
                 "lcb": round(self.win(lcb)),
@@ -1316,14 +1325,15 @@ mod tests {
             r#"{"id":"a","moves":[["B","E5"],["W","C3"]],"rules":"chinese","komi":6.5,"boardXSize":9,"boardYSize":9,"analyzeTurns":[2,0],"priorities":[5,7]}"#,
         )
         .unwrap();
-        let turns: Vec<(usize, i64, usize)> = q.turns.iter().map(|(t, p, g)| (*t, *p, g.moves().len())).collect();
+        let turns: Vec<(usize, i64, usize)> =
+            q.turns.iter().map(|&(t, p)| (t, p, q.line.at(t).moves().len())).collect();
         assert_eq!(turns, vec![(0, 7, 0), (2, 5, 2)], "in the order of the game");
-        assert_eq!(q.turns[0].2.komi(), 6.5);
+        assert_eq!(q.line.at(0).komi(), 6.5);
         assert!(q.warnings.is_empty(), "{:?}", q.warnings);
         // Handicap under chinese rules: white gets N points.
         let q = query(r#"{"id":"h","initialStones":[["B","C3"],["B","G7"]],"moves":[],"rules":"chinese","komi":0.5,"boardXSize":9,"boardYSize":9}"#).unwrap();
-        assert_eq!(q.turns[0].2.komi(), 2.5);
-        assert_eq!(q.turns[0].2.board().to_move(), Color::WHITE, "white moves first after handicap stones");
+        assert_eq!(q.line.at(0).komi(), 2.5);
+        assert_eq!(q.line.at(0).board().to_move(), Color::WHITE, "white moves first after handicap stones");
     }
 
     #[test]
@@ -1364,7 +1374,7 @@ mod tests {
         assert_eq!(fields, ["rules", "overrideSettings", "includePVVisits", "typo"], "{:?}", q.warnings);
         assert_eq!(q.settings.perspective, Perspective::SideToMove);
         assert_eq!(q.settings.max_time, Some(Duration::from_secs(8)));
-        assert_eq!(q.turns[0].2.komi(), 6.5, "japanese rules' komi");
+        assert_eq!(q.line.at(0).komi(), 6.5, "japanese rules' komi");
     }
 
     #[test]

@@ -155,7 +155,7 @@ impl GameSession for ChaosSession {
         solver.set_memory_limit(Some(options.hash_mb.saturating_mul(1 << 20)));
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
             let state = record.state();
-            let budget = TimeBudget::new(&limits, state.to_move(), 20);
+            let budget = TimeBudget::new(&limits, state.to_move(), search::Game::moves_left_estimate(&record));
             let start = budget.start();
             let deadline = budget.hard_limit().map(|h| start + h);
             let states = record.states();

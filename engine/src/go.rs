@@ -8,7 +8,7 @@ use bitboards::go::{Board, Color, Game, Illegal, Move, Point, Superko, bits};
 use protocol::gtp::{self, Command};
 use protocol::ugi::{OptionKind, StartPosition};
 use search::go::endgame::{Settlement, may_have_settled_territory};
-use search::go::mcts::{DEFAULT_PLAYOUTS, Mcts, MctsResult, MctsSettings, ownership};
+use search::go::mcts::{CLOCK_MOVES_LEFT, DEFAULT_PLAYOUTS, Mcts, MctsResult, MctsSettings, ownership};
 use search::go::playout::Policy;
 use search::{Limits, Outcome, Player, Score, StopFlag, TimeBudget};
 
@@ -89,20 +89,14 @@ impl GoState {
         Ok(())
     }
 
-    /// Reads a move text: a GTP vertex or `pass`.
+    /// Reads a move text: a GTP vertex or `pass` ([`Move::from_gtp`]).
     pub fn parse_move(&self, text: &str) -> Result<Move, String> {
-        if text.eq_ignore_ascii_case("pass") {
-            return Ok(Move::Pass);
-        }
-        Point::from_gtp(text, self.game.board().size()).map(Move::Play).map_err(|e| e.to_string())
+        Move::from_gtp(text, self.game.board().size()).map_err(|e| e.to_string())
     }
 
-    /// The text of a move.
+    /// The text of a move ([`Move::to_gtp`]).
     pub fn move_text(&self, m: Move) -> String {
-        match m {
-            Move::Play(p) => p.to_gtp(self.game.board().size()),
-            Move::Pass => "pass".into(),
-        }
+        m.to_gtp(self.game.board().size())
     }
 
     /// Searches with `options`' threads and a tree of at most `options.hash_mb` MiB.
@@ -298,7 +292,7 @@ pub(crate) fn search_in_steps(
     progress: &mut Progress,
 ) -> MctsResult {
     let player = if color == Color::BLACK { Player::One } else { Player::Two };
-    let budget = TimeBudget::new(limits, player, 40);
+    let budget = TimeBudget::new(limits, player, CLOCK_MOVES_LEFT);
     let start = Instant::now();
     let mut playouts = 0u64;
     loop {

@@ -20,7 +20,7 @@
 //! holds them), `outcome` is none, and no tries may follow (only a referee answers
 //! them).
 
-use bitboards::go::{Color, Move, Point, bits};
+use bitboards::go::{Color, Move, bits};
 use bitboards::phantom::{PhantomConfig, PhantomRules, Referee, SIZE, View};
 use protocol::ugi::{OptionKind, Query, StartPosition};
 use search::go::endgame::judge;
@@ -50,20 +50,14 @@ pub fn rules_name(rules: PhantomRules) -> &'static str {
     }
 }
 
-/// Reads a try: a GTP vertex on the 9×9 board or `pass`.
+/// Reads a try: a GTP vertex on the 9×9 board or `pass` ([`Move::from_gtp`]).
 pub fn parse_try(text: &str) -> Result<Move, String> {
-    if text.eq_ignore_ascii_case("pass") {
-        return Ok(Move::Pass);
-    }
-    Point::from_gtp(text, SIZE).map(Move::Play).map_err(|e| e.to_string())
+    Move::from_gtp(text, SIZE).map_err(|e| e.to_string())
 }
 
-/// The text of a try.
+/// The text of a try ([`Move::to_gtp`]).
 pub fn try_text(mv: Move) -> String {
-    match mv {
-        Move::Play(p) => p.to_gtp(SIZE),
-        Move::Pass => "pass".into(),
-    }
+    mv.to_gtp(SIZE)
 }
 
 /// A board of 81 characters from the top row: `X`, `O`, `.`.

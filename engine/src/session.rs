@@ -173,29 +173,6 @@ pub trait GameSession: Send {
     }
 }
 
-/// The `query result` word of ugi.md for an outcome: `p1win`, `p2win`, `draw` or
-/// `none`. Chaos Clock's both-win and both-lose score both sides alike, so they are
-/// `draw` to a client that knows no more ([`outcome_word`] keeps them apart).
-pub fn ugi_result_word(outcome: Option<Outcome>) -> &'static str {
-    match outcome {
-        Some(Outcome::BothWin | Outcome::BothLose) => "draw",
-        outcome => outcome_word(outcome),
-    }
-}
-
-/// The `query result` word for an outcome, Chaos Clock's `bothwin` and `bothlose`
-/// included.
-pub fn outcome_word(outcome: Option<Outcome>) -> &'static str {
-    match outcome {
-        None => "none",
-        Some(Outcome::Win(search::Player::One)) => "p1win",
-        Some(Outcome::Win(search::Player::Two)) => "p2win",
-        Some(Outcome::Draw) => "draw",
-        Some(Outcome::BothWin) => "bothwin",
-        Some(Outcome::BothLose) => "bothlose",
-    }
-}
-
 /// A game as the GTP loop drives it.
 pub trait GtpGame: Send {
     /// `boardsize n`.

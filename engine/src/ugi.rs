@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use protocol::ugi::{self, Command, GoCommand, OptionKind, Query};
-use search::{Clock, Limits, StopFlag};
+use search::{Clock, Limits, Outcome, StopFlag};
 
 use crate::error::{EngineError, Result};
 use crate::io::{Input, MAX_LINE, Output};
-use crate::session::{GameSession, SearchOptions, outcome_word, ugi_result_word};
+use crate::session::{GameSession, SearchOptions};
 use crate::{games, registry};
 
 /// How often the loop looks whether the search that queued commands wait for ended.
@@ -445,8 +445,8 @@ impl UgiEngine {
         let answer = match q {
             Query::GameOver => self.session.outcome().is_some().to_string(),
             Query::P1Turn => self.session.p1_to_move().to_string(),
-            Query::Result if self.full_results => outcome_word(self.session.outcome()).to_string(),
-            Query::Result => ugi_result_word(self.session.outcome()).to_string(),
+            Query::Result if self.full_results => Outcome::ugi_full_word(self.session.outcome()).to_string(),
+            Query::Result => Outcome::ugi_word(self.session.outcome()).to_string(),
             Query::LegalMoves => self.session.legal_moves().join(" "),
             Query::IsLegal(mv) => self.session.is_legal(mv).to_string(),
             Query::Fen => self.session.fen(),

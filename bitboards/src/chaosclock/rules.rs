@@ -587,14 +587,11 @@ impl State {
                 }
                 "cJ" => s.0 |= 1 << PENDING_SHIFT,
                 "cY" => s.0 |= 2 << PENDING_SHIFT,
-                "won:J" | "won:Y" | "both-win" | "both-lose" if outcome.is_some() => {
-                    return Err(ParseError::Contradiction("two results"));
-                }
-                "won:J" => outcome = Some(Outcome::Win(Side::JIA)),
-                "won:Y" => outcome = Some(Outcome::Win(Side::YI)),
-                "both-win" => outcome = Some(Outcome::BothWin),
-                "both-lose" => outcome = Some(Outcome::BothLose),
-                other => return Err(ParseError::Flag(other.chars().take(20).collect())),
+                other => match RESULT_FLAGS.iter().find(|(_, f)| *f == other) {
+                    Some(_) if outcome.is_some() => return Err(ParseError::Contradiction("two results")),
+                    Some(&(o, _)) => outcome = Some(o),
+                    None => return Err(ParseError::Flag(other.chars().take(20).collect())),
+                },
             }
         }
         s.check_flags(outcome)
@@ -687,6 +684,15 @@ impl State {
     }
 }
 
+/// The result flags of the position text, the one table [`State::parse`] reads and
+/// [`State`]'s `Display` writes.
+const RESULT_FLAGS: [(Outcome, &str); 4] = [
+    (Outcome::Win(Player::JIA), "won:J"),
+    (Outcome::Win(Player::YI), "won:Y"),
+    (Outcome::BothWin, "both-win"),
+    (Outcome::BothLose, "both-lose"),
+];
+
 impl fmt::Display for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let points: Vec<String> = (1..=12u8).map(|p| self.at(p).to_string()).collect();
@@ -700,11 +706,10 @@ impl fmt::Display for State {
         if let Some(s) = self.completed() {
             write!(f, " c{}", s.side_letter())?;
         }
-        match self.outcome() {
-            None => {}
-            Some(Outcome::Win(side)) => write!(f, " won:{}", side.side_letter())?,
-            Some(Outcome::BothWin) => f.write_str(" both-win")?,
-            Some(Outcome::BothLose | Outcome::Draw) => f.write_str(" both-lose")?,
+        // A draw, which Chaos Clock cannot reach, is written as both-lose.
+        let outcome = self.outcome().map(|o| if o == Outcome::Draw { Outcome::BothLose } else { o });
+        if let Some((_, flag)) = RESULT_FLAGS.iter().find(|(o, _)| Some(*o) == outcome) {
+            write!(f, " {flag}")?;
         }
         Ok(())
     }

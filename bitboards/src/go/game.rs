@@ -5,7 +5,7 @@
 use thiserror::Error;
 
 use super::board::{Board, Color, Illegal, bits, flood, neighbours};
-use super::coords::Point;
+use super::coords::{CoordError, Point};
 
 /// A move: a stone on a point, or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -14,6 +14,25 @@ pub enum Move {
     Play(Point),
     /// A pass.
     Pass,
+}
+
+impl Move {
+    /// Reads a GTP move on a board of side `size`: `pass` (any case) or a vertex
+    /// ([`Point::from_gtp`]); surrounding blanks are ignored.
+    pub fn from_gtp(text: &str, size: usize) -> Result<Move, CoordError> {
+        if text.trim().eq_ignore_ascii_case("pass") {
+            return Ok(Move::Pass);
+        }
+        Point::from_gtp(text, size).map(Move::Play)
+    }
+
+    /// The GTP text of the move on a board of side `size`: the vertex (`D4`) or `pass`.
+    pub fn to_gtp(self, size: usize) -> String {
+        match self {
+            Move::Play(p) => p.to_gtp(size),
+            Move::Pass => "pass".to_string(),
+        }
+    }
 }
 
 /// Which repetitions are forbidden beyond simple ko.
@@ -251,6 +270,22 @@ pub fn score(board: &Board, dead: u128, komi: f64, played: [u32; 2]) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gtp_moves_read_back() {
+        for size in [2, 9] {
+            for p in super::super::points(size) {
+                assert_eq!(Move::from_gtp(&Move::Play(p).to_gtp(size), size), Ok(Move::Play(p)));
+            }
+        }
+        assert_eq!(Move::Pass.to_gtp(9), "pass");
+        for pass in ["pass", "PASS", " Pass "] {
+            assert_eq!(Move::from_gtp(pass, 9), Ok(Move::Pass));
+        }
+        assert_eq!(Move::from_gtp("d4", 9), Ok(Move::Play(Point::new(5, 3))));
+        assert!(matches!(Move::from_gtp("I5", 9), Err(CoordError::Syntax(_))));
+        assert!(matches!(Move::from_gtp("K5", 9), Err(CoordError::OffBoard { .. })));
+    }
 
     /// The ko shape on a 5×5 board, white to take nothing yet; black to capture at (1,2).
     fn ko_game(superko: Superko) -> Game {

@@ -36,7 +36,7 @@ pub struct SgfGame {
     /// The moves of the main line.
     pub moves: Vec<(Color, Move)>,
     /// A comment on each move of the main line (`C` on its node), by index; missing
-    /// or `None`: no comment. Written, not read.
+    /// or `None`: no comment.
     pub move_comments: Vec<Option<String>>,
 }
 
@@ -253,6 +253,18 @@ pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
             _ => {}
         }
     }
+    // A node's comment belongs to its move (the last, should a node hold two).
+    game.move_comments = nodes
+        .iter()
+        .flat_map(|node| {
+            let moves = node.iter().filter(|(name, _)| name == "B" || name == "W").count();
+            let comment = node.iter().find(|(name, _)| name == "C").and_then(|(_, v)| v.first().cloned());
+            (0..moves).map(move |i| if i + 1 == moves { comment.clone() } else { None })
+        })
+        .collect();
+    if game.move_comments.iter().all(Option::is_none) {
+        game.move_comments.clear();
+    }
     Ok(game)
 }
 
@@ -301,6 +313,17 @@ pub fn write(game: &SgfGame) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_comments_follow_the_main_line() {
+        let text = "(;SZ[5]C[root];B[aa]C[first \\] one];W[bb];B[cc]C[x](;W[dd]C[main])(;W[ee]C[variation]))";
+        let game = parse(text).expect("an SGF game");
+        assert_eq!(game.moves.len(), 4);
+        assert_eq!(game.move_comments, vec![Some("first ] one".into()), None, Some("x".into()), Some("main".into())]);
+        assert_eq!(game.comment, None, "the root's C is no move's");
+        // Written back, each comment stays on its move.
+        assert_eq!(parse(&write(&game)).expect("written SGF").move_comments, game.move_comments);
+    }
 
     #[test]
     fn reads_a_game_with_setup_passes_and_variations() {

@@ -32,7 +32,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use bitboards::chaosclock::{self as cc, Record};
-use bitboards::go::{self, Color, Point, Superko};
+use bitboards::go::{self, Color, Superko};
 use bitboards::othello::{Board, Position};
 use bitboards::phantom::{PhantomConfig, PhantomRules, Referee, View};
 use bitboards::{Outcome, Player as Side};
@@ -42,7 +42,6 @@ use super::players::{EngineSpec, GameSetup, Protocol, UGI_LINES};
 use super::process::{Fault, Log, Process};
 use super::referee::ArenaGame;
 use crate::games::GameKind;
-use crate::session::{outcome_word, ugi_result_word};
 
 /// How long an engine may take over an answer that needs no search.
 const ANSWER_TIME: Duration = Duration::from_secs(5);
@@ -118,7 +117,7 @@ pub fn run(spec: &EngineSpec, setup: GameSetup, log: Option<Log>, out: &mut dyn 
             format!(
                 "no compliance checks for {protocol} with {}: UGI+ for every game, GTP for Go and Othello, NBoard for \
                  Othello, the platform protocol for Phantom Go",
-                game_name(setup.kind)
+                setup.kind.name()
             ),
         ));
     }
@@ -130,7 +129,7 @@ pub fn run(spec: &EngineSpec, setup: GameSetup, log: Option<Log>, out: &mut dyn 
         ),
         _ => None,
     };
-    writeln!(out, "compliance of {} ({protocol}, {}): {}", spec.name, game_name(setup.kind), spec.command.join(" "))?;
+    writeln!(out, "compliance of {} ({protocol}, {}): {}", spec.name, setup.kind.name(), spec.command.join(" "))?;
     let process = Process::start(&spec.name, &spec.command, log, Arc::new(AtomicBool::new(false)));
     let mut checker = match process {
         Ok(process) => Checker::new(process, out),
@@ -147,15 +146,6 @@ pub fn run(spec: &EngineSpec, setup: GameSetup, log: Option<Log>, out: &mut dyn 
         Protocol::Phantom => phantom::phantom_checks(&mut checker, spec, setup, dialect.unwrap_or_default())?,
     }
     checker.finish()
-}
-
-fn game_name(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Othello => "othello",
-        GameKind::Go => "go",
-        GameKind::PhantomGo => "phantomgo",
-        GameKind::ChaosClock => "chaosclock",
-    }
 }
 
 // ---------------------------------------------------------------------------------
@@ -434,11 +424,7 @@ fn after<G: Game>(g: &G, text: &str) -> Result<G, String> {
 }
 
 fn phantom_move(text: &str) -> Result<go::Move, String> {
-    if text.eq_ignore_ascii_case("pass") {
-        return Ok(go::Move::Pass);
-    }
-    let p = Point::from_gtp(text, bitboards::phantom::SIZE).map_err(|e| format!("'{text}': {e}"))?;
-    Ok(go::Move::Play(p))
+    go::Move::from_gtp(text, bitboards::phantom::SIZE).map_err(|e| format!("'{text}': {e}"))
 }
 
 /// A try that makes sense for `view`'s side: a pass, or a point empty in its view
@@ -686,7 +672,7 @@ fn query_any(c: &mut Checker, what: &str, wants: &[&str]) -> Result<String, Miss
 }
 
 fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Result<()> {
-    let game = game_name(setup.kind);
+    let game = setup.kind.name();
     let mut options: Vec<String> = Vec::new();
     c.check("ugi answers id/option lines and ugiok", |c| {
         c.send("ugi")?;
@@ -862,7 +848,7 @@ fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
         let a = query(c, "gameover", "true")?;
         // ugi.md's word (Chaos Clock's both-win and both-lose are `draw`), or the
         // outcome's own word.
-        let b = query_any(c, "result", &[ugi_result_word(Some(outcome)), outcome_word(Some(outcome))])?;
+        let b = query_any(c, "result", &[Outcome::ugi_word(Some(outcome)), Outcome::ugi_full_word(Some(outcome))])?;
         Ok(format!("{a} {b}"))
     })?;
     c.check("query legalmoves in a finished game answers 'response' alone", |c| {

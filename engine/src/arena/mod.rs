@@ -32,7 +32,7 @@ pub use openings::OpeningSource;
 pub use players::{EngineSpec, GameSetup, Protocol, TimeControl};
 use players::{MoveRequest, Player, Reply, SearchInfo};
 use process::{Fault, Log};
-use referee::{Ending, Refereed, new_referee, result_text};
+use referee::{Ending, Refereed, new_referee};
 pub use referee::{Opening, RefereeRules};
 pub use stats::{EloModel, Pentanomial, Sprt, SprtVerdict, Tally};
 
@@ -140,6 +140,12 @@ pub struct MoveStat {
     /// Nodes or playouts it reported.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
+}
+
+/// The data of the move asked for after `ply` moves (tries, in Phantom Go), if an
+/// engine was asked for it (the last one, should there be two).
+pub(super) fn stat_at(plies: &[MoveStat], ply: usize) -> Option<&MoveStat> {
+    plies.iter().rev().find(|s| s.ply == ply)
 }
 
 impl MoveStat {
@@ -535,7 +541,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
                 opening: opening_index,
                 first: names[0].to_string(),
                 second: names[1].to_string(),
-                result: result_text(ending.outcome).to_string(),
+                result: ending.outcome.result_text().to_string(),
                 score_a,
                 reason: ending.reason,
                 score: ending.score,

@@ -63,14 +63,7 @@ fn read_file(kind: GameKind, rules: &RefereeRules, path: &str) -> Result<Vec<Ope
         if !game.setup.is_empty() {
             bail!("{path}: setup stones (AB/AW) cannot be sent over GTP; give the moves instead");
         }
-        let moves = game
-            .moves
-            .iter()
-            .map(|(_, m)| match m {
-                bitboards::go::Move::Pass => "pass".to_string(),
-                bitboards::go::Move::Play(p) => p.to_gtp(rules.size),
-            })
-            .collect();
+        let moves = game.moves.iter().map(|(_, m)| m.to_gtp(rules.size)).collect();
         let opening = Opening { start: None, moves };
         check(kind, rules, &opening).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
         return Ok(vec![opening]);

@@ -54,7 +54,6 @@ use protocol::phantom::{Reply as PlatformReply, capture_line, parse_reply};
 
 use super::players::{SearchInfo, UGI_LINES};
 use super::process::{Fault, Log, Process};
-use super::referee::result_text;
 use super::{EngineSpec, GameEnd, GameRecord, MatchConfig, MoveStat, Protocol, TimeControl};
 use crate::journal::write_atomically;
 use crate::phantom::rules_name;
@@ -287,14 +286,6 @@ impl Engine {
     }
 }
 
-/// The text of a try for the records (GTP vertex or `pass`).
-fn vertex(mv: Move) -> String {
-    match mv {
-        Move::Play(p) => p.to_gtp(SIZE),
-        Move::Pass => "pass".into(),
-    }
-}
-
 fn answer_text(a: &Answer) -> String {
     match a {
         Answer::Legal { captured: 0 } => "accepted".into(),
@@ -322,7 +313,14 @@ fn text_record(
     let _ = writeln!(out, "# black {}  white {}", names[0], names[1]);
     let _ = writeln!(out, "# arena time control {:?}", config.control);
     for (i, t) in referee.history().iter().enumerate() {
-        let _ = writeln!(out, "{:>4} {} {:<4} {}", i + 1, t.color.stone_letter(), vertex(t.mv), answer_text(&t.answer));
+        let _ = writeln!(
+            out,
+            "{:>4} {} {:<4} {}",
+            i + 1,
+            t.color.stone_letter(),
+            t.mv.to_gtp(SIZE),
+            answer_text(&t.answer)
+        );
     }
     // What each try cost and what its engine said: `# try 3 white 0.186s`.
     for stat in plies {
@@ -386,7 +384,7 @@ fn sgf_record(names: [&str; 2], referee: &Referee, score: &str, reason: &str) ->
 
 /// A turn's tries with their answers, for an SGF comment.
 fn tries_text(turn: &[&TryRecord]) -> String {
-    turn.iter().map(|t| format!("{} {}", vertex(t.mv), answer_text(&t.answer))).collect::<Vec<_>>().join("; ")
+    turn.iter().map(|t| format!("{} {}", t.mv.to_gtp(SIZE), answer_text(&t.answer))).collect::<Vec<_>>().join("; ")
 }
 
 /// Plays game number `game` of the schedule (Phantom Go).
@@ -400,7 +398,7 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
         let plies = plies.take();
         let score_first = outcome.points_for(bitboards::Player::One);
         let score_a = if who[0] == 0 { score_first } else { 1.0 - score_first };
-        let shown = score.clone().unwrap_or_else(|| result_text(outcome).to_string());
+        let shown = score.clone().unwrap_or_else(|| outcome.result_text().to_string());
         let stem = format!("games/{game:06}");
         let sgf = sgf_record(names, referee, &shown, &reason);
         let _ = write_atomically(&config.out.join(format!("{stem}.sgf")), sgf.as_bytes());
@@ -413,7 +411,7 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
             opening: 0,
             first: names[0].to_string(),
             second: names[1].to_string(),
-            result: result_text(outcome).to_string(),
+            result: outcome.result_text().to_string(),
             score_a,
             reason,
             score,
@@ -499,7 +497,7 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
             };
             let answer = match referee.try_move(mv) {
                 Ok(a) => a,
-                Err(e) => return fault(&referee, seat, &Fault::Protocol(format!("try {}: {e}", vertex(mv)))),
+                Err(e) => return fault(&referee, seat, &Fault::Protocol(format!("try {}: {e}", mv.to_gtp(SIZE)))),
             };
             // The mover's clock stops with the answer that ends its turn; the
             // opponent's starts at the same instant.

@@ -262,13 +262,7 @@ impl Player {
     fn setup_ugi(&mut self, deadline: Instant) -> Result<(), Fault> {
         self.process.send("ugi")?;
         self.process.recv_handshake(deadline, UGI_LINES, |l| (l == "ugiok" || l == "uciok").then_some(()))?;
-        let game = match self.setup.kind {
-            GameKind::Othello => "othello",
-            GameKind::Go => "go",
-            GameKind::PhantomGo => "phantomgo",
-            GameKind::ChaosClock => "chaosclock",
-        };
-        self.process.send(&format!("setoption name Game value {game}"))?;
+        self.process.send(&format!("setoption name Game value {}", self.setup.kind.name()))?;
         if self.setup.kind != GameKind::ChaosClock {
             self.process.send(&format!("setoption name BoardSize value {}", self.setup.size))?;
         }

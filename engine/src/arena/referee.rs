@@ -17,19 +17,8 @@ use search::Game;
 use search::go::endgame::judge;
 use search::othello::{SolveLimits, SolveMode, Solver};
 
-use super::MoveStat;
+use super::{MoveStat, stat_at};
 use crate::games::GameKind;
-
-/// `1-0`, `0-1`, `1/2-1/2`, `both-win`, `both-lose`: an outcome in a match table.
-pub fn result_text(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Win(Player::One) => "1-0",
-        Outcome::Win(Player::Two) => "0-1",
-        Outcome::Draw => "1/2-1/2",
-        Outcome::BothWin => "both-win",
-        Outcome::BothLose => "both-lose",
-    }
-}
 
 /// A finished game's outcome, why it ended, and the score text (`B+3.5`, `34-30`).
 #[derive(Clone, Debug, PartialEq)]
@@ -266,7 +255,7 @@ impl ArenaGame for Position<Board> {
             "(;GM[Othello]PC[sente arena]PB[{}]PW[{}]RE[{result}]TY[8]GC[{}: {}]BO[{}]",
             esc(names[0]),
             esc(names[1]),
-            result_text(ending.outcome),
+            ending.outcome.result_text(),
             esc(&ending.reason),
             start.ggf_board()
         );
@@ -414,7 +403,7 @@ impl ArenaGame for Record {
             names[0],
             names[1],
             moves.join(" "),
-            result_text(ending.outcome),
+            ending.outcome.result_text(),
             ending.reason
         );
         text.push_str(&format!("final {}\n", self.state()));
@@ -432,11 +421,6 @@ impl ArenaGame for Record {
 /// as our `final_status_list` gives it (stones in seki are never dead).
 fn judge_dead(g: &go::Game) -> u128 {
     judge(g.board()).dead
-}
-
-/// The data of the move played after `ply` moves, if an engine was asked for it.
-fn stat_at(plies: &[MoveStat], ply: usize) -> Option<&MoveStat> {
-    plies.iter().rev().find(|s| s.ply == ply)
 }
 
 fn esc(s: &str) -> String {

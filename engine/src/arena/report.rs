@@ -29,6 +29,7 @@ use bitboards::phantom::{Answer, PhantomConfig, PhantomRules, Referee, SIZE as P
 use serde::Serialize;
 
 use super::settings::{self, MatchSettings, OpeningSettings};
+use super::stat_at;
 use super::stats::{self, EloModel, Pentanomial, Sprt, SprtVerdict, Tally};
 use super::{GameRecord, MoveStat, Summary};
 use crate::games::GameKind;
@@ -147,7 +148,7 @@ impl Match {
             None => rows.iter().find_map(|r| kind_of_record(dir, r)),
         };
         // The report's --sprt, else the match's own.
-        let sprt = match (sprt, settings_sprt(&settings_path)?) {
+        let sprt = match (sprt, settings_sprt(settings.as_ref(), &settings_path)?) {
             (Some(s), _) => Some((s, "--sprt")),
             (None, Some(s)) => Some((s, "the match's settings")),
             (None, None) => None,
@@ -168,20 +169,11 @@ impl Match {
     }
 }
 
-/// The SPRT a match's settings record (`"sprt": "elo0=… elo1=…"`, with `"normalized":
-/// true` for normalized Elo), if they do: a match played with `--sprt` since
-/// 2026-11-27. Otherwise the report's `--sprt` gives it.
-fn settings_sprt(path: &Path) -> Result<Option<Sprt>> {
-    let Ok(text) = fs::read_to_string(path) else { return Ok(None) };
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}')) else {
-        return Ok(None);
-    };
-    let Some(sprt) = value.get("sprt").and_then(|v| v.as_str()) else { return Ok(None) };
-    let model = if value.get("normalized").and_then(|v| v.as_bool()) == Some(true) {
-        EloModel::Normalized
-    } else {
-        EloModel::Logistic
-    };
+/// The SPRT a match's settings record (`--sprt`, kept since 2026-11-27), if they do.
+fn settings_sprt(settings: Option<&MatchSettings>, path: &Path) -> Result<Option<Sprt>> {
+    let Some(settings) = settings else { return Ok(None) };
+    let Some(sprt) = settings.sprt.as_deref() else { return Ok(None) };
+    let model = if settings.normalized { EloModel::Normalized } else { EloModel::Logistic };
     Sprt::parse(sprt, model).map(Some).map_err(|e| anyhow::anyhow!("{}: sprt '{sprt}': {e}", path.display()))
 }
 
@@ -262,8 +254,14 @@ fn page(m: &Match) -> String {
     html.push_str(&pairs_section(m));
     html.push_str("</div>\n</main>\n");
     let data = ReportData { games: replays(m), seats: seat_names(m.kind) };
-    // `</` inside a JSON string is written `<\/`, so the data cannot close its element.
-    let json = serde_json::to_string(&data).unwrap_or_else(|_| "{\"games\":[]}".into()).replace("</", "<\\/");
+    // `<`, `>` and `&` are written as JSON escapes, so that nothing in the data (an
+    // engine's name or move text: `</script>`, `<!--<script>`) can end its element or
+    // change how the HTML parser reads it.
+    let json = serde_json::to_string(&data)
+        .unwrap_or_else(|_| "{\"games\":[]}".into())
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026");
     let _ = writeln!(html, "<script type=\"application/json\" id=\"report-data\">{json}</script>");
     let _ = writeln!(html, "<script>\n{JS}</script>\n</body>\n</html>");
     html
@@ -522,16 +520,16 @@ fn time_section(m: &Match) -> String {
             let name = if p.seat == 0 { &r.first } else { &r.second };
             let e = &mut engines[m.engine_index(name)];
             e.moves += 1;
-            e.total_ms += p.ms;
+            e.total_ms = e.total_ms.saturating_add(p.ms);
             e.max_ms = e.max_ms.max(p.ms);
             if let Some(d) = p.depth {
-                e.depth = (e.depth.0 + u64::from(d), e.depth.1 + 1);
+                e.depth = (e.depth.0.saturating_add(u64::from(d)), e.depth.1 + 1);
             }
             if let Some(n) = p.nodes {
-                e.nodes = (e.nodes.0 + n, e.nodes.1 + 1);
+                e.nodes = (e.nodes.0.saturating_add(n), e.nodes.1 + 1);
             }
             let slot = e.by_ply.entry(p.ply).or_default();
-            *slot = (slot.0 + 1, slot.1 + p.ms);
+            *slot = (slot.0 + 1, slot.1.saturating_add(p.ms));
         }
     }
     if engines.iter().all(|e| e.moves == 0) {
@@ -553,7 +551,7 @@ fn time_section(m: &Match) -> String {
     let plot = Plot {
         id: "time-plot",
         title: format!("mean time per {unit} by ply"),
-        x_label: if m.kind == Some(GameKind::PhantomGo) { "accepted moves before the try" } else { "ply" }.into(),
+        x_label: if m.kind == Some(GameKind::PhantomGo) { "tries before this one" } else { "ply" }.into(),
         y_label: "ms".into(),
         series,
         band: None,
@@ -704,6 +702,15 @@ fn nice_step(span: f64, target: f64) -> f64 {
     nice * magnitude
 }
 
+/// The multiples of `step` from `lo` to `hi` (a few hundred at most, so that crafted
+/// results whose values dwarf the step cannot make the loop endless).
+fn ticks(lo: f64, hi: f64, step: f64) -> impl Iterator<Item = f64> {
+    let first = (lo / step).ceil();
+    let last = (hi / step + 1e-6).floor();
+    let count = if (last - first).is_finite() { (last - first).clamp(-1.0, 400.0) as i64 } else { -1 };
+    (0..=count).map(move |i| (first + i as f64) * step)
+}
+
 /// A tick's label with as many decimals as the step needs.
 fn tick_text(v: f64, step: f64) -> String {
     let decimals = (-step.log10().floor()).max(0.0) as usize;
@@ -764,8 +771,7 @@ impl Plot {
         );
         let _ = writeln!(s, "<text class=\"title\" x=\"{}\" y=\"14\">{}</text>", Self::LEFT, esc(&self.title));
         // Grid and ticks.
-        let mut y = (y0 / ystep).ceil() * ystep;
-        while y <= y1 + ystep * 1e-6 {
+        for y in ticks(y0, y1, ystep) {
             let py = sy(y);
             let _ = writeln!(
                 s,
@@ -777,10 +783,8 @@ impl Plot {
                 py + 4.0,
                 tick_text(y, ystep)
             );
-            y += ystep;
         }
-        let mut x = (x0 / xstep).ceil() * xstep;
-        while x <= x1 + xstep * 1e-6 {
+        for x in ticks(x0, x1, xstep) {
             let px = sx(x);
             let _ = writeln!(
                 s,
@@ -791,7 +795,6 @@ impl Plot {
                 Self::TOP + ph + 14.0,
                 tick_text(x, xstep)
             );
-            x += xstep;
         }
         let _ = writeln!(
             s,
@@ -1033,7 +1036,7 @@ fn replay_record(
     let Some(file) = r.record.as_deref() else { bail!("no record was written for this game") };
     let path = dir.join(file);
     let text = fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    let by_ply = |p: usize| r.plies.iter().find(|s| s.ply == p);
+    let by_ply = |p: usize| stat_at(&r.plies, p);
     let is_opening = |p: usize| opening.is_some_and(|o| p < o);
     let at = |e: anyhow::Error| e.context(path.display().to_string());
     Ok(match kind {
@@ -1135,67 +1138,6 @@ fn othello_frames<'a>(
     Ok((frames, None))
 }
 
-/// The `C[]` comment of each move node (`B` or `W`) of an SGF's main line, in order.
-fn sgf_move_comments(text: &str) -> Vec<Option<String>> {
-    let mut out = Vec::new();
-    let (mut name, mut value) = (String::new(), String::new());
-    let (mut has_move, mut comment) = (false, None::<String>);
-    let mut chars = text.chars();
-    let mut started = false;
-    let mut name_done = false;
-    let finish = |has_move: &mut bool, comment: &mut Option<String>, out: &mut Vec<Option<String>>| {
-        if *has_move {
-            out.push(comment.take());
-        }
-        *has_move = false;
-        *comment = None;
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '[' => {
-                value.clear();
-                while let Some(v) = chars.next() {
-                    match v {
-                        '\\' => {
-                            if let Some(n) = chars.next() {
-                                value.push(n);
-                            }
-                        }
-                        ']' => break,
-                        _ => value.push(v),
-                    }
-                }
-                match name.as_str() {
-                    "B" | "W" => has_move = true,
-                    "C" => comment = Some(value.clone()),
-                    _ => {}
-                }
-                // More values of the same property may follow: `AB[aa][bb]`.
-                name_done = true;
-            }
-            ';' => {
-                finish(&mut has_move, &mut comment, &mut out);
-                started = true;
-                name.clear();
-                name_done = false;
-            }
-            // The first variation's end ends the main line.
-            ')' if started => break,
-            // A property name: capital letters (after a value, a new name).
-            c if c.is_ascii_uppercase() => {
-                if name_done {
-                    name.clear();
-                    name_done = false;
-                }
-                name.push(c);
-            }
-            _ => {}
-        }
-    }
-    finish(&mut has_move, &mut comment, &mut out);
-    out
-}
-
 /// A Go board as one string of cells from the top-left.
 fn go_cells(board: &go::Board) -> (String, usize) {
     let size = board.size();
@@ -1240,7 +1182,7 @@ fn go_frames<'a>(
         board.set_to_move(c);
     }
     let mut game = go::Game::new(board, sgf.komi.unwrap_or(7.0), go::Superko::Positional);
-    let comments = sgf_move_comments(text);
+    let comments = &sgf.move_comments;
     let frame_of = |b: &go::Board, to_move: Option<Color>| {
         let (cells, k) = go_cells(b);
         let mut t = format!("captured by black {}, by white {}", b.prisoners(Color::BLACK), b.prisoners(Color::WHITE));
@@ -1254,12 +1196,12 @@ fn go_frames<'a>(
     for (i, &(color, mv)) in sgf.moves.iter().enumerate() {
         let before = *game.board();
         if let Err(e) = game.play(color, mv) {
-            return Ok(((frames, Some(format!("move {} ({}) is illegal: {e}", i + 1, move_text(mv, size)))), size));
+            return Ok(((frames, Some(format!("move {} ({}) is illegal: {e}", i + 1, mv.to_gtp(size)))), size));
         }
         let after = *game.board();
         let over = game.is_over();
         let mut f = frame_of(&after, (!over).then(|| color.other()));
-        f.m = move_text(mv, size);
+        f.m = mv.to_gtp(size);
         f.s = Some(color.index() as u8);
         f.o = opening(i);
         if let go::Move::Play(p) = mv {
@@ -1275,13 +1217,6 @@ fn go_frames<'a>(
         frames.push(f.with_stat(stat(i)));
     }
     Ok(((frames, None), size))
-}
-
-fn move_text(mv: go::Move, size: usize) -> String {
-    match mv {
-        go::Move::Play(p) => p.to_gtp(size),
-        go::Move::Pass => "pass".into(),
-    }
 }
 
 /// Chaos Clock frames from the arena's text record: `start <position>`, `moves …`
@@ -1413,7 +1348,6 @@ fn phantom_frames(text: &str, plies: &[MoveStat]) -> Result<Frames> {
         }
     };
     let mut frames = vec![frame_of(&referee)];
-    let mut stats = plies.iter().peekable();
     // `# try N <annotation>` lines: what the engine said about try N.
     let mut notes: HashMap<usize, String> = HashMap::new();
     let lines: Vec<&str> = lines.collect();
@@ -1467,10 +1401,9 @@ fn phantom_frames(text: &str, plies: &[MoveStat]) -> Result<Frames> {
             f.x[0] = go::bits(captured).map(|p| (cell(p, PHANTOM_SIZE), 'c')).collect();
         }
         f.c = notes.get(&(frames.len())).cloned();
-        // The per-move data, in the order of the tries, seat by seat.
-        if stats.peek().is_some_and(|p| p.seat == to_move.index()) {
-            f = f.with_stat(stats.next());
-        }
+        // This try's data: the one asked for after the tries before it.
+        let tries_before = frames.len() - 1;
+        f = f.with_stat(stat_at(plies, tries_before));
         frames.push(f);
     }
     Ok((frames, None))
@@ -1565,15 +1498,6 @@ mod tests {
     }
 
     #[test]
-    fn sgf_comments_follow_the_main_line() {
-        let text = "(;SZ[5]C[root];B[aa]C[first \\] one];W[bb];B[cc]C[x](;W[dd]C[main])(;W[ee]C[variation]))";
-        assert_eq!(
-            sgf_move_comments(text),
-            vec![Some("first ] one".into()), None, Some("x".into()), Some("main".into())]
-        );
-    }
-
-    #[test]
     fn an_annotated_othello_record_replays() {
         // The GGF parser's example, annotated.
         let text = "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]\
@@ -1623,5 +1547,40 @@ mod tests {
         assert!(!html.contains("<script src") && !html.contains("<link"));
         // Engine A is 'a': its moves are seat 0 of game 0 and seat 1 of game 1.
         assert!(html.contains("<td class=\"a\">a</td><td>4</td>"), "{html}");
+    }
+
+    #[test]
+    fn names_reasons_and_moves_cannot_break_out_of_the_page() {
+        let dir = scratch("hostile");
+        let evil = "</script><!--<script>&\"'x";
+        let mut r = row(0, 1.0, vec![]);
+        r.first = evil.into();
+        r.reason = format!("{evil} played an illegal move '<!--<script>'");
+        let mut r2 = row(1, 0.0, vec![]);
+        r2.second = evil.into();
+        let text =
+            format!("{}\n{}\n", serde_json::to_string(&r).expect("json"), serde_json::to_string(&r2).expect("json"));
+        fs::write(dir.join("results.jsonl"), text).expect("write");
+        let ggf = format!("(;GM[Othello]PB[{}]PW[b]B[F5]W[F6];)", evil.replace(']', "\\]"));
+        fs::write(dir.join("games/000000.ggf"), ggf).expect("write");
+        write(&ReportOptions { dir: dir.clone(), out: None, sprt: None }).expect("a report");
+        let html = fs::read_to_string(dir.join(DEFAULT_FILE)).expect("page");
+        assert!(!html.contains(evil) && !html.contains("<!--"), "the text is escaped everywhere");
+        // Two script elements, the data and the code, each closed once.
+        assert_eq!(html.matches("<script").count(), 2);
+        assert_eq!(html.matches("</script>").count(), 2);
+        let data = html.split("id=\"report-data\">").nth(1).and_then(|t| t.split("</script>").next()).expect("data");
+        let value: serde_json::Value = serde_json::from_str(data).expect("the data is JSON");
+        assert!(value.to_string().contains("<!--<script>"), "the data keeps the text as it was");
+    }
+
+    #[test]
+    fn ticks_end_whatever_the_values() {
+        assert_eq!(ticks(0.0, 10.0, 5.0).collect::<Vec<_>>(), [0.0, 5.0, 10.0]);
+        assert_eq!(ticks(1.0, 4.0, 5.0).count(), 0);
+        // Values too large for their step to move them, or not numbers at all.
+        assert!(ticks(1e16, 1e16 + 2.0, 1.0).count() <= 401);
+        assert_eq!(ticks(f64::NAN, 1.0, 1.0).count(), 0);
+        assert!(ticks(0.0, f64::INFINITY, 1.0).count() <= 401);
     }
 }

@@ -1,7 +1,7 @@
 //! Go as a [`Game`]: the searches, the conformance suite and the arena see a
 //! [`go::Game`] (board, history, superko, komi) through the same trait as every game.
 
-use bitboards::go::{self, Move, Point};
+use bitboards::go::{self, Move};
 
 use crate::game::{Game, Outcome, Player};
 
@@ -54,18 +54,11 @@ impl Game for go::Game {
     }
 
     fn move_name(&self, mv: Move) -> String {
-        match mv {
-            Move::Pass => "pass".to_string(),
-            Move::Play(p) => p.to_gtp(self.board().size()),
-        }
+        mv.to_gtp(self.board().size())
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
-        if text.trim().eq_ignore_ascii_case("pass") {
-            return Ok(Move::Pass);
-        }
-        let size = self.board().size();
-        Point::from_gtp(text, size).map(Move::Play).map_err(|e| e.to_string())
+        Move::from_gtp(text, self.board().size()).map_err(|e| e.to_string())
     }
 
     fn check_move(&self, mv: Move) -> Result<(), String> {

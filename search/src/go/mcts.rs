@@ -50,11 +50,18 @@ use crate::tt::{AllocError, try_zeroed_slice};
 pub const EXPAND_AFTER: u32 = 2;
 
 /// RAVE equivalence parameter: the number of visits at which the tree's own
-/// statistics weigh as much as RAVE's.
-const RAVE_K: f32 = 800.0;
+/// statistics weigh as much as RAVE's (see [`rave_weight`]); Phantom Go's
+/// information-set search uses it too.
+pub(crate) const RAVE_EQUIVALENCE: f32 = 800.0;
 
-/// UCB exploration constant.
-const EXPLORATION: f32 = 0.25;
+/// UCB exploration constant, of this search and of Phantom Go's information-set search.
+pub(crate) const EXPLORATION: f32 = 0.25;
+
+/// The weight of a node's RAVE (AMAF) mean against its own mean after `visits` visits:
+/// √(k / (3·visits + k)), k = [`RAVE_EQUIVALENCE`].
+pub(crate) fn rave_weight(visits: f32) -> f32 {
+    (RAVE_EQUIVALENCE / (3.0 * visits + RAVE_EQUIVALENCE)).sqrt()
+}
 
 /// Cell 0 stands for a pass in the tree (it is off the board).
 const PASS: Cell = 0;
@@ -73,6 +80,12 @@ pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 /// Bytes a node costs with its share of the transposition table (under two bytes) and
 /// of the table's log of claimed entries (under a sixteenth of a byte), rounded up.
 const NODE_AND_TABLE_BYTES: usize = NODE_BYTES + 3;
+
+/// The moves left that a clock's time is shared over ([`crate::TimeBudget::new`]) by
+/// this search and the engine's stepped one. Not [`crate::Game::moves_left_estimate`]
+/// of a Go game (a third of the empty points, at least 10: 27 on an empty 9×9 board),
+/// which would spend a clock faster.
+pub const CLOCK_MOVES_LEFT: u32 = 40;
 
 /// Playouts of a search given no limit at all (neither playouts, time nor a clock):
 /// `go` alone, or `go depth N`, a limit MCTS has no counterpart for.
@@ -167,7 +180,7 @@ impl Node {
         }
         let n = visits as f32;
         let q = (self.wins.load(Relaxed) + prior_wins) as f32 / n;
-        let beta = (RAVE_K / (3.0 * n + RAVE_K)).sqrt();
+        let beta = rave_weight(n);
         (1.0 - beta) * q + beta * rave + EXPLORATION * (parent_log / n).sqrt()
     }
 }
@@ -908,7 +921,7 @@ impl Mcts {
     /// settings' threads.
     pub fn search(&mut self, limits: &Limits, stop: &StopFlag, to_move: Color) -> MctsResult {
         let player = if to_move == Color::BLACK { crate::Player::One } else { crate::Player::Two };
-        let budget = TimeBudget::new(limits, player, 40);
+        let budget = TimeBudget::new(limits, player, CLOCK_MOVES_LEFT);
         let start = Instant::now();
         let wanted = self.capacity(limits.nodes);
         if self.tree.as_ref().is_some_and(|t| t.nodes.len() < wanted) {

@@ -16,7 +16,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 
 use super::belief::Belief;
-use super::player::{Budget, Choice, PlayerSettings};
+use super::choice::{Budget, Choice, PlayerSettings};
 use crate::go::playout::{light_playout, move_cap};
 
 /// Flat Monte-Carlo over `candidates` (points empty in the view and not refused), and

@@ -32,21 +32,20 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 
 use super::belief::{Belief, Sample};
-use super::player::{Budget, Choice, PlayerSettings, ranked_choice};
+use super::choice::{Budget, Choice, PlayerSettings, ranked_choice};
+use crate::go::mcts::{EXPLORATION, rave_weight};
 use crate::go::playout::{move_cap, playout};
 
 /// Nodes the tree may hold (28 bytes each): beyond, iterations go on through the tree
 /// as it stands.
 pub const MAX_NODES: usize = 500_000;
-/// Visits a node gets before its children are made.
+/// Visits a node gets before its children are made. More than the Go MCTS's
+/// [`crate::go::mcts::EXPAND_AFTER`] (2): an expansion here adds a child for every
+/// point but the view's own stones (up to 81 nodes), whatever the sampled board lets
+/// be played.
 const EXPAND_AFTER: u32 = 8;
 /// Samples kept for reuse; until the pool is full, every other iteration draws a new one.
 const POOL: usize = 2048;
-/// RAVE equivalence: the visits at which a move's own mean and its AMAF mean weigh the
-/// same.
-const RAVE_EQUIVALENCE: f32 = 800.0;
-/// Exploration constant of the UCB term.
-const EXPLORATION: f32 = 0.25;
 /// The cell that stands for a pass (cell 0 is off the board).
 const PASS_CELL: Cell = 0;
 
@@ -91,7 +90,7 @@ impl Node {
         let blended = if self.rave_visits == 0 {
             q
         } else {
-            let beta = (RAVE_EQUIVALENCE / (3.0 * self.visits as f32 + RAVE_EQUIVALENCE)).sqrt();
+            let beta = rave_weight(self.visits as f32);
             (1.0 - beta) * q + beta * self.rave_wins / self.rave_visits as f32
         };
         let explore = EXPLORATION * ((self.avail.max(1) as f32).ln() / self.visits.max(1) as f32).sqrt();

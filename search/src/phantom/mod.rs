@@ -3,6 +3,9 @@
 //! the rules, komi, the limits and a seed, never the referee or the full board.
 //!
 //! * [`belief`]: full boards sampled from a view (determinization).
+//! * `choice`: what every player shares — which player it is ([`PhantomPlayer`]), its
+//!   settings ([`PlayerSettings`]), the budget it spends and the try it returns
+//!   ([`Choice`]).
 //! * [`flat`]: flat Monte-Carlo (Cazenave 2005): random playouts after each candidate
 //!   on sampled boards, the best mean wins.
 //! * [`ismcts`]: information-set MCTS, one tree per side.
@@ -11,11 +14,13 @@
 //!   decides; the default) and the choice among the players ([`PhantomPlayer`]).
 
 pub mod belief;
+mod choice;
 pub mod flat;
 pub mod ismcts;
 pub mod player;
 
 pub use belief::{Belief, Sample, deduced_opponent};
-pub use player::{Choice, PhantomPlayer, PlayerSettings, choose, try_candidates};
+pub use choice::{Choice, PhantomPlayer, PlayerSettings};
+pub use player::{choose, try_candidates};
 
 pub(crate) use crate::go::playout::below;

@@ -281,7 +281,10 @@
     var out = {};
     location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
       var i = kv.indexOf('=');
-      if (kv) out[i < 0 ? kv : kv.slice(0, i)] = i < 0 ? '' : decodeURIComponent(kv.slice(i + 1));
+      if (!kv) return;
+      var value = i < 0 ? '' : kv.slice(i + 1);
+      try { value = decodeURIComponent(value); } catch (e) { /* a malformed escape: kept as written */ }
+      out[i < 0 ? kv : kv.slice(0, i)] = value;
     });
     return out;
   }
