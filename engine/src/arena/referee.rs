@@ -435,28 +435,10 @@ mod tests {
     fn the_referee_keeps_the_seki_that_final_status_list_keeps() {
         // The seki of tests/gtp_go.rs (GNU Go 3.8 reports it too): the referee and
         // `final_status_list` use one judgement and agree that nothing is dead.
-        let rows = [
-            ". O X . O X . . .",
-            ". O X . O X . . .",
-            ". O X X O X . . .",
-            ". O O O X X . . .",
-            ". . . O X . . . .",
-            ". . . O X . . . .",
-            ". . . O X . . . .",
-            ". . . O X . . . .",
-            ". . . O X . . . .",
-        ];
-        let mut board = go::Board::new(9);
-        for (row, text) in rows.iter().enumerate() {
-            for (col, c) in text.split_whitespace().enumerate() {
-                let stone = match c {
-                    "X" => Some(go::Color::BLACK),
-                    "O" => Some(go::Color::WHITE),
-                    _ => None,
-                };
-                board.set(Point::new(row, col), stone);
-            }
-        }
+        let board = go::parse_board_text(
+            ".OX.OX.../.OX.OX.../.OXXOX.../.OOOXX.../...OX..../...OX..../...OX..../...OX..../...OX....",
+        )
+        .expect("a board");
         let game = go::Game::new(board, 7.0, Superko::Positional);
         assert!(game.dead_vertices().is_empty(), "{:?}", game.dead_vertices());
         let ending = game.final_ending(Outcome::Draw);
