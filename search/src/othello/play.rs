@@ -104,20 +104,25 @@ pub fn plan_clock(left: Duration, increment: Duration, moves_to_go: Option<u32>,
 /// The limits of a search of `root` under a protocol's `limits`, and the budget they
 /// were taken from. With a clock (and no move time or depth), the move is planned by
 /// [`plan_clock`]: no new iteration after half its target, the iteration cut at its
-/// hard limit. Otherwise: no new iteration after half the move's time, the iteration
-/// cut at the whole of it, exact from [`exact_reach`] of that time (a fixed-depth
-/// search is never widened to an exact one).
+/// hard limit. With a move time, the whole of it (less the protocol's margin) is
+/// spent: iterations go on until the last is cut at the end, whose move is kept if
+/// it was already proven better (the time is the move's and cannot be saved for
+/// later); the search is exact from [`exact_reach`] of that time (a fixed-depth
+/// search is never widened to an exact one). On a clock or a move time, a forced
+/// move (the only legal one) is answered after one iteration.
 pub fn think_limits(root: &Position<Board>, limits: &Limits) -> (TimeBudget, ThinkLimits) {
     let budget = TimeBudget::new(limits, root.to_move(), root.moves_left_estimate());
     let start = budget.start();
     let at = |d: Option<Duration>| d.map(|d| start + d);
     let me = root.to_move().index();
+    let forced = root.board().moves().count_ones() == 1;
     let clock_left = limits.clock.time[me].filter(|_| !limits.infinite && limits.movetime.is_none());
     if let (Some(left), None) = (clock_left, limits.depth) {
         let plan = plan_clock(left, limits.clock.increment[me], limits.clock.moves_to_go, root.board().empty_count());
+        let soft = if forced { Duration::ZERO } else { plan.target.mul_f64(0.5) };
         let think = ThinkLimits {
             depth: None,
-            soft_deadline: at(Some(plan.target.mul_f64(0.5))),
+            soft_deadline: at(Some(soft)),
             hard_deadline: at(Some(plan.hard)),
             node_limit: limits.nodes,
             exact_empties: plan.exact_empties,
@@ -129,9 +134,14 @@ pub fn think_limits(root: &Position<Board>, limits: &Limits) -> (TimeBudget, Thi
     let hard = budget.hard_limit();
     // A node budget alone is taken as the time it lasts at a nominal speed.
     let reach_time = hard.or(limits.nodes.map(|n| Duration::from_secs_f64(n as f64 / NOMINAL_NODES_PER_SECOND)));
+    let soft = match limits.movetime {
+        Some(_) if forced && limits.depth.is_none() => Some(Duration::ZERO),
+        Some(_) => hard,
+        None => hard.map(|h| h.mul_f64(0.5)),
+    };
     let think = ThinkLimits {
         depth: limits.depth,
-        soft_deadline: at(hard.map(|h| h.mul_f64(0.5))),
+        soft_deadline: at(soft),
         hard_deadline: at(hard),
         node_limit: limits.nodes,
         exact_empties: if limits.depth.is_some() { 0 } else { exact_reach(reach_time) },
@@ -288,5 +298,26 @@ mod tests {
         assert!(hard <= Duration::from_secs(6), "{hard:?}");
         let (_, think) = think_limits(&Position::start(), &Limits::movetime(Duration::from_millis(500)));
         assert_eq!(think.exact_empties, exact_reach(Some(Duration::from_millis(485))));
+    }
+
+    #[test]
+    fn a_move_time_is_spent_whole_unless_the_move_is_forced() {
+        let movetime = Limits::movetime(Duration::from_millis(500));
+        let (budget, think) = think_limits(&Position::start(), &movetime);
+        // Iterations go on to the end of the time, never stopped at half of it.
+        assert_eq!(think.soft_deadline, think.hard_deadline);
+        assert_eq!(think.hard_deadline, budget.hard_limit().map(|h| budget.start() + h));
+        // Black's only move is C1 (a stone on A1, White's on B1): one iteration.
+        let forced = Position::new(Board::new(1, 2), bitboards::othello::Color::One);
+        assert_eq!(forced.board().moves(), 4);
+        let (budget, think) = think_limits(&forced, &movetime);
+        assert_eq!(think.soft_deadline, Some(budget.start()));
+        let mut clock = Limits::default();
+        clock.clock.time = [Some(Duration::from_secs(60)); 2];
+        let (budget, think) = think_limits(&forced, &clock);
+        assert_eq!(think.soft_deadline, Some(budget.start()));
+        // A fixed depth is searched whole, forced or not.
+        let (_, think) = think_limits(&forced, &Limits { depth: Some(4), ..movetime });
+        assert!(think.soft_deadline > Some(budget.start()));
     }
 }

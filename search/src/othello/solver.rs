@@ -476,23 +476,45 @@ fn think_with(
         // selective search is unstable (table entries of other depths disagree), and
         // the window then opens fully, which cannot fail.
         let mut failed = 0;
+        // A move this iteration has already proven better than the last iteration's
+        // best, kept if the clock cuts the iteration short (see `proven_better`).
+        let mut better: Option<(i32, u8)> = None;
         let (score, best) = loop {
             let (score, best) = root_search(&mut s, p, o, alpha, beta, depth_now, n, parity, limits.exclude);
             if s.aborted {
+                if failed >= 0 && proven_better(score, best, alpha) {
+                    better = Some((score, best));
+                }
                 break (score, best);
             }
             window = (window * 4).min(128);
             if score <= alpha && alpha > -64 {
                 (alpha, beta) = if failed > 0 { (-64, 64) } else { ((score - window).max(-64), (score + 1).min(64)) };
                 failed = -1;
+                better = None;
             } else if score >= beta && beta < 64 {
                 (alpha, beta) = if failed < 0 { (-64, 64) } else { ((score - 1).max(-64), (score + window).min(64)) };
                 failed = 1;
+                better = Some((score, best));
             } else {
                 break (score, best);
             }
         };
         if s.aborted {
+            if let Some((score, best)) = better {
+                // The deeper iteration's choice, its score a bound; the depth stays
+                // that of the last whole iteration.
+                s.flush_nodes();
+                result = Thought {
+                    best_move: Some(best),
+                    score,
+                    depth: result.depth,
+                    exact: false,
+                    pv: s.principal_variation(p, o, best),
+                    nodes: shared.nodes.load(std::sync::atomic::Ordering::Relaxed),
+                };
+                report(&result);
+            }
             break;
         }
         s.flush_nodes();
@@ -512,6 +534,16 @@ fn think_with(
     s.flush_nodes();
     result.nodes = shared.nodes.load(std::sync::atomic::Ordering::Relaxed);
     result
+}
+
+/// Whether a root search that the clock (or a stop) cut short has still proven its
+/// `best` move: it returned a score above the window's `alpha`, which only a move
+/// searched to the end can give. The root searches the last iteration's best move
+/// first, so a later move above `alpha` has beaten it at the new depth, and the
+/// first one above `alpha` is its deeper score. (After a failed-low window the first
+/// move is not the last iteration's best, so such a search proves nothing.)
+fn proven_better(score: i32, best: u8, alpha: i32) -> bool {
+    best != NO_MOVE && score > alpha
 }
 
 /// The iterations of [`Solver::think`] as (depth, selectivity). Towards a solve:
@@ -624,5 +656,63 @@ mod tests {
         // Not selective: exact midgame iterations only; a solve: the solver's plan.
         assert!(iterations(24, 10, false, false).iter().all(|&(_, sel)| sel == EXACT));
         assert_eq!(iterations(24, 24, true, true), iterations(24, 24, true, false));
+    }
+
+    /// The board after `plies` pseudo-random moves from the start (passes played).
+    fn random_board(seed: u64, plies: u32) -> Board {
+        let mut board = Board::start();
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        for _ in 0..plies {
+            let legal = board.moves();
+            if legal == 0 {
+                board = board.pass();
+                continue;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let pick = (state % legal.count_ones() as u64) as usize;
+            let sq = bitboards::othello::squares(legal).nth(pick).expect("a legal move");
+            board = board.play(sq).expect("a legal move");
+        }
+        board
+    }
+
+    /// An iteration cut short (here by a node budget, as by the clock) still plays
+    /// the move it has proven better than the last whole iteration's; one that has
+    /// proven nothing keeps the last whole iteration's move. Each search starts from
+    /// an empty table on one thread, so the node counts repeat exactly.
+    #[test]
+    fn a_move_proven_better_before_the_cut_is_played() {
+        let stop = AtomicBool::new(false);
+        let search = |board: Board, depth: u32, nodes: Option<u64>| {
+            let limits = ThinkLimits { depth: Some(depth), node_limit: nodes, ..ThinkLimits::default() };
+            Solver::new(4, 1).think(board, limits, &stop, |_| {})
+        };
+        let mut adopted = 0;
+        for seed in 0..30 {
+            let board = random_board(seed, 20);
+            if board.moves().count_ones() < 3 {
+                continue;
+            }
+            let depth = 5;
+            let shallow = search(board, depth, None);
+            let deep = search(board, depth + 1, None);
+            assert_eq!((shallow.depth, deep.depth), (depth, depth + 1));
+            for step in 1..20 {
+                let limit = shallow.nodes + (deep.nodes - shallow.nodes) * step / 20;
+                let cut = search(board, depth + 1, Some(limit));
+                if cut.depth == depth + 1 {
+                    assert_eq!(cut.best_move, deep.best_move);
+                    continue;
+                }
+                assert_eq!(cut.depth, depth, "seed {seed}, {limit} nodes");
+                if cut.best_move != shallow.best_move {
+                    adopted += 1;
+                    assert!(cut.pv.first() == cut.best_move.as_ref(), "{cut:?}");
+                }
+            }
+        }
+        assert!(adopted > 0, "no cut iteration played the move it had proven");
     }
 }
