@@ -12,9 +12,9 @@ use bitboards::chaosclock::{Move, Outcome, Record, Side, State, random_opening};
 use protocol::ugi::{OptionKind, StartPosition};
 use rayon::prelude::*;
 use search::chaosclock::player::{self, evaluate};
-use search::chaosclock::retrograde::{Analysis, TooBig};
-use search::chaosclock::solver::{Solution, SolveLimits, Solver};
-use search::{Limits, Score, StopFlag, TimeBudget};
+use search::chaosclock::prove::{Method, ProveLimits, prove};
+use search::chaosclock::solver::Solver;
+use search::{Limits, Score, StopFlag};
 
 use crate::journal::open_results;
 use crate::openings_results::{self, DealSolved, OPENING_OUTCOMES};
@@ -154,15 +154,8 @@ impl GameSession for ChaosSession {
         let mut solver = std::mem::take(&mut self.solver);
         solver.set_memory_limit(Some(options.hash_mb.saturating_mul(1 << 20)));
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
-            let state = record.state();
-            let budget = TimeBudget::new(&limits, state.to_move(), search::Game::moves_left_estimate(&record));
-            let start = budget.start();
-            let deadline = budget.hard_limit().map(|h| start + h);
-            let states = record.states();
-            let history = &states[..states.len() - 1];
-            let nodes = limits.nodes.unwrap_or(if limits.infinite { u64::MAX } else { 2_000_000 });
-            let depth = limits.depth.unwrap_or(12);
-            let decision = player::choose(state, history, &mut solver, deadline, nodes, depth, stop);
+            let start = Instant::now();
+            let decision = player::choose_within(&record, &mut solver, &limits, stop);
             if limits.infinite {
                 while !stop.is_stopped() {
                     std::thread::sleep(Duration::from_millis(2));
@@ -182,76 +175,9 @@ impl GameSession for ChaosSession {
     }
 }
 
-/// How a position was solved, and what it cost.
-pub enum Method {
-    /// The proof search, with the nodes it searched.
-    Search(u64),
-    /// The retrograde analysis, with the states it enumerated.
-    Retrograde(usize),
-}
-
-/// An exact verdict and how it was reached.
-pub struct Verdict {
-    /// The outcome, best move and proof length.
-    pub solution: Solution,
-    /// Which solver found it.
-    pub method: Method,
-}
-
-/// How hard [`prove`] may try.
-#[derive(Clone, Copy, Debug)]
-pub struct ProveLimits {
-    /// Nodes of proof search tried first (0: none).
-    pub search_nodes: u64,
-    /// The most states the retrograde analysis may enumerate (0: none).
-    pub max_states: usize,
-    /// Give up on the proof search at this instant.
-    pub deadline: Option<Instant>,
-}
-
-/// About how many bytes the retrograde analysis takes per state it enumerates.
-pub const STATE_BYTES: usize = 50;
-
-/// How many states the memory available now holds (four fifths of Linux's
-/// `MemAvailable`), or `None` where that cannot be read.
-pub fn states_in_available_memory() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib.saturating_mul(1024) / 5 * 4 / STATE_BYTES)
-}
-
 /// Bytes in GiB, for messages.
 pub fn gib(bytes: usize) -> f64 {
     bytes as f64 / (1u64 << 30) as f64
-}
-
-/// Proves the outcome of `state` after `history`: the proof search first (quick on
-/// positions near the end), then the retrograde analysis of every reachable state.
-/// `Err` says why neither could.
-pub fn prove(state: State, history: &[State], limits: ProveLimits) -> Result<Verdict, String> {
-    if limits.search_nodes > 0 {
-        let mut solver = Solver::new();
-        let search_limits = SolveLimits { nodes: Some(limits.search_nodes), deadline: limits.deadline, stop: None };
-        if let Some(solution) = solver.solve(state, history, search_limits) {
-            let nodes = solution.nodes;
-            return Ok(Verdict { solution, method: Method::Search(nodes) });
-        }
-    }
-    if limits.max_states == 0 {
-        return Err(format!("not proven within {} nodes of search", limits.search_nodes));
-    }
-    match Analysis::new(state, history, limits.max_states) {
-        Ok(a) => {
-            let solution =
-                Solution { outcome: a.outcome(), best: a.best_move(), nodes: a.len() as u64, length: a.length() };
-            Ok(Verdict { solution, method: Method::Retrograde(a.len()) })
-        }
-        Err(TooBig::States(n)) => Err(format!(
-            "not proven within {} nodes of search, and more than {} states are reachable ({n} found)",
-            limits.search_nodes, limits.max_states
-        )),
-    }
 }
 
 /// `sente chaosclock solve`: proves the outcome of a position.
@@ -493,18 +419,9 @@ pub fn play(seed: u64, human: Side, think: Duration, input: &mut impl BufRead, o
                 }
             }
         } else {
-            let states = record.states();
-            let deadline = Some(Instant::now() + think);
-            let d = player::choose(
-                state,
-                &states[..states.len() - 1],
-                &mut solver,
-                deadline,
-                5_000_000,
-                12,
-                &StopFlag::new(),
-            )
-            .context("the engine found no move")?;
+            let limits = Limits { movetime: Some(think), nodes: Some(5_000_000), ..Limits::default() };
+            let d = player::choose_within(&record, &mut solver, &limits, &StopFlag::new())
+                .context("the engine found no move")?;
             let note = d.proven.map_or(format!("value {:.0}", evaluate(&state, state.to_move())), |o| {
                 format!("proven: {}", outcome_text(o))
             });

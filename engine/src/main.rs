@@ -48,6 +48,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use search::Limits;
+use search::chaosclock::prove;
 
 use crate::games::GameKind;
 use crate::session::SearchOptions;
@@ -348,22 +349,22 @@ struct ChaosLimits {
 impl ChaosLimits {
     /// The limits, with `default_nodes` of proof search unless `--nodes` says otherwise;
     /// an error when `--max-states` asks for more memory than is available.
-    fn to_prove_limits(&self, default_nodes: u64) -> Result<chaosclock::ProveLimits> {
+    fn to_prove_limits(&self, default_nodes: u64) -> Result<prove::ProveLimits> {
         let search_nodes = self.nodes.unwrap_or(default_nodes);
-        let fits = chaosclock::states_in_available_memory();
+        let fits = prove::states_in_available_memory();
         let max_states = match (self.max_states, fits) {
             (Some(n), Some(fits)) if n > fits => bail!(
                 "--max-states {n} may need {:.1} GiB (about {} bytes a state), more than the {:.1} GiB available; \
                  give at most {fits}",
-                chaosclock::gib(n.saturating_mul(chaosclock::STATE_BYTES)),
-                chaosclock::STATE_BYTES,
-                chaosclock::gib(fits.saturating_mul(chaosclock::STATE_BYTES)),
+                chaosclock::gib(n.saturating_mul(prove::STATE_BYTES)),
+                prove::STATE_BYTES,
+                chaosclock::gib(fits.saturating_mul(prove::STATE_BYTES)),
             ),
             (Some(n), _) => n,
             (None, Some(fits)) => DEFAULT_MAX_STATES.min(fits),
             (None, None) => DEFAULT_MAX_STATES,
         };
-        Ok(chaosclock::ProveLimits { search_nodes, max_states, deadline: None })
+        Ok(prove::ProveLimits { search_nodes, max_states, deadline: None })
     }
 }
 

@@ -11,7 +11,7 @@ use bitboards::othello::{Board, Color, Game, Move, Position};
 use crossbeam_channel::Receiver;
 use protocol::nboard::{self, Command, ParseError};
 use search::StopFlag;
-use search::othello::{Solver, ThinkLimits, Thought};
+use search::othello::{OthelloPlayer, Request, Solver, ThinkLimits, Thought};
 
 use crate::error::{EngineError, Result};
 use crate::io::{Input, MAX_LINE, Output};
@@ -177,7 +177,7 @@ impl NboardEngine {
         match command {
             Command::Nboard(_) => {
                 // The built-in opening book is read now, not on the first `go`.
-                crate::othello_book::built_in();
+                search::othello::built_in_book();
                 self.out.line(format!("set myname {NAME}"));
             }
             Command::SetDepth(d) => {
@@ -225,21 +225,14 @@ impl NboardEngine {
             return;
         }
         let solver = self.solver();
-        let limits: Vec<ThinkLimits> = vec![self.limits(0)];
+        let limits = self.limits(0);
+        let (player, depth) = (OthelloPlayer::default(), self.depth);
         let out = self.out.clone();
         let stop = StopFlag::new();
         let thread_stop = stop.clone();
         let spawned = std::thread::Builder::new().name("nboard-search".into()).spawn(move || {
             out.line("status thinking");
             let start = Instant::now();
-            // `go` plays the opening book's move when the position is in it, as the
-            // UGI+ and GTP players do; `hint` searches.
-            if is_go && let Some((sq, value)) = crate::othello::book_move(None, &position.board()) {
-                let mv = Move::Play(sq).name(8).to_ascii_uppercase();
-                out.line(nboard::best_move_line(&mv, value as f64, start.elapsed().as_secs_f64()));
-                out.line("status");
-                return;
-            }
             if position.legal_moves() == vec![Move::Pass] {
                 if is_go {
                     out.line(nboard::best_move_line("PA", 0.0, 0.0));
@@ -249,9 +242,25 @@ impl NboardEngine {
                 out.line("status");
                 return;
             }
+            if is_go {
+                // The player UGI+ and GTP play (the opening book's move where the
+                // position is in it), at NBoard's level.
+                let nodestats = |t: &Thought| {
+                    if t.nodes > 0 {
+                        out.line(format!("nodestats {} {:.2}", t.nodes, start.elapsed().as_secs_f64()));
+                    }
+                };
+                let choice = player.choose(&solver, &position, Request::Level(depth), &thread_stop, nodestats);
+                if let Some(sq) = choice.thought.best_move {
+                    let mv = Move::Play(sq).name(8).to_ascii_uppercase();
+                    out.line(nboard::best_move_line(&mv, choice.thought.score as f64, start.elapsed().as_secs_f64()));
+                }
+                out.line("status");
+                return;
+            }
             let mut exclude = 0u64;
             for _ in 0..count {
-                let lim = ThinkLimits { exclude, ..limits[0] };
+                let lim = ThinkLimits { exclude, ..limits };
                 let t = solver.think(position.board(), lim, thread_stop.as_atomic(), |t: &Thought| {
                     out.line(format!("nodestats {} {:.2}", t.nodes, start.elapsed().as_secs_f64()));
                 });
@@ -260,16 +269,8 @@ impl NboardEngine {
                     t.pv.iter()
                         .map(|&s| if s >= 64 { "PA".into() } else { Move::Play(s).name(8).to_ascii_uppercase() })
                         .collect();
-                if is_go {
-                    out.line(nboard::best_move_line(
-                        &Move::Play(sq).name(8).to_ascii_uppercase(),
-                        t.score as f64,
-                        start.elapsed().as_secs_f64(),
-                    ));
-                } else {
-                    let depth = if t.exact { format!("{}@100%", t.depth) } else { t.depth.to_string() };
-                    out.line(nboard::search_line(&pv, t.score as f64, &depth));
-                }
+                let depth = if t.exact { format!("{}@100%", t.depth) } else { t.depth.to_string() };
+                out.line(nboard::search_line(&pv, t.score as f64, &depth));
                 exclude |= 1u64 << sq;
                 if thread_stop.is_stopped() {
                     break;

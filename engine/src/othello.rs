@@ -8,7 +8,7 @@ use std::time::Instant;
 use bitboards::othello::{Board, Color, Move, OthelloBoard, Position};
 use protocol::ugi::OptionKind;
 use protocol::ugi::StartPosition;
-use search::othello::{Book, Solver, Thought};
+use search::othello::{OthelloPlayer, Request, Solver, Thought};
 use search::{Game, Limits, Outcome, Score, StopFlag, alphabeta};
 
 use crate::error::{EngineError, Result};
@@ -56,22 +56,14 @@ impl<B: OthelloBoard> OthelloSearch<B> for GenericSearch {
     }
 }
 
-/// The 8×8 solver: iterative deepening with the evaluation, exact once the endgame is
-/// within reach. Keeps its table between moves; rebuilt when `Hash` or `Threads`
-/// change. Plays from the opening book when the position is in it and the search is
-/// not to a fixed depth or infinite (options `Book` and `BookFile`).
+/// The 8×8 player (`search::othello::OthelloPlayer`: the opening book, then the
+/// solver's search) with its solver, which keeps its table between moves and is
+/// rebuilt when `Hash` or `Threads` change. Options `Book` and `BookFile` choose the
+/// book.
+#[derive(Default)]
 pub struct SolverSearch {
     solver: Option<(Arc<Solver>, SearchOptions)>,
-    /// Whether the book is played (`Book`).
-    use_book: bool,
-    /// The book of `BookFile`; `None`: the built-in one.
-    book_file: Option<Arc<Book>>,
-}
-
-impl Default for SolverSearch {
-    fn default() -> Self {
-        SolverSearch { solver: None, use_book: true, book_file: None }
-    }
+    player: OthelloPlayer,
 }
 
 impl SolverSearch {
@@ -144,7 +136,7 @@ impl OthelloSearch<Board> for SolverSearch {
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool> {
         match name.to_ascii_lowercase().as_str() {
             "book" => {
-                self.use_book = match value.map(str::to_ascii_lowercase).as_deref() {
+                self.player.use_book = match value.map(str::to_ascii_lowercase).as_deref() {
                     Some("true") => true,
                     Some("false") => false,
                     _ => return Err("option 'Book' is true or false".into()),
@@ -153,7 +145,7 @@ impl OthelloSearch<Board> for SolverSearch {
             }
             "bookfile" => {
                 // Empty: the built-in book. A file that cannot be read keeps the book in use.
-                self.book_file = match value.map(str::trim).filter(|v| !v.is_empty()) {
+                self.player.book = match value.map(str::trim).filter(|v| !v.is_empty()) {
                     None => None,
                     Some(path) => Some(Arc::new(crate::othello_book::load(path).map_err(|e| format!("{e:#}"))?)),
                 };
@@ -164,26 +156,8 @@ impl OthelloSearch<Board> for SolverSearch {
     }
 
     fn job(&mut self, root: Position<Board>, limits: Limits, options: &SearchOptions) -> SearchJob {
-        if self.use_book
-            && limits.depth.is_none()
-            && !limits.infinite
-            && let Some((sq, value)) = book_move(self.book_file.as_deref(), &root.board())
-        {
-            let name = Move::Play(sq).name(8);
-            return Box::new(move |_stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
-                let book_report = Report {
-                    depth: 0,
-                    nodes: 0,
-                    elapsed: std::time::Duration::ZERO,
-                    score: Score::Centi(100 * value),
-                    pv: vec![name.clone()],
-                    note: None,
-                };
-                report(&book_report);
-                SearchOutcome { best_move: Some(name), report: book_report }
-            });
-        }
         let solver = self.solver(options);
+        let player = self.player.clone();
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
             let start = Instant::now();
             let to_report = |t: &Thought| Report {
@@ -194,7 +168,8 @@ impl OthelloSearch<Board> for SolverSearch {
                 pv: pv_names(&t.pv),
                 note: None,
             };
-            let thought = search::othello::think(&solver, &root, &limits, stop, |t| report(&to_report(t)));
+            let choice = player.choose(&solver, &root, Request::Limits(limits), stop, |t| report(&to_report(t)));
+            let thought = choice.thought;
             let best = match thought.best_move {
                 Some(sq) => Some(Move::Play(sq).name(8)),
                 None if !thought.pv.is_empty() => Some("pass".to_string()),
@@ -214,8 +189,8 @@ impl OthelloSearch<Board> for SolverSearch {
     /// third of a second) and makes the solver for `options`: its table (mapped, its
     /// pages resident as the searches write them) and its threads.
     fn prepare(&mut self, options: &SearchOptions) {
-        if self.use_book && self.book_file.is_none() {
-            crate::othello_book::built_in();
+        if self.player.use_book && self.player.book.is_none() {
+            search::othello::built_in_book();
         }
         self.solver(options);
     }
@@ -416,13 +391,6 @@ impl crate::session::GtpGame for OthelloGtp {
             m => format!("W+{}", -m),
         })
     }
-}
-
-/// The move the Othello player takes from the opening book for `board`, if the
-/// position is in it, with the book's value in discs for the side to move: from the
-/// book of `file`, else the built-in one. UGI+, GTP and NBoard all play it.
-pub(crate) fn book_move(file: Option<&Book>, board: &Board) -> Option<(u8, i32)> {
-    file.unwrap_or_else(|| crate::othello_book::built_in()).best_move(board)
 }
 
 #[cfg(test)]

@@ -1,9 +1,8 @@
 //! `sente othello-book`: grows the 8×8 opening book (`search::othello::Book`) in a
-//! file, and the book built into the binary that the player uses by default.
+//! file; reads a book file for the player's `BookFile`.
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -11,15 +10,6 @@ use anyhow::{Context, Result};
 use search::othello::{Book, Solver};
 
 use crate::journal::Journal;
-
-/// The book built into the binary (`engine/data/othello-book.txt`).
-pub const BUILT_IN_TEXT: &str = include_str!("../data/othello-book.txt");
-
-/// The built-in book, read once (empty if it could not be read: a test checks it can).
-pub fn built_in() -> &'static Book {
-    static BOOK: OnceLock<Book> = OnceLock::new();
-    BOOK.get_or_init(|| Book::parse(BUILT_IN_TEXT).unwrap_or_default())
-}
 
 /// Reads a book file; an error names the file and the line.
 pub fn load(path: &str) -> Result<Book> {
@@ -84,17 +74,4 @@ pub fn make(
         start.elapsed().as_secs_f64()
     )?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_built_in_book_reads_and_holds_the_start() {
-        let book = search::othello::Book::parse(super::BUILT_IN_TEXT).expect("the built-in book reads");
-        assert!(book.len() >= 500, "{} positions", book.len());
-        assert_eq!(super::built_in().len(), book.len());
-        let start = bitboards::othello::Board::start();
-        let (sq, _) = book.best_move(&start).expect("the start is in the book");
-        assert!(start.moves() >> sq & 1 == 1);
-    }
 }

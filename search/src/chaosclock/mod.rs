@@ -1,8 +1,10 @@
 //! Chaos Clock in the search crate: the exact solvers (a proof search, and a
-//! retrograde analysis of every reachable state) and the player.
+//! retrograde analysis of every reachable state, and the two together in `prove`)
+//! and the player.
 
 mod game;
 pub mod player;
+pub mod prove;
 pub mod retrograde;
 pub mod solver;
 pub mod state_table;

@@ -13,10 +13,17 @@
 
 use std::time::Instant;
 
-use bitboards::chaosclock::{Move, Outcome, Side, State};
+use bitboards::chaosclock::{Move, Outcome, Record, Side, State};
 
 use super::solver::{SolveLimits, Solver, ordered_moves};
-use crate::StopFlag;
+use crate::{Game, Limits, StopFlag, TimeBudget};
+
+/// The nodes a move may search when the protocol sets no node budget (and the
+/// search is not infinite).
+pub const DEFAULT_NODES: u64 = 2_000_000;
+
+/// The deepest heuristic search when the protocol sets no depth.
+pub const DEFAULT_DEPTH: u32 = 12;
 
 /// Value of outcomes for the side concerned (on the evaluation's scale).
 fn outcome_value(o: Outcome, side: Side) -> f32 {
@@ -140,6 +147,21 @@ impl MaxN<'_> {
         }
         best
     }
+}
+
+/// Chooses a move for the side to move at the end of `record` under a protocol's
+/// `limits` (UGI+ `go`): the time from [`TimeBudget`] (a move time, or a clock shared
+/// over the moves left), the nodes and depth asked for or [`DEFAULT_NODES`] and
+/// [`DEFAULT_DEPTH`]; then as [`choose`].
+pub fn choose_within(record: &Record, solver: &mut Solver, limits: &Limits, stop: &StopFlag) -> Option<Decision> {
+    let state = record.state();
+    let budget = TimeBudget::new(limits, state.to_move(), record.moves_left_estimate());
+    let deadline = budget.hard_limit().map(|h| budget.start() + h);
+    let states = record.states();
+    let history = &states[..states.len() - 1];
+    let nodes = limits.nodes.unwrap_or(if limits.infinite { u64::MAX } else { DEFAULT_NODES });
+    let depth = limits.depth.unwrap_or(DEFAULT_DEPTH);
+    choose(state, history, solver, deadline, nodes, depth, stop)
 }
 
 /// Chooses a move for the side to move in `state` (after `history`), within a
