@@ -32,11 +32,12 @@ use anyhow::{Result, bail};
 use bitboards::go::{Board, Color, FastBoard, Game, MAX_SIZE, Move, Point, Superko};
 use crossbeam_channel::{Receiver, Sender, never, select, unbounded};
 use search::go::mcts::{Mcts, MctsResult, MctsSettings};
+use search::go::player::{Progress, search_in_steps};
 use search::go::prior::{Prior, prior};
 use search::{Limits, StopFlag};
 use serde_json::{Map, Value, json};
 
-use crate::go::{OWNERSHIP_PLAYOUTS, Progress, Settled, search_in_steps, settle_playouts, win_rate_lcb};
+use crate::go::{OWNERSHIP_PLAYOUTS, Settled, settle_playouts, win_rate_lcb};
 use crate::io::{self, Input, Output};
 
 /// `sente analysis`'s command line.

@@ -1,5 +1,6 @@
-//! Go behind the front ends: the game state, move generation by MCTS, dead stones and
-//! scoring, with a GTP face ([`GoGtp`]) and a UGI+ face ([`GoSession`]).
+//! Go behind the front ends: the game state with its player ([`GoPlayer`], which
+//! chooses the moves), dead stones and scoring, with a GTP face ([`GoGtp`]) and a UGI+
+//! face ([`GoSession`]), and the analysis lines GUIs read.
 
 use std::time::{Duration, Instant};
 
@@ -7,62 +8,30 @@ use bitboards::go::sgf::{self, SgfGame};
 use bitboards::go::{Board, Color, Game, Illegal, Move, Point, Superko, bits};
 use protocol::gtp::{self, Command};
 use protocol::ugi::{OptionKind, StartPosition};
-use search::go::endgame::{Settlement, may_have_settled_territory};
-use search::go::mcts::{CLOCK_MOVES_LEFT, DEFAULT_PLAYOUTS, Mcts, MctsResult, MctsSettings, ownership};
+use search::go::endgame::{Settlement, judge};
+use search::go::mcts::{DEFAULT_PLAYOUTS, Mcts, MctsResult, MctsSettings, ownership};
+use search::go::player::{Choice, Ending, GoPlayer, Progress, search_in_steps};
 use search::go::playout::Policy;
-use search::{Limits, Outcome, Player, Score, StopFlag, TimeBudget};
+use search::{Limits, Outcome, Player, Score, StopFlag};
 
 use crate::error::{EngineError, Result};
 use crate::io::Output;
 use crate::session::{AnalysisJob, GtpGame};
 use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 
-/// The state both Go front ends share.
+/// The state both Go front ends share: the game and the player that chooses its moves.
 #[derive(Clone, Debug)]
 pub struct GoState {
     game: Game,
-    seed: u64,
-    /// Threads and tree size of the searches (from `Threads` and `Hash`).
-    settings: MctsSettings,
-    /// The tree of the last search, kept for the next one (shared by the clones a
-    /// UGI+ search job takes).
-    kept: KeptTree,
-}
-
-/// The search tree kept between moves: the next search starts from the subtree of
-/// the moves played since ([`Mcts::reuse`]), in the same arena.
-#[derive(Clone, Default)]
-struct KeptTree(std::sync::Arc<std::sync::Mutex<Option<Mcts>>>);
-
-impl KeptTree {
-    /// The kept tree, taken out (none if another search holds it).
-    fn take(&self) -> Option<Mcts> {
-        self.0.lock().ok().and_then(|mut kept| kept.take())
-    }
-
-    /// Keeps `tree` for the next search.
-    fn keep(&self, tree: Mcts) {
-        if let Ok(mut kept) = self.0.lock() {
-            *kept = Some(tree);
-        }
-    }
-}
-
-impl std::fmt::Debug for KeptTree {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("KeptTree")
-    }
+    /// Seed, search settings (`Threads`, `Hash`, `Playouts`) and the kept tree (shared
+    /// by the clones a UGI+ search job takes).
+    player: GoPlayer,
 }
 
 impl GoState {
     /// An empty 9×9 board, komi 7.5, positional superko.
     pub fn new() -> GoState {
-        GoState {
-            game: Game::new(Board::new(9), 7.5, Superko::Positional),
-            seed: 1,
-            settings: MctsSettings::default(),
-            kept: KeptTree::default(),
-        }
+        GoState { game: Game::new(Board::new(9), 7.5, Superko::Positional), player: GoPlayer::new() }
     }
 
     fn restart(&mut self, board: Board) {
@@ -101,41 +70,18 @@ impl GoState {
 
     /// Searches with `options`' threads and a tree of at most `options.hash_mb` MiB.
     pub fn use_options(&mut self, options: &SearchOptions) {
-        let policy = self.settings.policy;
-        self.settings = MctsSettings { policy, ..MctsSettings::new(options.threads, options.hash_mb) };
+        self.player.set_resources(options.threads, options.hash_mb);
     }
 
-    /// Makes now the tree the next search with `options` would allocate ([`Mcts::prepare`]:
-    /// the arena of `Hash` with its table written once) and keeps it for that search,
-    /// which takes it over as it takes over the tree of a previous move. A kept tree
-    /// made with the same settings stays as it is.
+    /// Makes now the tree the next search with `options` would allocate and keeps it
+    /// for that search ([`GoPlayer::prepare`]).
     pub fn prepare(&mut self, options: &SearchOptions) {
         self.use_options(options);
-        let mut tree = match self.kept.take() {
-            Some(kept) if kept.settings() == self.settings => kept,
-            // Another size or other threads: the old arena goes before the new one is made.
-            _ => Mcts::new(&self.game, self.seed).with_settings(self.settings),
-        };
-        tree.prepare();
-        self.kept.keep(tree);
+        self.player.prepare(&self.game);
     }
 
-    /// The kept tree's arena (size in nodes, address), for tests.
-    #[cfg(test)]
-    fn kept_arena(&self) -> Option<(usize, usize)> {
-        self.kept.0.lock().ok().and_then(|kept| kept.as_ref().and_then(Mcts::arena))
-    }
-
-    /// Chooses a move for `color` with MCTS within `limits`; `None` means resign.
-    ///
-    /// The game's end is handled before and around the search: when the opponent
-    /// has just passed and passing too wins by the final count (area, dead stones
-    /// removed, as [`GoState::final_score`] reports it), the answer is a pass without
-    /// a search; the root never tries points of `color`'s settled territory
-    /// ([`Settlement::settled_territory`]), and passes when nothing else is left.
-    /// With `ending` [`Ending::Cleanup`] (`kgs-genmove_cleanup`) it never passes while
-    /// the opponent still has dead stones on the board, and plays on their liberties
-    /// while one is legal.
+    /// The player's choice for `color` ([`GoPlayer::think`]); a tree the system refused
+    /// memory for is said on stderr.
     pub fn think(
         &mut self,
         color: Color,
@@ -143,64 +89,18 @@ impl GoState {
         stop: &StopFlag,
         ending: Ending,
         progress: Option<&mut Progress>,
-    ) -> (Option<Move>, MctsResult) {
-        let mut game = self.game.clone();
-        if game.board().to_move() != color {
-            // GTP may ask either colour: search as if it were that colour's turn.
-            game.play(color.other(), Move::Pass).ok();
-        }
-        let started = Instant::now();
-        // The settling playouts judge the end of the game: whether passing wins after
-        // the opponent's pass, the opponent's dead stones for a cleanup, and the own
-        // settled territory the root leaves out. Without a pass to answer or a cleanup,
-        // and with no territory possible (the open board of the opening, most of the
-        // middle game), they would change nothing and are not run.
-        let opponent_passed = self.game.moves().last() == Some(&(color.other(), Move::Pass));
-        let judged = ending == Ending::Cleanup || opponent_passed || may_have_settled_territory(game.board(), color);
-        let settlement = judged.then(|| settle(game.board()));
-        let settlement = settlement.as_ref();
-        // Only a pass the opponent really made counts (not the one assumed above).
-        if ending == Ending::Normal && settlement.is_some_and(|s| passing_wins(&self.game, s, color)) {
-            return (Some(Move::Pass), passing_result());
-        }
-        let opponent_dead = settlement.map_or(0, |s| s.dead) & game.board().stones(color.other());
-        let allow_pass = ending == Ending::Normal || opponent_dead == 0;
-        let mut excluded = settlement.map_or(0, |s| s.settled_territory(game.board(), color));
-        if ending == Ending::Cleanup && opponent_dead != 0 {
-            // Cleaning up wins nothing in the playouts (the dead stones count as captured
-            // either way), so the search would wander: it plays only on the dead stones'
-            // liberties while one of them is legal, and chooses among those.
-            let board = game.board();
-            let targets = board.liberties(opponent_dead) & board.legal_points(color) & !excluded;
-            if targets != 0 {
-                excluded |= board.mask() & !targets;
-            }
-        }
-        self.seed = self.seed.wrapping_add(1);
-        // Cleanup searches start afresh: the kept statistics were gathered for normal
-        // play, where capturing dead stones does not change the result.
-        let mut tree = match self.kept.take().filter(|_| ending == Ending::Normal) {
-            Some(old) => old.reuse(&game, self.seed, allow_pass, excluded, self.settings),
-            None => Mcts::with_excluded(&game, self.seed, allow_pass, excluded).with_settings(self.settings),
-        };
-        // The time judging the position took comes off this move's time.
-        let limits = &time_left_after(limits, color, started.elapsed());
-        let r = match progress {
-            None => tree.search(limits, stop, color),
-            Some(progress) => search_in_steps(&mut tree, color, limits, stop, progress),
-        };
-        if let Some(e) = tree.refused_memory() {
+    ) -> Choice {
+        let choice = self.player.think(&self.game, color, limits, stop, ending, progress);
+        if let Some(e) = choice.refused_memory {
             eprintln!("sente: search tree: {e}; it searched a smaller one");
         }
-        self.kept.keep(tree);
-        let resign = r.win_rate < RESIGN_WIN_RATE && r.playouts >= RESIGN_MIN_PLAYOUTS;
-        (if resign { None } else { Some(r.best) }, r)
+        choice
     }
 
     /// Dead stones and seki of the current position, by settling playouts and the
     /// seki test.
     pub fn settlement(&self) -> Settlement {
-        settle(self.game.board())
+        judge(self.game.board())
     }
 
     /// Dead stones of the current position (never stones in seki).
@@ -211,115 +111,6 @@ impl GoState {
     /// The score after removing the dead stones (stones in seki stay).
     pub fn final_score(&self) -> bitboards::go::Score {
         self.game.score(self.dead())
-    }
-}
-
-/// Below this win rate (after [`RESIGN_MIN_PLAYOUTS`] playouts) GTP's `genmove`
-/// resigns.
-pub const RESIGN_WIN_RATE: f32 = 0.02;
-/// Playouts a search must have run before it may resign.
-pub const RESIGN_MIN_PLAYOUTS: u64 = 5_000;
-
-/// How a move search treats the end of the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// `genmove` and UGI+ `go`: pass when the opponent passed and passing wins.
-    Normal,
-    /// `kgs-genmove_cleanup`: capture the opponent's dead stones before passing.
-    Cleanup,
-}
-
-/// `limits` with `spent` taken off the move time and off `color`'s clock.
-fn time_left_after(limits: &Limits, color: Color, spent: Duration) -> Limits {
-    let mut left = *limits;
-    let at_least = Duration::from_millis(1);
-    left.movetime = limits.movetime.map(|t| t.saturating_sub(spent).max(at_least));
-    let me = if color == Color::BLACK { 0 } else { 1 };
-    left.clock.time[me] = limits.clock.time[me].map(|t| t.saturating_sub(spent).max(at_least));
-    left
-}
-
-/// The settlement of `board` as all of sente judges the end of a game.
-fn settle(board: &Board) -> Settlement {
-    search::go::endgame::judge(board)
-}
-
-/// True if the opponent's last move was a pass and `color` wins by passing too: by
-/// the final count (area, dead stones removed) and also by the plain area count with
-/// every stone alive (Tromp-Taylor, as some GUIs and servers count), so that a wrong
-/// guess about dead stones in an unsettled position cannot throw the game away.
-fn passing_wins(game: &Game, settlement: &Settlement, color: Color) -> bool {
-    if game.moves().last() != Some(&(color.other(), Move::Pass)) {
-        return false;
-    }
-    let wins = |margin: f64| if color == Color::BLACK { margin > 0.0 } else { margin < 0.0 };
-    wins(game.score(settlement.dead).margin()) && wins(game.score(0).margin())
-}
-
-/// The search result reported for a pass that ends a won game: no search ran.
-fn passing_result() -> MctsResult {
-    MctsResult {
-        best: Move::Pass,
-        win_rate: 1.0,
-        playouts: 0,
-        elapsed: Duration::ZERO,
-        pv: vec![Move::Pass],
-        root_moves: vec![(Move::Pass, 0, 1.0)],
-        nodes: 0,
-    }
-}
-
-/// Progress reports during a search: `report` is called about every `interval` with
-/// the tree, its result so far (playouts and time counted from the start) and whether
-/// the search has finished (the last report).
-pub struct Progress<'a> {
-    /// Time between reports.
-    pub interval: Duration,
-    /// Called with the tree, the result so far and whether it is the last report.
-    pub report: &'a mut dyn FnMut(&Mcts, &MctsResult, bool),
-}
-
-/// The shortest search step: with less time left the search ends.
-const MIN_STEP: Duration = Duration::from_millis(30);
-
-/// Runs the search in steps of `progress.interval`, reporting after each, until the
-/// limits (time or playouts) are reached or `stop` is set.
-pub(crate) fn search_in_steps(
-    tree: &mut Mcts,
-    color: Color,
-    limits: &Limits,
-    stop: &StopFlag,
-    progress: &mut Progress,
-) -> MctsResult {
-    let player = if color == Color::BLACK { Player::One } else { Player::Two };
-    let budget = TimeBudget::new(limits, player, CLOCK_MOVES_LEFT);
-    let start = Instant::now();
-    let mut playouts = 0u64;
-    loop {
-        let left = budget.hard_limit().map(|h| h.saturating_sub(budget.elapsed()));
-        let step = left.map_or(progress.interval, |l| l.min(progress.interval)).max(Duration::from_millis(1));
-        let nodes = limits.nodes.map(|n| n.saturating_sub(playouts).max(1));
-        let mut r = tree.search(&Limits { nodes, movetime: Some(step), ..Limits::default() }, stop, color);
-        playouts += r.playouts;
-        r.playouts = playouts;
-        r.elapsed = start.elapsed();
-        let nodes_done = limits.nodes.is_some_and(|n| playouts >= n);
-        // A step shorter than this is not worth a report of its own.
-        let time_done = budget.hard_limit().is_some_and(|h| h.saturating_sub(budget.elapsed()) < MIN_STEP);
-        let no_limit = !limits.infinite
-            && limits.nodes.is_none()
-            && limits.movetime.is_none()
-            && limits.clock.time.iter().all(Option::is_none);
-        let finished = stop.is_stopped()
-            || nodes_done
-            || time_done
-            || budget.hard_expired()
-            || (budget.soft_expired() && !limits.infinite)
-            || (no_limit && playouts >= DEFAULT_PLAYOUTS);
-        (progress.report)(tree, &r, finished);
-        if finished {
-            return r;
-        }
     }
 }
 
@@ -455,8 +246,7 @@ impl GtpGame for GoGtp {
     fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions, stop: &StopFlag) -> Result<String> {
         self.state.use_options(options);
         let color = if black { Color::BLACK } else { Color::WHITE };
-        let (choice, _) = self.state.think(color, &limits, stop, Ending::Normal, None);
-        match choice {
+        match self.state.think(color, &limits, stop, Ending::Normal, None).play {
             None => Ok("resign".into()),
             Some(m) => {
                 self.state.game.play(color, m).map_err(|e| format!("internal error: chose an illegal move ({e})"))?;
@@ -498,8 +288,7 @@ impl GtpGame for GoGtp {
                     // still has dead stones on the board.
                     let color = if black { Color::BLACK } else { Color::WHITE };
                     let limits = Limits::movetime(Duration::from_secs(2));
-                    let (choice, _) = self.state.think(color, &limits, stop, Ending::Cleanup, None);
-                    let m = choice.unwrap_or(Move::Pass);
+                    let m = self.state.think(color, &limits, stop, Ending::Cleanup, None).play.unwrap_or(Move::Pass);
                     match self.state.game.play(color, m) {
                         Ok(()) => Ok(self.state.move_text(m)),
                         Err(e) => Err(format!("internal error: {e}").into()),
@@ -536,10 +325,11 @@ impl GtpGame for GoGtp {
                     .collect();
                 Ok(format!("INFLUENCE {}", cells.join(" ")))
             }
-            ("sente-playouts", []) => Ok(self.state.settings.policy.name().into()),
-            ("sente-playouts", [policy]) => {
-                Policy::parse(policy).map(|p| self.state.settings.policy = p).map(|_| String::new()).map_err(Into::into)
-            }
+            ("sente-playouts", []) => Ok(self.state.player.settings().policy.name().into()),
+            ("sente-playouts", [policy]) => Policy::parse(policy)
+                .map(|p| self.state.player.set_policy(p))
+                .map(|_| String::new())
+                .map_err(Into::into),
             ("sente-superko", []) => Ok(format!("{:?}", self.state.game.superko()).to_lowercase()),
             ("sente-superko", [rule]) => match Superko::parse(rule) {
                 Some(r) => self.state.set_superko(r).map(|_| String::new()),
@@ -567,9 +357,8 @@ impl GtpGame for GoGtp {
         if game.is_over() {
             return Some(Err("the game is over: nothing to analyse".into()));
         }
-        self.state.seed = self.state.seed.wrapping_add(1);
-        let seed = self.state.seed;
-        let settings = MctsSettings { policy: self.state.settings.policy, ..MctsSettings::default() };
+        let seed = self.state.player.next_seed();
+        let settings = MctsSettings { policy: self.state.player.settings().policy, ..MctsSettings::default() };
         Some(Ok(Box::new(move |stop: &StopFlag, out: &Output| {
             let mut writer = AnalysisWriter::new(&game, request);
             let mut tree = Mcts::new(&writer.game, seed).with_settings(settings);
@@ -609,8 +398,8 @@ impl GtpGame for GoGtp {
             }
         };
         let mut progress = Progress { interval: request.interval, report: &mut report };
-        let (choice, _) = self.state.think(request.color, &limits, stop, Ending::Normal, Some(&mut progress));
-        let played = match choice {
+        let choice = self.state.think(request.color, &limits, stop, Ending::Normal, Some(&mut progress));
+        let played = match choice.play {
             None => "resign".to_string(),
             Some(m) => match self.state.game.play(request.color, m) {
                 Ok(()) => self.state.move_text(m),
@@ -924,7 +713,7 @@ impl GameSession for GoSession {
                 Ok(true)
             }
             "playouts" => {
-                self.state.settings.policy = Policy::parse(value.ok_or("option 'Playouts' needs a value")?)?;
+                self.state.player.set_policy(Policy::parse(value.ok_or("option 'Playouts' needs a value")?)?);
                 Ok(true)
             }
             _ => Ok(false),
@@ -1029,7 +818,8 @@ impl GameSession for GoSession {
                 report(&Report::note(note));
             }
             let color = state.game.board().to_move();
-            let (choice, r) = state.think(color, &limits, stop, Ending::Normal, None);
+            let choice = state.think(color, &limits, stop, Ending::Normal, None);
+            let r = &choice.result;
             let final_report = Report {
                 depth: r.pv.len() as u32,
                 nodes: r.playouts,
@@ -1039,16 +829,8 @@ impl GameSession for GoSession {
                 note: None,
             };
             report(&final_report);
-            // UGI+ has no resignation. A hopeless position answers the opponent's
-            // pass with a pass, which ends the game at its true count (playing on
-            // would only fill its own area); otherwise it gets the search's best move
-            // (never one inside settled own territory or an own eye).
-            let opponent_passed = matches!(state.game.moves().last(), Some((_, Move::Pass)));
-            let best = match choice {
-                Some(m) => m,
-                None if opponent_passed => Move::Pass,
-                None => r.best,
-            };
+            // UGI+ has no resignation.
+            let best = choice.move_without_resigning(&state.game);
             SearchOutcome { best_move: Some(state.move_text(best)), report: final_report }
         })
     }
@@ -1064,25 +846,25 @@ mod tests {
         // searches of the following moves take that arena over instead of making one.
         let mut s = GoSession::new(None).unwrap();
         let options = SearchOptions { threads: 1, hash_mb: 16 };
-        assert_eq!(s.state.kept_arena(), None);
+        assert_eq!(s.state.player.kept_arena(), None);
         s.prepare(&options);
-        let (nodes, address) = s.state.kept_arena().expect("a tree after prepare");
+        let (nodes, address) = s.state.player.kept_arena().expect("a tree after prepare");
         assert_eq!(nodes, MctsSettings::new(1, 16).max_nodes);
         s.prepare(&options);
-        assert_eq!(s.state.kept_arena(), Some((nodes, address)), "a second isready keeps it");
+        assert_eq!(s.state.player.kept_arena(), Some((nodes, address)), "a second isready keeps it");
         let mut moves = Vec::new();
         for _ in 0..3 {
             s.set_position(&StartPosition::StartPos, &moves).unwrap();
             let job = s.search_job(Limits { nodes: Some(300), ..Limits::default() }, &options);
             let outcome = job(&StopFlag::new(), &mut |_| {});
             assert_eq!(outcome.report.nodes, 300);
-            assert_eq!(s.state.kept_arena(), Some((nodes, address)), "the search used the prepared arena");
+            assert_eq!(s.state.player.kept_arena(), Some((nodes, address)), "the search used the prepared arena");
             moves.push(outcome.best_move.unwrap());
         }
         // Another Hash: a new arena of the new size.
         let bigger = SearchOptions { threads: 1, hash_mb: 32 };
         s.prepare(&bigger);
-        assert_eq!(s.state.kept_arena().map(|a| a.0), Some(MctsSettings::new(1, 32).max_nodes));
+        assert_eq!(s.state.player.kept_arena().map(|a| a.0), Some(MctsSettings::new(1, 32).max_nodes));
     }
 
     #[test]

@@ -3,5 +3,6 @@
 pub mod endgame;
 mod game;
 pub mod mcts;
+pub mod player;
 pub mod playout;
 pub mod prior;

@@ -1,0 +1,397 @@
+//! The Go player: chooses a move in a game position with the MCTS of [`super::mcts`]
+//! and decides the end of the game around it (pass when the opponent passed and
+//! passing wins, resign when the game is lost, capture dead stones in a cleanup).
+//! Every front end (GTP, UGI+) plays through one [`GoPlayer`].
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bitboards::go::{Color, Game, Move};
+
+use super::endgame::{Settlement, judge, may_have_settled_territory};
+use super::mcts::{CLOCK_MOVES_LEFT, DEFAULT_PLAYOUTS, Mcts, MctsResult, MctsSettings};
+use super::playout::Policy;
+use crate::tt::AllocError;
+use crate::{Limits, Player, StopFlag, TimeBudget};
+
+/// Below this win rate (after [`RESIGN_MIN_PLAYOUTS`] playouts) the player resigns.
+pub const RESIGN_WIN_RATE: f32 = 0.02;
+/// Playouts a search must have run before the player may resign.
+pub const RESIGN_MIN_PLAYOUTS: u64 = 5_000;
+
+/// The shortest search step: with less time left the search ends.
+const MIN_STEP: Duration = Duration::from_millis(30);
+
+/// How a move search treats the end of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// `genmove` and UGI+ `go`: pass when the opponent passed and passing wins.
+    Normal,
+    /// `kgs-genmove_cleanup`: capture the opponent's dead stones before passing.
+    Cleanup,
+}
+
+/// What the player chose, and the search behind it.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    /// The move to play; `None` means resign.
+    pub play: Option<Move>,
+    /// The search's result (for a pass that ends a won game, no search ran: a pass
+    /// with win rate 1 and no playouts).
+    pub result: MctsResult,
+    /// The memory the search tree was refused (it searched a smaller tree), if any.
+    pub refused_memory: Option<AllocError>,
+}
+
+impl Choice {
+    /// The move for a front end that has no resignation (UGI+): where the player would
+    /// resign, a pass if the last move was a pass (that ends the game at its true
+    /// count; playing on would only fill its own area), otherwise the search's best move
+    /// (never one inside settled own territory or an own eye).
+    pub fn move_without_resigning(&self, game: &Game) -> Move {
+        match self.play {
+            Some(m) => m,
+            None if matches!(game.moves().last(), Some((_, Move::Pass))) => Move::Pass,
+            None => self.result.best,
+        }
+    }
+}
+
+/// Progress reports during a search: `report` is called about every `interval` with
+/// the tree, its result so far (playouts and time counted from the start) and whether
+/// the search has finished (the last report).
+pub struct Progress<'a> {
+    /// Time between reports.
+    pub interval: Duration,
+    /// Called with the tree, the result so far and whether it is the last report.
+    pub report: &'a mut dyn FnMut(&Mcts, &MctsResult, bool),
+}
+
+/// The Go player: its seed, the settings of its searches and the tree kept between
+/// moves. A clone shares the kept tree (a UGI+ search job searches on a clone).
+#[derive(Clone, Debug)]
+pub struct GoPlayer {
+    seed: u64,
+    /// Threads, tree size and playout policy of the searches.
+    settings: MctsSettings,
+    /// The tree of the last search, kept for the next one.
+    kept: KeptTree,
+}
+
+/// The search tree kept between moves: the next search starts from the subtree of
+/// the moves played since ([`Mcts::reuse`]), in the same arena.
+#[derive(Clone, Default)]
+struct KeptTree(Arc<Mutex<Option<Mcts>>>);
+
+impl KeptTree {
+    /// The kept tree, taken out (none if another search holds it).
+    fn take(&self) -> Option<Mcts> {
+        self.0.lock().ok().and_then(|mut kept| kept.take())
+    }
+
+    /// Keeps `tree` for the next search.
+    fn keep(&self, tree: Mcts) {
+        if let Ok(mut kept) = self.0.lock() {
+            *kept = Some(tree);
+        }
+    }
+}
+
+impl std::fmt::Debug for KeptTree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeptTree")
+    }
+}
+
+impl Default for GoPlayer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl GoPlayer {
+    /// A player with seed 1, default settings and no kept tree.
+    pub fn new() -> GoPlayer {
+        GoPlayer { seed: 1, settings: MctsSettings::default(), kept: KeptTree::default() }
+    }
+
+    /// The settings of the searches.
+    pub fn settings(&self) -> MctsSettings {
+        self.settings
+    }
+
+    /// Plays out with `policy`.
+    pub fn set_policy(&mut self, policy: Policy) {
+        self.settings.policy = policy;
+    }
+
+    /// Searches with `threads` threads and a tree of at most `hash_mb` MiB (the
+    /// playout policy stays).
+    pub fn set_resources(&mut self, threads: usize, hash_mb: usize) {
+        let policy = self.settings.policy;
+        self.settings = MctsSettings { policy, ..MctsSettings::new(threads, hash_mb) };
+    }
+
+    /// The next seed (each search gets its own).
+    pub fn next_seed(&mut self) -> u64 {
+        self.seed = self.seed.wrapping_add(1);
+        self.seed
+    }
+
+    /// Makes now the tree the next search would allocate ([`Mcts::prepare`]: the arena
+    /// with its table written once) and keeps it for that search, which takes it over
+    /// as it takes over the tree of a previous move. A kept tree made with the same
+    /// settings stays as it is.
+    pub fn prepare(&mut self, game: &Game) {
+        let mut tree = match self.kept.take() {
+            Some(kept) if kept.settings() == self.settings => kept,
+            // Another size or other threads: the old arena goes before the new one is made.
+            _ => Mcts::new(game, self.seed).with_settings(self.settings),
+        };
+        tree.prepare();
+        self.kept.keep(tree);
+    }
+
+    /// The kept tree's arena (size in nodes, address), to check which memory the next
+    /// search takes over.
+    pub fn kept_arena(&self) -> Option<(usize, usize)> {
+        self.kept.0.lock().ok().and_then(|kept| kept.as_ref().and_then(Mcts::arena))
+    }
+
+    /// Chooses a move for `color` in `game` with MCTS within `limits`.
+    ///
+    /// The game's end is handled before and around the search: when the opponent
+    /// has just passed and passing too wins by the final count (area, dead stones
+    /// removed by [`judge`]), the answer is a pass without a search; the root never
+    /// tries points of `color`'s settled territory ([`Settlement::settled_territory`]),
+    /// and passes when nothing else is left. With `ending` [`Ending::Cleanup`]
+    /// (`kgs-genmove_cleanup`) it never passes while the opponent still has dead stones
+    /// on the board, and plays on their liberties while one is legal. It resigns below
+    /// [`RESIGN_WIN_RATE`] after [`RESIGN_MIN_PLAYOUTS`] playouts. With `progress` the
+    /// search runs in steps with a report after each ([`search_in_steps`]).
+    pub fn think(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: &Limits,
+        stop: &StopFlag,
+        ending: Ending,
+        progress: Option<&mut Progress>,
+    ) -> Choice {
+        let played = game;
+        let mut game = played.clone();
+        if game.board().to_move() != color {
+            // GTP may ask either colour: search as if it were that colour's turn.
+            game.play(color.other(), Move::Pass).ok();
+        }
+        let started = Instant::now();
+        // The settling playouts judge the end of the game: whether passing wins after
+        // the opponent's pass, the opponent's dead stones for a cleanup, and the own
+        // settled territory the root leaves out. Without a pass to answer or a cleanup,
+        // and with no territory possible (the open board of the opening, most of the
+        // middle game), they would change nothing and are not run.
+        let opponent_passed = played.moves().last() == Some(&(color.other(), Move::Pass));
+        let judged = ending == Ending::Cleanup || opponent_passed || may_have_settled_territory(game.board(), color);
+        let settlement = judged.then(|| judge(game.board()));
+        let settlement = settlement.as_ref();
+        // Only a pass the opponent really made counts (not the one assumed above).
+        if ending == Ending::Normal && settlement.is_some_and(|s| passing_wins(played, s, color)) {
+            return Choice { play: Some(Move::Pass), result: passing_result(), refused_memory: None };
+        }
+        let opponent_dead = settlement.map_or(0, |s| s.dead) & game.board().stones(color.other());
+        let allow_pass = ending == Ending::Normal || opponent_dead == 0;
+        let mut excluded = settlement.map_or(0, |s| s.settled_territory(game.board(), color));
+        if ending == Ending::Cleanup && opponent_dead != 0 {
+            // Cleaning up wins nothing in the playouts (the dead stones count as captured
+            // either way), so the search would wander: it plays only on the dead stones'
+            // liberties while one of them is legal, and chooses among those.
+            let board = game.board();
+            let targets = board.liberties(opponent_dead) & board.legal_points(color) & !excluded;
+            if targets != 0 {
+                excluded |= board.mask() & !targets;
+            }
+        }
+        let seed = self.next_seed();
+        // Cleanup searches start afresh: the kept statistics were gathered for normal
+        // play, where capturing dead stones does not change the result.
+        let mut tree = match self.kept.take().filter(|_| ending == Ending::Normal) {
+            Some(old) => old.reuse(&game, seed, allow_pass, excluded, self.settings),
+            None => Mcts::with_excluded(&game, seed, allow_pass, excluded).with_settings(self.settings),
+        };
+        // The time judging the position took comes off this move's time.
+        let limits = &time_left_after(limits, color, started.elapsed());
+        let result = match progress {
+            None => tree.search(limits, stop, color),
+            Some(progress) => search_in_steps(&mut tree, color, limits, stop, progress),
+        };
+        let refused_memory = tree.refused_memory();
+        self.kept.keep(tree);
+        let resign = result.win_rate < RESIGN_WIN_RATE && result.playouts >= RESIGN_MIN_PLAYOUTS;
+        Choice { play: if resign { None } else { Some(result.best) }, result, refused_memory }
+    }
+}
+
+/// `limits` with `spent` taken off the move time and off `color`'s clock.
+fn time_left_after(limits: &Limits, color: Color, spent: Duration) -> Limits {
+    let mut left = *limits;
+    let at_least = Duration::from_millis(1);
+    left.movetime = limits.movetime.map(|t| t.saturating_sub(spent).max(at_least));
+    let me = if color == Color::BLACK { 0 } else { 1 };
+    left.clock.time[me] = limits.clock.time[me].map(|t| t.saturating_sub(spent).max(at_least));
+    left
+}
+
+/// True if the opponent's last move was a pass and `color` wins by passing too: by
+/// the final count (area, dead stones removed) and also by the plain area count with
+/// every stone alive (Tromp-Taylor, as some GUIs and servers count), so that a wrong
+/// guess about dead stones in an unsettled position cannot throw the game away.
+fn passing_wins(game: &Game, settlement: &Settlement, color: Color) -> bool {
+    if game.moves().last() != Some(&(color.other(), Move::Pass)) {
+        return false;
+    }
+    let wins = |margin: f64| if color == Color::BLACK { margin > 0.0 } else { margin < 0.0 };
+    wins(game.score(settlement.dead).margin()) && wins(game.score(0).margin())
+}
+
+/// The search result reported for a pass that ends a won game: no search ran.
+fn passing_result() -> MctsResult {
+    MctsResult {
+        best: Move::Pass,
+        win_rate: 1.0,
+        playouts: 0,
+        elapsed: Duration::ZERO,
+        pv: vec![Move::Pass],
+        root_moves: vec![(Move::Pass, 0, 1.0)],
+        nodes: 0,
+    }
+}
+
+/// Runs the search in steps of `progress.interval`, reporting after each, until the
+/// limits (time or playouts) are reached or `stop` is set.
+pub fn search_in_steps(
+    tree: &mut Mcts,
+    color: Color,
+    limits: &Limits,
+    stop: &StopFlag,
+    progress: &mut Progress,
+) -> MctsResult {
+    let player = if color == Color::BLACK { Player::One } else { Player::Two };
+    let budget = TimeBudget::new(limits, player, CLOCK_MOVES_LEFT);
+    let start = Instant::now();
+    let mut playouts = 0u64;
+    loop {
+        let left = budget.hard_limit().map(|h| h.saturating_sub(budget.elapsed()));
+        let step = left.map_or(progress.interval, |l| l.min(progress.interval)).max(Duration::from_millis(1));
+        let nodes = limits.nodes.map(|n| n.saturating_sub(playouts).max(1));
+        let mut r = tree.search(&Limits { nodes, movetime: Some(step), ..Limits::default() }, stop, color);
+        playouts += r.playouts;
+        r.playouts = playouts;
+        r.elapsed = start.elapsed();
+        let nodes_done = limits.nodes.is_some_and(|n| playouts >= n);
+        // A step shorter than this is not worth a report of its own.
+        let time_done = budget.hard_limit().is_some_and(|h| h.saturating_sub(budget.elapsed()) < MIN_STEP);
+        let no_limit = !limits.infinite
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.clock.time.iter().all(Option::is_none);
+        let finished = stop.is_stopped()
+            || nodes_done
+            || time_done
+            || budget.hard_expired()
+            || (budget.soft_expired() && !limits.infinite)
+            || (no_limit && playouts >= DEFAULT_PLAYOUTS);
+        (progress.report)(tree, &r, finished);
+        if finished {
+            return r;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bitboards::go::{Board, Superko, parse_board_text};
+
+    use super::*;
+
+    /// White wall on column E, black wall on column G: white owns A–E, black G–J;
+    /// white wins by 18 + 7.5. White to move.
+    const WALLS: &str = "....O.X../....O.X../....O.X../....O.X../....O.X../....O.X../....O.X../....O.X../....O.X.. w";
+
+    fn game(text: &str, moves: &[(Color, Move)]) -> Game {
+        let board = parse_board_text(text).expect("a board");
+        let mut game = Game::new(board, 7.5, Superko::Positional);
+        for &(c, m) in moves {
+            game.play(c, m).expect("a legal move");
+        }
+        game
+    }
+
+    fn nodes(n: u64) -> Limits {
+        Limits { nodes: Some(n), ..Limits::default() }
+    }
+
+    #[test]
+    fn passes_without_a_search_when_passing_wins() {
+        let game = game(WALLS, &[(Color::WHITE, Move::Pass)]);
+        let mut player = GoPlayer::new();
+        // Black is behind: it plays on.
+        let choice = player.think(&game, Color::BLACK, &nodes(500), &StopFlag::new(), Ending::Normal, None);
+        assert_ne!(choice.play, Some(Move::Pass));
+        assert_eq!(choice.result.playouts, 500);
+        // White, after black's pass, wins by passing too.
+        let game = self::game(WALLS, &[(Color::WHITE, Move::Pass), (Color::BLACK, Move::Pass)]);
+        let choice = player.think(&game, Color::WHITE, &nodes(500), &StopFlag::new(), Ending::Normal, None);
+        assert_eq!(choice.play, Some(Move::Pass));
+        assert_eq!(choice.result.playouts, 0, "no search ran");
+    }
+
+    #[test]
+    fn the_same_seed_and_playouts_give_the_same_moves() {
+        let mut a = GoPlayer::new();
+        let mut b = GoPlayer::new();
+        let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
+        for _ in 0..3 {
+            let color = game.board().to_move();
+            let x = a.think(&game, color, &nodes(400), &StopFlag::new(), Ending::Normal, None);
+            let y = b.think(&game, color, &nodes(400), &StopFlag::new(), Ending::Normal, None);
+            assert_eq!((x.play, x.result.pv), (y.play, y.result.pv));
+            game.play(color, x.play.expect("no resignation in the opening")).expect("a legal move");
+        }
+    }
+
+    #[test]
+    fn prepare_makes_the_tree_the_searches_then_keep() {
+        let mut player = GoPlayer::new();
+        player.set_resources(1, 16);
+        let game = Game::new(Board::new(9), 7.5, Superko::Positional);
+        assert_eq!(player.kept_arena(), None);
+        player.prepare(&game);
+        let arena = player.kept_arena().expect("a tree after prepare");
+        assert_eq!(arena.0, MctsSettings::new(1, 16).max_nodes);
+        player.think(&game, Color::BLACK, &nodes(300), &StopFlag::new(), Ending::Normal, None);
+        assert_eq!(player.kept_arena(), Some(arena), "the search used the prepared arena");
+    }
+
+    #[test]
+    fn without_resigning_a_lost_game_passes_only_after_a_pass() {
+        let best = Move::Play(bitboards::go::Point(40));
+        let resigned = Choice { play: None, result: MctsResult { best, ..passing_result() }, refused_memory: None };
+        let after_pass = game(WALLS, &[(Color::WHITE, Move::Pass)]);
+        assert_eq!(resigned.move_without_resigning(&after_pass), Move::Pass);
+        let after_move = game(WALLS, &[]);
+        assert_eq!(resigned.move_without_resigning(&after_move), best);
+    }
+
+    #[test]
+    fn steps_report_until_the_playouts_are_run() {
+        let game = Game::new(Board::new(9), 7.5, Superko::Positional);
+        let mut tree = Mcts::new(&game, 3);
+        let mut reports = Vec::new();
+        let mut report = |_: &Mcts, r: &MctsResult, finished: bool| reports.push((r.playouts, finished));
+        let mut progress = Progress { interval: Duration::from_millis(5), report: &mut report };
+        let r = search_in_steps(&mut tree, Color::BLACK, &nodes(2000), &StopFlag::new(), &mut progress);
+        assert_eq!(r.playouts, 2000);
+        assert_eq!(reports.last(), Some(&(2000, true)));
+        assert!(reports.iter().rev().skip(1).all(|&(_, finished)| !finished));
+    }
+}
