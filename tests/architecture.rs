@@ -355,8 +355,13 @@ fn search_modules_import_no_circle() {
 fn engine_modules_import_no_circle() {
     let krate = Crate::read(&root().join("engine/src"));
     let top = krate.graph(&[]);
-    assert!(top.contains_key("arena") && top.contains_key("ugi"), "{top:?}");
-    assert!(krate.folders().contains(&vec!["arena".to_string()]));
+    let folders = krate.folders();
+    for folder in ["arena", "games", "protocols", "tools"] {
+        assert!(top.contains_key(folder), "{top:?}");
+        assert!(folders.contains(&vec![folder.to_string()]), "{folders:?}");
+    }
+    assert!(krate.graph(&["protocols".to_string()]).contains_key("ugi"));
+    assert!(krate.graph(&["tools".to_string()]).len() >= 10);
     assert_eq!(krate.first_circle(), None, "an import circle in the engine");
 }
 
@@ -452,8 +457,8 @@ const ONE_DEFINITION: [(&str, &str, &[&str]); 10] = [
         "Pass => \"pass\"",
         &["bitboards/src/go/game.rs", "bitboards/src/othello/rules.rs"],
     ),
-    ("the game names (GameKind)", "\"phantomgo\"", &["engine/src/games.rs"]),
-    ("the game names (GameKind)", "\"chaosclock\"", &["engine/src/games.rs"]),
+    ("the game names (GameKind)", "\"phantomgo\"", &["engine/src/games/mod.rs"]),
+    ("the game names (GameKind)", "\"chaosclock\"", &["engine/src/games/mod.rs"]),
     ("the match table's outcome words", "\"1/2-1/2\"", &["bitboards/src/player.rs"]),
     ("UGI+'s outcome words", "\"p1win\"", &["bitboards/src/player.rs"]),
     ("UGI+'s outcome words", "\"bothwin\"", &["bitboards/src/player.rs"]),
@@ -488,10 +493,10 @@ fn each_text_vocabulary_is_defined_once() {
 #[test]
 fn the_vocabulary_check_finds_a_second_definition() {
     let files = vec![
-        ("engine/src/games.rs".to_string(), strip("GameKind::PhantomGo => \"phantomgo\",")),
+        ("engine/src/games/mod.rs".to_string(), strip("GameKind::PhantomGo => \"phantomgo\",")),
         ("engine/src/x.rs".to_string(), strip("match k { GameKind::PhantomGo => \"phantomgo\" }")),
         ("engine/src/y.rs".to_string(), strip("// \"phantomgo\"\n#[cfg(test)]\nmod tests { \"phantomgo\" }")),
     ];
     let found = holding(&files, "\"phantomgo\"");
-    assert_eq!(found, BTreeSet::from(["engine/src/games.rs".to_string(), "engine/src/x.rs".to_string()]));
+    assert_eq!(found, BTreeSet::from(["engine/src/games/mod.rs".to_string(), "engine/src/x.rs".to_string()]));
 }

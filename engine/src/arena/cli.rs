@@ -104,7 +104,7 @@ struct PlayArgs {
     #[arg(long, value_parser = bitboards::go::parse_komi, allow_negative_numbers = true)]
     komi: Option<f64>,
     /// Phantom Go rules: ccgc (platform or UGI+ engines) or openspiel (UGI+ engines only).
-    #[arg(long, default_value = "ccgc", value_parser = crate::phantom::parse_rules)]
+    #[arg(long, default_value = "ccgc", value_parser = crate::games::phantom::parse_rules)]
     phantom_rules: PhantomRules,
     /// Othello: end a game with the exact solver at this many empties (0: never).
     #[arg(long, default_value_t = 0)]
@@ -230,7 +230,7 @@ impl PlayArgs {
         } else if platform_engine {
             bail!("proto=phantom is the Phantom Go platform protocol: use it only with --game phantomgo");
         }
-        let shard = crate::shard::Shard::parse(&self.shard, "--shard")?;
+        let shard = crate::tools::shard::Shard::parse(&self.shard, "--shard")?;
         let max_moves = self.max_moves.unwrap_or(match kind {
             GameKind::Othello => 200,
             GameKind::Go => 3 * size * size,
@@ -318,7 +318,7 @@ pub fn main(args: &ArenaArgs, out: &mut impl std::io::Write) -> Result<()> {
         None => {
             let config = args.play.config()?;
             // Ctrl-C or SIGTERM: stop starting games, drop the unfinished ones, keep the rest.
-            let stop = crate::interrupt::stop_flag();
+            let stop = crate::tools::interrupt::stop_flag();
             let report = run(&config, stop)?;
             write!(out, "{report}")?;
             Ok(())

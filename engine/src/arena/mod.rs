@@ -25,8 +25,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
 pub use crate::games::GameKind;
-use crate::journal::{Journal, write_atomically};
-use crate::shard::Shard;
+use crate::tools::journal::{Journal, write_atomically};
+use crate::tools::shard::Shard;
 use bitboards::Outcome;
 pub use openings::OpeningSource;
 pub use players::{EngineSpec, GameSetup, Protocol, TimeControl};

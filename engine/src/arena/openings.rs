@@ -101,7 +101,7 @@ fn random(kind: GameKind, rules: &RefereeRules, plies: usize, seed: u64, count: 
             continue;
         }
         if kind == GameKind::ChaosClock {
-            let deal = crate::chaosclock::deal(seed, k);
+            let deal = crate::games::chaosclock::deal(seed, k);
             out.push(Opening { start: Some(deal.to_string()), moves: Vec::new() });
             continue;
         }
@@ -182,7 +182,7 @@ mod tests {
             read_file(GameKind::Go, &rules(9), &scratch("go.sgf", &format!("{bom}(;GM[1]SZ[9]\r\n;B[ee];W[cc])\r\n")))
                 .expect("a Go SGF");
         assert_eq!(sgf[0].moves.len(), 2);
-        let deal = crate::chaosclock::deal(1, 0).to_string();
+        let deal = crate::games::chaosclock::deal(1, 0).to_string();
         let chaos = read_file(GameKind::ChaosClock, &rules(12), &scratch("chaos.txt", &format!("{bom}{deal}\r\n")))
             .expect("a Chaos Clock position");
         assert_eq!(chaos[0].start.as_deref(), Some(deal.as_str()));

@@ -55,8 +55,8 @@ use protocol::phantom::{Reply as PlatformReply, capture_line, parse_reply};
 use super::players::{SearchInfo, UGI_LINES};
 use super::process::{Fault, Log, Process};
 use super::{EngineSpec, GameEnd, GameRecord, MatchConfig, MoveStat, Protocol, TimeControl};
-use crate::journal::write_atomically;
-use crate::phantom::rules_name;
+use crate::games::phantom::rules_name;
+use crate::tools::journal::write_atomically;
 
 /// How long an engine may take to start and to answer `name?`.
 const SETUP_TIME: Duration = Duration::from_secs(30);
@@ -100,7 +100,7 @@ impl PlatformDialect {
         for (name, value) in options {
             match name.to_ascii_lowercase().as_str() {
                 "letters" => {
-                    dialect.order = crate::platform::parse_letters(value)
+                    dialect.order = crate::protocols::platform::parse_letters(value)
                         .map_err(|_| format!("option.letters '{value}': row-column or column-row"))?
                 }
                 "take" => {
@@ -242,7 +242,7 @@ impl Engine {
         if best.eq_ignore_ascii_case("resign") {
             return Ok(TryReply::Resign);
         }
-        crate::phantom::parse_try(&best)
+        crate::games::phantom::parse_try(&best)
             .map(TryReply::Try)
             .map_err(|e| Fault::Protocol(format!("'bestmove {best}' is not a try: {e}")))
     }
@@ -550,7 +550,7 @@ pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop:
     for e in engines {
         e.close();
     }
-    let dead = crate::phantom::referee_dead(&referee);
+    let dead = crate::games::phantom::referee_dead(&referee);
     let (reason, score) = match outcome {
         None => {
             let r = referee.result(dead);

@@ -79,7 +79,7 @@ pub fn write(options: &ReportOptions) -> Result<(PathBuf, usize)> {
     let m = Match::read(&options.dir, options.sprt)?;
     let html = page(&m);
     let out = options.out.clone().unwrap_or_else(|| options.dir.join(DEFAULT_FILE));
-    crate::journal::write_atomically(&out, html.as_bytes())?;
+    crate::tools::journal::write_atomically(&out, html.as_bytes())?;
     Ok((out, m.rows.len()))
 }
 
@@ -159,7 +159,7 @@ impl Match {
     /// The games the match (its shard) has in all, if its settings say.
     fn scheduled(&self) -> Option<u64> {
         let s = self.settings.as_ref()?;
-        let shard = crate::shard::Shard::parse(&s.shard, "shard").ok()?;
+        let shard = crate::tools::shard::Shard::parse(&s.shard, "shard").ok()?;
         Some(2 * (0..s.rounds).filter(|p| p % shard.count == shard.index).count() as u64)
     }
 

@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 
 use super::players::{EngineSpec, Protocol, TimeControl};
 use super::{MatchConfig, OpeningSource};
-use crate::journal::write_atomically;
-use crate::shard::Shard;
+use crate::tools::journal::write_atomically;
+use crate::tools::shard::Shard;
 
 /// The settings file's name in the match's `--out` folder.
 pub const FILE: &str = "match.json";
@@ -174,7 +174,7 @@ impl MatchSettings {
             game: config.setup.kind.name().to_string(),
             size: config.rules.size,
             komi: config.rules.komi,
-            phantom_rules: crate::phantom::rules_name(config.rules.phantom_rules).to_string(),
+            phantom_rules: crate::games::phantom::rules_name(config.rules.phantom_rules).to_string(),
             max_moves: config.rules.max_moves,
             solve_empties: config.rules.solve_empties,
             dead_stones: dead_stones.to_string(),

@@ -37,7 +37,7 @@ use search::go::prior::{Prior, prior};
 use search::{Limits, StopFlag};
 use serde_json::{Map, Value, json};
 
-use crate::go::{OWNERSHIP_PLAYOUTS, Settled, settle_playouts, win_rate_lcb};
+use crate::games::go::{OWNERSHIP_PLAYOUTS, Settled, settle_playouts, win_rate_lcb};
 use crate::io::{self, Input, Output};
 
 /// `sente analysis`'s command line.

@@ -4,13 +4,14 @@
 //! position). The total node count is a signature of the search (any change to it
 //! changes the count); the speed is reported beside it.
 
+use std::io::Write;
 use std::time::Instant;
 
 use bitboards::othello::{Board, Position};
 use search::othello::Solver;
 use search::{Limits, StopFlag};
 
-use crate::othello::play_moves;
+use crate::games::othello::play_moves;
 
 /// Othello games (move sequences from the start) stopped in the early and middle
 /// game (the tiger opening, and prefixes of one self-play game), and FFO #40 for the
@@ -68,6 +69,26 @@ pub fn run(depth: Option<u32>, threads: usize, stop: &StopFlag) -> Option<Vec<St
     lines.push(format!("info string bench depth {depth} positions {}{on}", positions.len()));
     lines.push(format!("{nodes} nodes {} nps", nodes * 1000 / ms));
     Some(lines)
+}
+
+/// `sente bench`'s command line.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Search depth.
+    pub depth: Option<u32>,
+    /// Search threads (the node signature holds for one thread only).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
+}
+
+/// Runs `sente bench`.
+pub fn main(args: BenchArgs) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    // Nothing stops a benchmark on the command line but Ctrl-C.
+    for line in run(args.depth, args.threads as usize, &StopFlag::new()).into_iter().flatten() {
+        writeln!(stdout, "{line}")?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ use search::{Limits, Outcome, Score, StopFlag};
 use bitboards::go::board_text;
 
 use crate::error::Result;
-use crate::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
+use crate::games::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// Reads `ccgc` or `openspiel`.
 pub fn parse_rules(text: &str) -> Result<PhantomRules, String> {
@@ -304,7 +304,7 @@ impl GameSession for PhantomSession {
         out
     }
 
-    fn perft(&self, _depth: u32, _threads: usize) -> Result<crate::session::PerftJob> {
+    fn perft(&self, _depth: u32, _threads: usize) -> Result<crate::games::session::PerftJob> {
         Err("perft is not defined for Phantom Go (a try's answer depends on hidden stones)".into())
     }
 
@@ -320,7 +320,7 @@ impl GameSession for PhantomSession {
         self.seed = self.seed.wrapping_add(1);
         let seed = self.seed;
         let note = limits.depth.map(|depth| {
-            crate::go::depth_note("Phantom Go", depth, &limits, search::phantom::player::DEFAULT_PLAYOUTS)
+            crate::games::go::depth_note("Phantom Go", depth, &limits, search::phantom::player::DEFAULT_PLAYOUTS)
         });
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
             if let Some(note) = note {

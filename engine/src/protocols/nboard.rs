@@ -14,8 +14,8 @@ use search::StopFlag;
 use search::othello::{OthelloPlayer, Request, Solver, ThinkLimits, Thought};
 
 use crate::error::{EngineError, Result};
+use crate::games::session::SearchOptions;
 use crate::io::{Input, MAX_LINE, Output};
-use crate::session::SearchOptions;
 
 /// The engine's name as NBoard shows it.
 const NAME: &str = "sente";

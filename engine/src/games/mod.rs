@@ -1,6 +1,15 @@
-//! Which games the engine plays: their names, read in one place for every front end
-//! (UGI+ `setoption name Game`, GTP `set_game`, `--game` of the subcommands and the
-//! arena). [`crate::registry`] starts a session of one.
+//! The games behind the front ends: which games the engine plays, with their names read
+//! in one place for every front end (UGI+ `setoption name Game`, GTP `set_game`, `--game`
+//! of the subcommands and the arena); the faces a game shows the protocol loops
+//! ([`session`]); each game's glue ([`othello`], [`go`], [`phantom`], [`chaosclock`]); and
+//! [`registry`], which starts a session of one.
+
+pub mod chaosclock;
+pub mod go;
+pub mod othello;
+pub mod phantom;
+pub mod registry;
+pub mod session;
 
 /// A game `sente` plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,14 +1,14 @@
 //! `sente train-othello merge`: joins the data files of the shards of one
 //! `gen --shard` run into the bytes one unsharded run writes. A shard's games are
 //! read from its `<out>.progress` file (the one `--resume` uses; see
-//! [`crate::train`]): its header names the run and the shard, and each game's line
+//! [`crate::tools::train`]): its header names the run and the shard, and each game's line
 //! its number in the run and where its records end in the data file.
 
 use anyhow::{Context, Result, bail};
 use search::othello::train::{self, Record};
 
-use crate::shard::{Shard, check_complete};
-use crate::train::{GameDone, ProgressLine, RunHeader, progress_path};
+use crate::tools::shard::{Shard, check_complete};
+use crate::tools::train::{GameDone, ProgressLine, RunHeader, progress_path};
 
 /// One shard's data, read and checked against its progress file.
 struct ShardData {

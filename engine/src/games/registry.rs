@@ -3,12 +3,12 @@
 
 use bitboards::othello::{Board, Board6, Board10};
 
-use crate::chaosclock::ChaosSession;
 use crate::error::{EngineError, Result};
 use crate::games::GameKind;
-use crate::go::{GoGtp, GoSession};
-use crate::othello::{GenericSearch, OthelloGtp, OthelloSession, SolverSearch};
-use crate::session::{GameSession, GtpGame};
+use crate::games::chaosclock::ChaosSession;
+use crate::games::go::{GoGtp, GoSession};
+use crate::games::othello::{GenericSearch, OthelloGtp, OthelloSession, SolverSearch};
+use crate::games::session::{GameSession, GtpGame};
 
 /// A new session of `game` on a board of side `size` (the game's default if `None`).
 pub fn make_session(game: GameKind, size: Option<usize>) -> Result<Box<dyn GameSession>> {
@@ -23,7 +23,7 @@ pub fn make_session(game: GameKind, size: Option<usize>) -> Result<Box<dyn GameS
         },
         GameKind::Go => Ok(Box::new(GoSession::new(size)?)),
         GameKind::PhantomGo => match size {
-            None | Some(9) => Ok(Box::new(crate::phantom::PhantomSession::new())),
+            None | Some(9) => Ok(Box::new(crate::games::phantom::PhantomSession::new())),
             Some(n) => Err(EngineError::BoardSize(format!("Phantom Go is played on 9x9 only (9), not {n}"))),
         },
         GameKind::ChaosClock => match size {

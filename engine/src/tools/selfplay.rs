@@ -1,13 +1,14 @@
 //! `sente selfplay`: the engine plays a whole game against itself and shows it.
 
+use std::io::Write;
 use std::time::Duration;
 
 use protocol::ugi::StartPosition;
 use search::{Limits, Outcome, Player, Score, StopFlag};
 
 use crate::games::GameKind;
-use crate::registry;
-use crate::session::SearchOptions;
+use crate::games::registry;
+use crate::games::session::SearchOptions;
 
 /// The game's outcome in words, with the players' names.
 fn outcome_words(outcome: Option<Outcome>, (p1, p2): (&str, &str)) -> String {
@@ -67,6 +68,43 @@ pub fn play(
         total_time.as_secs_f64()
     ));
     Ok(moves)
+}
+
+/// `sente selfplay`'s command line.
+#[derive(clap::Args)]
+pub struct SelfplayArgs {
+    /// The game.
+    #[arg(long, default_value = "othello", value_parser = GameKind::parse)]
+    pub game: GameKind,
+    /// Board side length.
+    #[arg(long)]
+    pub size: Option<usize>,
+    /// Search depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Milliseconds per move (default 100 when no depth is given).
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+}
+
+/// Runs `sente selfplay`.
+pub fn main(args: SelfplayArgs) -> anyhow::Result<()> {
+    let SelfplayArgs { game, size, depth, movetime, threads } = args;
+    let limits = match (depth, movetime) {
+        (Some(d), None) => Limits::depth(d),
+        (None, m) => Limits::movetime(Duration::from_millis(m.unwrap_or(100))),
+        (Some(d), Some(m)) => Limits { depth: Some(d), ..Limits::movetime(Duration::from_millis(m)) },
+    };
+    let options = SearchOptions { threads, ..SearchOptions::default() };
+    let mut stdout = std::io::stdout().lock();
+    play(game, size, limits, options, |text| {
+        let _ = writeln!(stdout, "{}", text.trim_end());
+    })
+    .map_err(anyhow::Error::msg)?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -8,11 +8,11 @@ use std::time::Instant;
 use bitboards::othello::{Board, Color, Move, OthelloBoard, Position};
 use protocol::ugi::OptionKind;
 use protocol::ugi::StartPosition;
-use search::othello::{OthelloPlayer, Request, Solver, Thought};
+use search::othello::{Book, OthelloPlayer, Request, Solver, Thought};
 use search::{Game, Limits, Outcome, Score, StopFlag, alphabeta};
 
 use crate::error::{EngineError, Result};
-use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
+use crate::games::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// How an Othello session searches a position of board type `B`.
 pub trait OthelloSearch<B: OthelloBoard>: Send {
@@ -147,7 +147,7 @@ impl OthelloSearch<Board> for SolverSearch {
                 // Empty: the built-in book. A file that cannot be read keeps the book in use.
                 self.player.book = match value.map(str::trim).filter(|v| !v.is_empty()) {
                     None => None,
-                    Some(path) => Some(Arc::new(crate::othello_book::load(path).map_err(|e| format!("{e:#}"))?)),
+                    Some(path) => Some(Arc::new(load_book(path).map_err(|e| format!("{e:#}"))?)),
                 };
                 Ok(true)
             }
@@ -207,6 +207,14 @@ impl<B: OthelloBoard, S: OthelloSearch<B> + Default> OthelloSession<B, S> {
     pub fn new() -> Self {
         OthelloSession { position: Position::start(), search: S::default() }
     }
+}
+
+/// Reads a book file (`sente othello-book` makes them); an error names the file and
+/// the line.
+fn load_book(path: &str) -> anyhow::Result<Book> {
+    use anyhow::Context as _;
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read the book {path}"))?;
+    Book::parse(&text).map_err(anyhow::Error::msg).with_context(|| format!("the book {path}"))
 }
 
 /// Plays `moves` (text) from `start`, naming the first bad one.
@@ -329,7 +337,7 @@ impl OthelloGtp {
     }
 }
 
-impl crate::session::GtpGame for OthelloGtp {
+impl crate::games::session::GtpGame for OthelloGtp {
     fn set_board_size(&mut self, size: usize) -> Result<()> {
         if size == 8 { Ok(()) } else { Err(EngineError::BoardSize(format!("{size}x{size}: GTP Othello is 8x8"))) }
     }

@@ -1,5 +1,5 @@
-//! Chaos Clock behind the front ends: the UGI+ session, and the `sente chaosclock`
-//! subcommands (solve a position, deal and solve openings, play in the terminal).
+//! `sente chaosclock`: solve a position, deal and solve openings (sharded, resumable),
+//! join the shards' results, or play against the engine in the terminal.
 
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -9,171 +9,18 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use bitboards::chaosclock::{Move, Outcome, Record, Side, State, random_opening};
-use protocol::ugi::{OptionKind, StartPosition};
+use clap::Subcommand;
 use rayon::prelude::*;
 use search::chaosclock::player::{self, evaluate};
-use search::chaosclock::prove::{Method, ProveLimits, prove};
+use search::chaosclock::prove::{Method, ProveLimits, STATE_BYTES, prove, states_in_available_memory};
 use search::chaosclock::solver::Solver;
-use search::{Limits, Score, StopFlag};
+use search::{Limits, StopFlag};
 
-use crate::journal::open_results;
-use crate::openings_results::{self, DealSolved, OPENING_OUTCOMES};
-use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
-use crate::shard::Shard;
-
-/// The outcome in the words of the front ends.
-pub fn outcome_text(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Win(Side::YI) => "乙 (even, first player) wins",
-        Outcome::Win(Side::JIA) => "甲 (odd, second player) wins",
-        Outcome::BothWin => "both win",
-        Outcome::BothLose | Outcome::Draw => "both lose",
-    }
-}
-
-/// Plays `moves` (text) from `start`, naming the first bad one.
-pub fn play_moves(start: State, moves: &[String]) -> Result<Record, String> {
-    let mut record = Record::new(start);
-    for (i, text) in moves.iter().enumerate() {
-        let mv = Move::parse(text).map_err(|e| format!("move {}: {e}", i + 1))?;
-        record.play(mv).map_err(|e| format!("move {} '{text}' is illegal: {e}", i + 1))?;
-    }
-    Ok(record)
-}
-
-/// Chaos Clock behind UGI+. `position startpos` is the opening dealt from the `Seed`
-/// option (so that both engines of a match get the same deal).
-pub struct ChaosSession {
-    record: Record,
-    seed: u64,
-    solver: Solver,
-}
-
-impl ChaosSession {
-    /// A session on the opening of seed 1.
-    pub fn new() -> ChaosSession {
-        ChaosSession { record: Record::new(random_opening(1)), seed: 1, solver: Solver::new() }
-    }
-}
-
-impl Default for ChaosSession {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl GameSession for ChaosSession {
-    fn game(&self) -> crate::games::GameKind {
-        crate::games::GameKind::ChaosClock
-    }
-
-    fn uses_hash(&self) -> bool {
-        true
-    }
-
-    fn options(&self) -> Vec<(&'static str, OptionKind)> {
-        vec![("Seed", OptionKind::Spin { default: 1, min: 0, max: i64::MAX })]
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> crate::error::Result<bool> {
-        if !name.eq_ignore_ascii_case("seed") {
-            return Ok(false);
-        }
-        let v = value.ok_or("option 'Seed' needs a value")?;
-        self.seed = v.parse().map_err(|_| format!("bad seed '{v}': a whole number"))?;
-        self.record = Record::new(random_opening(self.seed));
-        Ok(true)
-    }
-
-    fn new_game(&mut self) {
-        self.record = Record::new(random_opening(self.seed));
-        self.solver.clear();
-    }
-
-    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> crate::error::Result<()> {
-        let start = match start {
-            StartPosition::StartPos => random_opening(self.seed),
-            StartPosition::Fen(text) => State::parse(text).map_err(|e| format!("bad position: {e}"))?,
-        };
-        self.record = play_moves(start, moves)?;
-        Ok(())
-    }
-
-    fn p1_to_move(&self) -> bool {
-        self.record.state().to_move() == Side::YI
-    }
-
-    fn outcome(&self) -> Option<search::Outcome> {
-        self.record.state().outcome()
-    }
-
-    fn legal_moves(&self) -> Vec<String> {
-        self.record.state().legal_moves().iter().map(Move::to_string).collect()
-    }
-
-    fn is_legal(&self, mv: &str) -> bool {
-        Move::parse(mv).is_ok_and(|m| self.record.next_state(m).is_ok())
-    }
-
-    fn fen(&self) -> String {
-        self.record.state().to_string()
-    }
-
-    fn score(&self) -> String {
-        // Player one's (乙's) progress minus 甲's, in pieces.
-        let s = self.record.state();
-        format!("{:.1}", player::progress(&s, Side::YI) - player::progress(&s, Side::JIA))
-    }
-
-    fn draw(&self) -> String {
-        self.record.state().draw()
-    }
-
-    fn perft(&self, depth: u32, _threads: usize) -> crate::error::Result<PerftJob> {
-        fn count(r: &mut Record, depth: u32) -> u64 {
-            if depth == 0 || r.state().outcome().is_some() {
-                return 1;
-            }
-            let mut n = 0;
-            for mv in r.state().legal_moves() {
-                r.play(mv).expect("a legal move");
-                n += count(r, depth - 1);
-                r.undo();
-            }
-            n
-        }
-        if depth > 8 {
-            return Err("Chaos Clock perft is for checking the rules: depth 8 at most".into());
-        }
-        let mut record = self.record.clone();
-        Ok(Box::new(move |_: &StopFlag| Some(count(&mut record, depth))))
-    }
-
-    fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob {
-        let record = self.record.clone();
-        let mut solver = std::mem::take(&mut self.solver);
-        solver.set_memory_limit(Some(options.hash_mb.saturating_mul(1 << 20)));
-        Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
-            let start = Instant::now();
-            let decision = player::choose_within(&record, &mut solver, &limits, stop);
-            if limits.infinite {
-                while !stop.is_stopped() {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-            }
-            let final_report = Report {
-                depth: decision.as_ref().map_or(0, |d| d.depth),
-                nodes: decision.as_ref().map_or(0, |d| d.nodes),
-                elapsed: start.elapsed(),
-                score: Score::Centi(decision.as_ref().map_or(0, |d| (d.value * 10.0) as i32)),
-                pv: decision.as_ref().map(|d| vec![d.best.to_string()]).unwrap_or_default(),
-                note: None,
-            };
-            report(&final_report);
-            SearchOutcome { best_move: decision.map(|d| d.best.to_string()), report: final_report }
-        })
-    }
-}
+use crate::games::chaosclock::{deal, outcome_text};
+use crate::tools::interrupt;
+use crate::tools::journal::open_results;
+use crate::tools::openings_results::{self, DealSolved, OPENING_OUTCOMES};
+use crate::tools::shard::Shard;
 
 /// Bytes in GiB, for messages.
 pub fn gib(bytes: usize) -> f64 {
@@ -201,11 +48,6 @@ pub fn solve(position: &str, limits: ProveLimits, out: &mut impl Write) -> Resul
     }
     writeln!(out, "time: {:.3} s", start.elapsed().as_secs_f64())?;
     Ok(())
-}
-
-/// Deal number `k` of the sequence of `seed` (the same for `openings` and the arena).
-pub fn deal(seed: u64, k: u64) -> State {
-    random_opening(seed.wrapping_mul(1_000_003).wrapping_add(k))
 }
 
 /// Which openings `openings` deals: numbers `from..from + count` of the seed's
@@ -440,26 +282,132 @@ pub fn parse_side(text: &str) -> Result<Side> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+#[derive(Subcommand)]
+pub enum ChaosCommand {
+    /// Prove the outcome of a position (e.g. "3,5,1,12,4,2,11,10,6,7,9,8 Y 0").
+    Solve {
+        /// The position.
+        position: String,
+        #[command(flatten)]
+        limits: ChaosLimits,
+    },
+    /// Deal random openings, solve each, and print the outcomes.
+    Openings {
+        /// How many openings.
+        #[arg(long, default_value_t = 100)]
+        count: u64,
+        /// Seed of the deals.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Start at this deal of the seed's sequence (to continue an interrupted run).
+        #[arg(long, default_value_t = 0)]
+        from: u64,
+        /// List only the openings proven both-win (fair openings, seed 003).
+        #[arg(long)]
+        both_win: bool,
+        /// Openings solved at once (each also splits its work over the idle threads).
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// Keep each opening's result in this file as it is solved (JSON lines, in deal order).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Continue the run whose results are in --out (after Ctrl-C, SIGTERM or a kill).
+        #[arg(long, requires = "out")]
+        resume: bool,
+        /// Solve only the deals k with k mod n = i, e.g. 0/4 (with --out, for `merge`).
+        #[arg(long, requires = "out")]
+        shard: Option<String>,
+        #[command(flatten)]
+        limits: ChaosLimits,
+    },
+    /// Join the results files of a sharded `openings` run into the file one run writes.
+    Merge {
+        /// The shards' results files (`openings --shard i/n --out F`).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// The merged results file (must be new).
+        #[arg(long)]
+        out: String,
+    },
+    /// Play against the engine in the terminal.
+    Play {
+        /// Seed of the deal.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Your side: yi (乙, even, moves first) or jia (甲, odd).
+        #[arg(long, default_value = "yi")]
+        side: String,
+        /// The engine's thinking time per move, in seconds.
+        #[arg(long, default_value_t = 2.0)]
+        think: f64,
+    },
+}
 
-    #[test]
-    fn go_nodes_and_go_depth_hold_in_the_session() {
-        // `go nodes 200` searched 4 115 nodes before the budget was counted exactly: the
-        // reported nodes are the solver's and the heuristic search's together.
-        let mut s = ChaosSession::new();
-        let options = SearchOptions::default();
-        for nodes in [1, 200, 1000, 5000] {
-            let job = s.search_job(Limits { nodes: Some(nodes), ..Limits::default() }, &options);
-            let outcome = job(&StopFlag::new(), &mut |_| {});
-            assert!(outcome.report.nodes <= nodes, "go nodes {nodes}: {} nodes", outcome.report.nodes);
-            assert!(outcome.best_move.is_some());
+/// How hard the Chaos Clock solvers may try.
+#[derive(clap::Args)]
+pub struct ChaosLimits {
+    /// Nodes of proof search tried first (0: go straight to the retrograde analysis).
+    /// Default: 1 000 000 for `solve`; 0 for `openings`, as the search proves no dealt
+    /// opening within millions of nodes (their forced wins are 19–23 plies deep).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// The most states the retrograde analysis may enumerate (about 50 bytes each; 0: no
+    /// analysis). Default: 100 000 000, or fewer where the memory available is smaller;
+    /// more than the memory available holds is refused.
+    #[arg(long)]
+    max_states: Option<usize>,
+}
+
+impl ChaosLimits {
+    /// The limits, with `default_nodes` of proof search unless `--nodes` says otherwise;
+    /// an error when `--max-states` asks for more memory than is available.
+    fn to_prove_limits(&self, default_nodes: u64) -> Result<ProveLimits> {
+        let search_nodes = self.nodes.unwrap_or(default_nodes);
+        let fits = states_in_available_memory();
+        let max_states = match (self.max_states, fits) {
+            (Some(n), Some(fits)) if n > fits => bail!(
+                "--max-states {n} may need {:.1} GiB (about {} bytes a state), more than the {:.1} GiB available; \
+                 give at most {fits}",
+                gib(n.saturating_mul(STATE_BYTES)),
+                STATE_BYTES,
+                gib(fits.saturating_mul(STATE_BYTES)),
+            ),
+            (Some(n), _) => n,
+            (None, Some(fits)) => DEFAULT_MAX_STATES.min(fits),
+            (None, None) => DEFAULT_MAX_STATES,
+        };
+        Ok(ProveLimits { search_nodes, max_states, deadline: None })
+    }
+}
+
+/// `--max-states` when not given (and the memory available holds it).
+const DEFAULT_MAX_STATES: usize = 100_000_000;
+
+/// Runs `sente chaosclock`'s subcommands.
+pub fn main(command: ChaosCommand) -> Result<()> {
+    match command {
+        ChaosCommand::Solve { position, limits } => {
+            solve(&position, limits.to_prove_limits(1_000_000)?, &mut std::io::stdout().lock())
         }
-        for depth in [1, 2, 3] {
-            let job = s.search_job(Limits { depth: Some(depth), ..Limits::default() }, &options);
-            let outcome = job(&StopFlag::new(), &mut |_| {});
-            assert!(outcome.report.depth <= depth, "go depth {depth}: depth {}", outcome.report.depth);
+        ChaosCommand::Openings { count, seed, from, both_win, jobs, out, shard, resume, limits } => {
+            if jobs == 0 {
+                bail!("--jobs must be at least 1");
+            }
+            let shard = shard.map(|s| Shard::parse(&s, "--shard")).transpose()?.unwrap_or(Shard::WHOLE);
+            let deals = Deals { seed, from, count, jobs, shard };
+            let file = out.map(|path| OpeningsFile { path, resume });
+            let stop = interrupt::stop_flag();
+            let limits = limits.to_prove_limits(0)?;
+            openings(deals, both_win, limits, file.as_ref(), &stop, &mut std::io::stdout().lock())
+        }
+        ChaosCommand::Merge { files, out } => merge(&files, &out, &mut std::io::stdout().lock()),
+        ChaosCommand::Play { seed, side, think } => {
+            let human = parse_side(&side)?;
+            let think = search::duration_from_secs(think).map_err(|e| anyhow::anyhow!("--think: {e}"))?;
+            if think.is_zero() {
+                bail!("--think must be a positive number of seconds");
+            }
+            play(seed, human, think, &mut std::io::stdin().lock(), &mut std::io::stdout().lock())
         }
     }
 }

@@ -17,11 +17,11 @@ use search::{Limits, StopFlag};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::journal::{Journal, open_results, whole_lines, write_atomically};
-use crate::shard::{Shard, check_complete};
+use crate::tools::journal::{Journal, open_results, whole_lines, write_atomically};
+use crate::tools::shard::{Shard, check_complete};
 
 /// The benchmark's default positions (`engine/data/othello_accuracy.txt`), built in.
-pub const DEFAULT_POSITIONS: &str = include_str!("../data/othello_accuracy.txt");
+pub const DEFAULT_POSITIONS: &str = include_str!("../../data/othello_accuracy.txt");
 
 /// Where [`DEFAULT_POSITIONS`] lives in the repository (for messages).
 pub const DEFAULT_PATH: &str = "engine/data/othello_accuracy.txt";
@@ -462,4 +462,87 @@ pub fn merge_results(paths: &[String], merged: Option<&Path>, out: &mut impl Wri
     )?;
     write!(out, "{}", tally.report())?;
     Ok(())
+}
+
+/// `sente othello-accuracy`'s command line.
+#[derive(clap::Args)]
+pub struct AccuracyArgs {
+    #[command(subcommand)]
+    pub command: Option<AccuracyCommand>,
+    /// The positions (default: the built-in engine/data/othello_accuracy.txt).
+    pub file: Option<String>,
+    /// Milliseconds per move.
+    #[arg(long, default_value_t = 100)]
+    pub movetime: u64,
+    /// Nodes per move instead of --movetime: reproducible whatever the machine and its load.
+    #[arg(long, conflicts_with_all = ["movetime", "depth"])]
+    pub nodes: Option<u64>,
+    /// A fixed search depth per move instead of --movetime (reproducible results).
+    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
+    /// Keep each position's result in this file as it is played (JSON lines).
+    #[arg(long, conflicts_with = "make")]
+    pub out: Option<std::path::PathBuf>,
+    /// Continue the run whose results are in --out (after Ctrl-C, SIGTERM or a kill).
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Only the first N positions (with --make: the number the file should hold).
+    #[arg(long)]
+    pub count: Option<usize>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Make positions into this file (appending; the ones there are kept).
+    #[arg(long, conflicts_with = "file")]
+    pub make: Option<String>,
+    /// The seed of the made positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Only the positions k with k mod n = i, e.g. 0/4 (with --out, or with
+    /// --make: position k of the seed, k < --count); `merge` joins the shards' files.
+    #[arg(long)]
+    pub shard: Option<String>,
+}
+
+/// Runs `sente othello-accuracy` (a run, `--make`, or `merge`).
+pub fn main(args: AccuracyArgs) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    if let Some(AccuracyCommand::Merge { files, out }) = &args.command {
+        return merge(files, out.as_deref(), &mut stdout);
+    }
+    let stop = crate::tools::interrupt::stop_flag();
+    let shard = args.shard.map(|s| Shard::parse(&s, "--shard")).transpose()?;
+    if let Some(path) = args.make {
+        let count = args.count.unwrap_or(500) as u64;
+        let made = MakeRun { path, count, seed: args.seed, hash_mb: args.hash, shard };
+        return make(&made, &stop, &mut stdout);
+    }
+    if args.movetime == 0 {
+        bail!("--movetime must be at least 1 ms");
+    }
+    if args.nodes == Some(0) {
+        bail!("--nodes must be at least 1");
+    }
+    let options = RunOptions {
+        movetime: Duration::from_millis(args.movetime),
+        depth: args.depth,
+        nodes: args.nodes,
+        out: args.out,
+        resume: args.resume,
+        count: args.count,
+        threads: args.threads,
+        hash_mb: args.hash,
+        shard,
+    };
+    let (name, text) = match args.file {
+        Some(path) => {
+            let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
+            (path, text)
+        }
+        None => (DEFAULT_PATH.to_string(), DEFAULT_POSITIONS.to_string()),
+    };
+    run(&name, &text, &options, &stop, &mut stdout).map(|_| ())
 }

@@ -15,8 +15,8 @@ use search::othello::Solver;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::journal::{open_results, read_results_file, write_atomically};
-use crate::shard::{Shard, check_complete};
+use crate::tools::journal::{open_results, read_results_file, write_atomically};
+use crate::tools::shard::{Shard, check_complete};
 
 /// `sente ffo merge`.
 #[derive(clap::Subcommand)]
@@ -305,4 +305,61 @@ pub fn merge(paths: &[String], merged: Option<&Path>, out: &mut impl Write) -> R
     let solved: Vec<Solved> = lines.into_iter().map(|(s, _)| s).collect();
     writeln!(out, "{}", total_line(usize::try_from(problems).unwrap_or(usize::MAX), &solved, threads))?;
     Ok(solved.iter().filter(|s| !s.correct).count())
+}
+
+/// `sente ffo`'s command line.
+#[derive(clap::Args)]
+pub struct FfoArgs {
+    #[command(subcommand)]
+    pub command: Option<FfoCommand>,
+    /// The problem file (e.g. ffo/problems/ffo_40_59.txt).
+    #[arg(required = true)]
+    pub file: Option<String>,
+    /// Solver threads (0: one per core).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 256)]
+    pub hash: usize,
+    /// Only these problem numbers (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<u32>,
+    /// Evaluation weights to use instead of the built-in ones.
+    #[arg(long)]
+    pub eval: Option<String>,
+    /// Keep each problem's result in this file as it is solved (JSON lines).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Continue the run whose results are in --out (after Ctrl-C, SIGTERM or a kill).
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Solve only the problems k (in file order, after --only) with k mod n = i,
+    /// e.g. 0/4; `sente ffo merge` joins the shards' --out files.
+    #[arg(long, requires = "out")]
+    pub shard: Option<String>,
+}
+
+/// Runs `sente ffo` and `sente ffo merge`: an error when an answer is wrong.
+pub fn main(args: FfoArgs) -> Result<()> {
+    let FfoArgs { command, file, threads, hash, only, eval, out, resume, shard } = args;
+    if let Some(FfoCommand::Merge { files, out }) = command {
+        let wrong = merge(&files, out.as_deref(), &mut std::io::stdout().lock())?;
+        if wrong > 0 {
+            bail!("{wrong} wrong answers");
+        }
+        return Ok(());
+    }
+    let file = file.context("give the problem file")?;
+    let shard = shard.map(|s| Shard::parse(&s, "--shard")).transpose()?;
+    if let Some(path) = &eval {
+        let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
+        search::othello::install_weights(&bytes).map_err(anyhow::Error::msg).with_context(|| path.clone())?;
+    }
+    let options = FfoOptions { threads, hash_mb: hash, only, out, resume, eval, shard };
+    let stop = crate::tools::interrupt::stop_flag();
+    let wrong = run(&file, &options, &stop, &mut std::io::stdout().lock())?;
+    if wrong > 0 {
+        bail!("{wrong} wrong answers");
+    }
+    Ok(())
 }

@@ -10,9 +10,9 @@ use protocol::ugi::{self, Command, GoCommand, OptionKind, Query};
 use search::{Clock, Limits, Outcome, StopFlag};
 
 use crate::error::{EngineError, Result};
+use crate::games::session::{GameSession, SearchOptions};
+use crate::games::{self, registry};
 use crate::io::{Input, MAX_LINE, Output};
-use crate::session::{GameSession, SearchOptions};
-use crate::{games, registry};
 
 /// How often the loop looks whether the search that queued commands wait for ended.
 const PENDING_POLL: Duration = Duration::from_millis(5);
@@ -496,7 +496,7 @@ impl UgiEngine {
         let thread_stop = stop.clone();
         let out = self.out.clone();
         let spawned = std::thread::Builder::new().name("bench".into()).spawn(move || {
-            match crate::bench::run(depth, 1, &thread_stop) {
+            match crate::tools::bench::run(depth, 1, &thread_stop) {
                 Some(lines) => lines.into_iter().for_each(|l| out.line(l)),
                 None => out.line("info string bench stopped"),
             }

@@ -1,5 +1,5 @@
 //! `sente othello-book`: grows the 8×8 opening book (`search::othello::Book`) in a
-//! file; reads a book file for the player's `BookFile`.
+//! file (the player reads one for its `BookFile` option: `games::othello`).
 
 use std::io::Write;
 use std::path::Path;
@@ -9,13 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use search::othello::{Book, Solver};
 
-use crate::journal::Journal;
-
-/// Reads a book file; an error names the file and the line.
-pub fn load(path: &str) -> Result<Book> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read the book {path}"))?;
-    Book::parse(&text).map_err(anyhow::Error::msg).with_context(|| format!("the book {path}"))
-}
+use crate::tools::journal::Journal;
 
 /// Grows the book in `path` to `count` positions, each move searched `depth` plies,
 /// no position with fewer than `min_empties` empties. The positions already in the
@@ -47,7 +41,7 @@ pub fn make(
         ))?;
     }
     let solver = Solver::new(64, 1);
-    let bar = crate::accuracy::progress(count as u64);
+    let bar = crate::tools::accuracy::progress(count as u64);
     bar.set_position(book.len() as u64);
     let (start, existing) = (Instant::now(), book.len());
     while book.len() < count {
@@ -74,4 +68,26 @@ pub fn make(
         start.elapsed().as_secs_f64()
     )?;
     Ok(())
+}
+
+/// `sente othello-book`'s command line.
+#[derive(clap::Args)]
+pub struct BookArgs {
+    /// The book file (created, or grown from what it holds).
+    pub file: String,
+    /// The number of positions the book should hold.
+    #[arg(long, default_value_t = 1000)]
+    pub count: usize,
+    /// Plies each move of a book position is searched.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub depth: u32,
+    /// No book position with fewer empties.
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub min_empties: u32,
+}
+
+/// Runs `sente othello-book`.
+pub fn main(args: BookArgs) -> Result<()> {
+    let stop = crate::tools::interrupt::stop_flag();
+    make(&args.file, args.count, args.depth, args.min_empties, &stop, &mut std::io::stdout().lock())
 }

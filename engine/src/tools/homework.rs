@@ -282,6 +282,34 @@ pub fn run(
     Ok((blocks.len(), errors))
 }
 
+/// `sente go-homework`'s command line.
+#[derive(clap::Args)]
+pub struct HomeworkArgs {
+    /// A problem file (`row col color` lines) or a folder of them.
+    pub input: String,
+    /// Where to write answers.txt and the pictures.
+    #[arg(long)]
+    pub out: String,
+    /// The task for every file, instead of the one its name gives.
+    #[arg(long, value_enum)]
+    pub task: Option<Task>,
+}
+
+/// Runs `sente go-homework`: an error when a problem file cannot be read.
+pub fn main(args: HomeworkArgs) -> Result<()> {
+    let (_, errors) = run(
+        Path::new(&args.input),
+        Path::new(&args.out),
+        args.task,
+        &mut std::io::stdout().lock(),
+        &mut std::io::stderr().lock(),
+    )?;
+    if errors > 0 {
+        bail!("{errors} problem files could not be read");
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,9 +15,9 @@ use search::go::playout::Policy;
 use search::{Limits, Outcome, Player, Score, StopFlag};
 
 use crate::error::{EngineError, Result};
+use crate::games::session::{AnalysisJob, GtpGame};
+use crate::games::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 use crate::io::Output;
-use crate::session::{AnalysisJob, GtpGame};
-use crate::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// The state both Go front ends share: the game and the player that chooses its moves.
 #[derive(Clone, Debug)]

@@ -16,8 +16,8 @@ use search::othello::Solver;
 use search::othello::train::{self, FitSettings, GameSettings, Record};
 use serde::{Deserialize, Serialize};
 
-use crate::journal::Journal;
-use crate::shard::Shard;
+use crate::tools::journal::Journal;
+use crate::tools::shard::Shard;
 
 /// What a `gen` run is: the data of two runs can follow each other in one file only
 /// if they are the same run, and the shards of one run are merged only if their
@@ -97,7 +97,7 @@ pub struct GenRun {
     pub out: String,
     /// Continue the run recorded in `<out>.progress`.
     pub resume: bool,
-    /// Play only this shard's games (see [`crate::train_shards::merge`]).
+    /// Play only this shard's games (see [`crate::tools::train_shards::merge`]).
     pub shard: Option<Shard>,
 }
 

@@ -1,15 +1,15 @@
 //! The results file of `sente chaosclock openings --out F`, which `--resume` goes on
 //! from and `sente chaosclock merge` joins: a first line `{"run": …}` naming the run
 //! (seed, deals, limits, shard), then one JSON line per deal solved, in deal order
-//! (see [`crate::journal`]). The merge joins the files of the shards of a run into
+//! (see [`crate::tools::journal`]). The merge joins the files of the shards of a run into
 //! the file one unsharded run writes, equal to it but for the times.
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::journal::{read_results_file, write_atomically};
-use crate::shard::{Shard, check_complete};
+use crate::tools::journal::{read_results_file, write_atomically};
+use crate::tools::shard::{Shard, check_complete};
 
 /// The outcomes `openings` counts; a result's `outcome` is an index into them.
 pub const OPENING_OUTCOMES: [&str; 5] =

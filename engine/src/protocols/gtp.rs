@@ -9,8 +9,9 @@ use protocol::gtp::{self, Command};
 use search::{Clock, Limits, StopFlag};
 
 use crate::error::{EngineError, Result};
+use crate::games::GameKind;
+use crate::games::session::{AnalysisJob, GtpGame, SearchOptions};
 use crate::io::{Input, MAX_LINE, Output};
-use crate::session::{AnalysisJob, GtpGame, SearchOptions};
 
 /// What the time commands told the engine.
 #[derive(Clone, Copy, Debug, Default)]
@@ -206,11 +207,11 @@ impl GtpEngine {
                 Ok(all.join("\n"))
             }
             ("quit", _) => Ok(String::new()),
-            ("list_games", _) => Ok(crate::registry::gtp_games().join("\n")),
+            ("list_games", _) => Ok(crate::games::registry::gtp_games().join("\n")),
             ("set_game", [name]) => {
                 let game = crate::games::GameKind::parse(name)
                     .map_err(EngineError::Refused)
-                    .and_then(crate::registry::make_gtp_game)?;
+                    .and_then(crate::games::registry::make_gtp_game)?;
                 self.game = game;
                 Ok(String::new())
             }
@@ -288,6 +289,27 @@ fn parse_in_range(text: &str, min: usize, max: usize, what: &str) -> Result<usiz
         Ok(n) if (min..=max).contains(&n) => Ok(n),
         _ => Err(EngineError::Syntax(format!("'{text}': {what} from {min} to {max}"))),
     }
+}
+
+/// `sente gtp`'s command line.
+#[derive(clap::Args)]
+pub struct GtpArgs {
+    /// The game to start with.
+    #[arg(long, default_value = "Go", value_parser = GameKind::parse)]
+    pub game: GameKind,
+    /// Search threads (Go: threads sharing one MCTS tree).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+    /// Search memory in MiB (Go: the MCTS tree's node budget).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+}
+
+/// Runs `sente gtp`: an error at once when GTP does not play `--game`.
+pub fn main(args: GtpArgs) -> anyhow::Result<()> {
+    crate::games::registry::make_gtp_game(args.game).map_err(anyhow::Error::msg)?;
+    let options = SearchOptions { threads: args.threads.into(), hash_mb: args.hash as usize };
+    super::run_protocol(super::Protocol::Gtp(args.game), options)
 }
 
 #[cfg(test)]

@@ -402,7 +402,7 @@ pub fn play(
             if text.eq_ignore_ascii_case("quit") {
                 return Ok(());
             }
-            let mv = match crate::phantom::parse_try(text) {
+            let mv = match crate::games::phantom::parse_try(text) {
                 Ok(m) => m,
                 Err(e) => {
                     writeln!(out, "not a move: {e}")?;
@@ -447,10 +447,65 @@ pub fn play(
         };
         let _ = answer;
     }
-    let result = referee.result(crate::phantom::referee_dead(&referee));
+    let result = referee.result(crate::games::phantom::referee_dead(&referee));
     writeln!(out, "game over: {}", result.map_or("?".to_string(), |r| r.text()))?;
     writeln!(out, "the full board:\n{}", referee.board().draw())?;
     Ok(())
+}
+
+/// `sente phantom`'s command line.
+#[derive(clap::Args)]
+pub struct PhantomArgs {
+    #[command(subcommand)]
+    pub command: Option<PhantomCommand>,
+    /// Which of the two letters of a point is the row: row-column (the seed's ij
+    /// order, the default) or column-row.
+    #[arg(long, default_value = "row-column", value_parser = parse_letters, global = true)]
+    pub letters: bitboards::go::LetterOrder,
+    /// The player: combined (belief-state search proposes, flat Monte-Carlo decides),
+    /// belief (belief-state search), ismcts (information-set MCTS) or flat (flat
+    /// Monte-Carlo).
+    #[arg(long, default_value_t = search::phantom::PlayerSettings::default().player, value_parser = search::phantom::PhantomPlayer::parse, global = true)]
+    pub player: search::phantom::PhantomPlayer,
+    /// Milliseconds for a turn's first try (later tries of the turn get less).
+    #[arg(long, default_value_t = 1000, global = true)]
+    pub movetime: u64,
+    /// Komi.
+    #[arg(long, default_value_t = 7.5, global = true, value_parser = bitboards::go::parse_komi, allow_negative_numbers = true)]
+    pub komi: f64,
+    /// The playouts of the belief search (also the combined player's) and of ismcts:
+    /// light or heavy.
+    #[arg(long, default_value_t = search::phantom::PlayerSettings::default().playouts, value_parser = search::go::playout::Policy::parse, global = true)]
+    pub playouts: search::go::playout::Policy,
+}
+
+#[derive(clap::Subcommand)]
+pub enum PhantomCommand {
+    /// A game against the engine in the terminal: you see your own stones only.
+    Play {
+        /// Your colour.
+        #[arg(long, default_value = "black")]
+        color: String,
+    },
+}
+
+/// Runs `sente phantom` (the platform protocol) and `sente phantom play`.
+pub fn main(args: PhantomArgs) -> anyhow::Result<()> {
+    let PhantomArgs { command, letters, player, movetime, komi, playouts } = args;
+    let settings = PlayerSettings { player, rules: bitboards::phantom::PhantomRules::Ccgc, komi, playouts };
+    let movetime = Duration::from_millis(movetime.max(1));
+    match command {
+        None => run(letters, settings, movetime),
+        Some(PhantomCommand::Play { color }) => {
+            let human = match color.to_ascii_lowercase().as_str() {
+                "black" | "b" => Color::BLACK,
+                "white" | "w" => Color::WHITE,
+                other => anyhow::bail!("--color '{other}': black or white"),
+            };
+            let stdin = std::io::stdin();
+            play(human, settings, movetime, &mut stdin.lock(), &mut std::io::stdout().lock())
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,21 @@
+//! The offline tools, one file per subcommand (`sente ffo`, `othello-accuracy`,
+//! `othello-book`, `train-othello`, `go-homework`, `chaosclock`, `selfplay`, `perft`,
+//! `bench`), the code they drive, and the plumbing of long batch runs that the arena
+//! shares: Ctrl-C and SIGTERM ([`interrupt`]), results files that survive a kill
+//! ([`journal`]) and `--shard i/n` ([`shard`]).
+
+pub mod accuracy;
+pub mod bench;
+pub mod chaosclock;
+pub mod ffo;
+pub mod homework;
+pub mod interrupt;
+pub mod journal;
+pub mod openings_results;
+pub mod othello_book;
+pub mod perft;
+pub mod selfplay;
+pub mod shard;
+pub mod train;
+pub mod train_othello;
+pub mod train_shards;

@@ -1,0 +1,167 @@
+//! `sente train-othello`: the command line of the evaluation's training (`gen`, `merge`,
+//! `fit`, `errors`), run by [`crate::tools::train`] and [`crate::tools::train_shards`].
+
+use anyhow::{Result, bail};
+use clap::Subcommand;
+
+use crate::tools::shard::Shard;
+use crate::tools::{interrupt, train, train_shards};
+
+#[derive(Subcommand)]
+pub enum TrainCommand {
+    /// Play self-play games and append their labelled positions to a data file.
+    Gen {
+        /// Number of games.
+        #[arg(long)]
+        games: u64,
+        /// The data file (appended to; the run's progress is kept beside it in OUT.progress).
+        #[arg(long)]
+        out: String,
+        /// Continue the run recorded in OUT.progress (after Ctrl-C, SIGTERM or a kill).
+        #[arg(long)]
+        resume: bool,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed of the run (game i uses seed and i).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Solve exactly from this many empties on.
+        #[arg(long, default_value_t = 22)]
+        solve_empties: u32,
+        /// From this many empties down, solve and record every move's position too.
+        #[arg(long, default_value_t = 20)]
+        children_from: u32,
+        /// Record no position with fewer empties than this.
+        #[arg(long, default_value_t = 12)]
+        label_min: u32,
+        /// Label the positions before the exact solve with a selective search of this
+        /// many plies (0: with the game's result); at most --solve-empties − 7.
+        #[arg(long, default_value_t = 0)]
+        label_depth: u32,
+        /// Table size per thread in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Play only the games k with k mod n = i, e.g. 0/4 (OUT.progress lists them
+        /// for `merge`).
+        #[arg(long)]
+        shard: Option<String>,
+    },
+    /// Join the data files of a sharded `gen` run into the file one run would write.
+    Merge {
+        /// The shards' data files (each with its `.progress` file beside it).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// The merged data file (must be new).
+        #[arg(long)]
+        out: String,
+    },
+    /// Fit the evaluation's weights to data files.
+    Fit {
+        /// Data files.
+        #[arg(long, required = true)]
+        data: Vec<String>,
+        /// The weights file to write.
+        #[arg(long)]
+        out: String,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 20)]
+        epochs: usize,
+        /// Adam's step size.
+        #[arg(long, default_value_t = 0.01)]
+        learning_rate: f32,
+        /// A record also trains the phases within this many empties of its own.
+        #[arg(long, default_value_t = 0)]
+        phase_spread: u32,
+        /// A record's weight in a neighbouring phase.
+        #[arg(long, default_value_t = 0.5)]
+        neighbour_weight: f32,
+        /// L2 penalty on the weights.
+        #[arg(long, default_value_t = 1e-5)]
+        l2: f32,
+        /// Start from these weights (a weights file; `builtin`: the program's own)
+        /// instead of zeros.
+        #[arg(long)]
+        init: Option<String>,
+        /// Leave out records with fewer empties, and keep the weights of the phases
+        /// below the phase of this many empties as --init gave them (needs --init).
+        #[arg(long, default_value_t = 0)]
+        min_empties: u32,
+    },
+    /// Print the mean absolute error of weights against data files' labels, per phase.
+    Errors {
+        /// Data files.
+        #[arg(long, required = true)]
+        data: Vec<String>,
+        /// The weights file (default: the program's own weights).
+        #[arg(long)]
+        weights: Option<String>,
+    },
+}
+
+/// Runs `sente train-othello`'s subcommands.
+pub fn main(command: TrainCommand) -> Result<()> {
+    match command {
+        TrainCommand::Gen {
+            games,
+            out,
+            threads,
+            seed,
+            solve_empties,
+            children_from,
+            label_min,
+            label_depth,
+            hash,
+            shard,
+            resume,
+        } => {
+            let shard = shard.map(|s| Shard::parse(&s, "--shard")).transpose()?;
+            if label_depth > 0 && label_depth + 7 > solve_empties {
+                bail!(
+                    "--label-depth {label_depth} does not fit --solve-empties {solve_empties}: the selective search \
+                     stops 8 plies short of the end, so at most {}",
+                    solve_empties.saturating_sub(7)
+                );
+            }
+            let settings = search::othello::train::GameSettings {
+                solve_empties,
+                children_from,
+                label_min,
+                label_depth,
+                ..Default::default()
+            };
+            let run = train::GenRun { games, threads, seed, settings, hash_mb: hash, out, resume, shard };
+            train::generate(&run, interrupt::stop_flag())
+        }
+        TrainCommand::Merge { files, out } => {
+            let (games, positions) = train_shards::merge(&files, &out)?;
+            println!("{} shards, {games} games, {positions} positions written to {out}", files.len());
+            Ok(())
+        }
+        TrainCommand::Fit {
+            data,
+            out,
+            epochs,
+            learning_rate,
+            phase_spread,
+            neighbour_weight,
+            l2,
+            init,
+            min_empties,
+        } => {
+            let settings = search::othello::train::FitSettings {
+                epochs,
+                learning_rate,
+                phase_spread,
+                neighbour_weight,
+                l2,
+                min_empties,
+                ..Default::default()
+            };
+            train::fit(&data, settings, init.as_deref(), &out)
+        }
+        TrainCommand::Errors { data, weights } => {
+            train::errors(&data, weights.as_deref(), &mut std::io::stdout().lock())
+        }
+    }
+}
