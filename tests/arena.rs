@@ -2,6 +2,8 @@
 //! NBoard and GTP, against GNU Go, and against small fake engines that misbehave.
 //! Every record written is replayed with our rules.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,11 +14,9 @@ use serde_json::Value;
 const SENTE: &str = env!("CARGO_BIN_EXE_sente");
 const GNUGO: &str = "/usr/games/gnugo";
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-arena-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+/// A scratch folder of the test's own, removed when it passes.
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("arena-test-{name}"))
 }
 
 /// Runs `sente arena` with `args`; returns (success, stdout, stderr).

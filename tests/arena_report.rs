@@ -5,8 +5,10 @@
 //! its first frame to its last and back and checks that each frame drew its pieces.
 //! The test reads the DOM Chromium dumps and the console messages it logs.
 
+mod common;
+
 use std::fs::{self, File};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -17,11 +19,9 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 /// How long one Chromium run may take on a loaded machine.
 const BROWSER_TIME: Duration = Duration::from_secs(120);
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-arena-report-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+/// A scratch folder of the test's own, removed when it passes.
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("arena-report-{name}"))
 }
 
 /// Runs `sente` with `args`; returns (success, stdout, stderr).

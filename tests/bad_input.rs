@@ -39,7 +39,8 @@ fn gtp_komi_must_be_a_sane_number() {
 fn arena_times_and_komi_that_make_no_sense_are_cli_errors() {
     let a = format!("name=a cmd='{}'", env!("CARGO_BIN_EXE_sente"));
     let b = format!("name=b cmd='{}'", env!("CARGO_BIN_EXE_sente"));
-    let out_dir = std::env::temp_dir().join(format!("sente-bad-arena-{}", std::process::id()));
+    let scratch = common::Scratch::new("bad-arena");
+    let out_dir = scratch.join("out");
     let out = out_dir.to_str().expect("utf-8 path");
     for (flags, says) in [
         (vec!["--st", "1e30"], "--st"),
@@ -122,7 +123,8 @@ fn ffo_runs_that_solve_nothing_fail_and_threads_zero_means_every_core() {
     let missing = sente(&["ffo", file, "--only", "999"]);
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no problem #999"), "{missing:?}");
-    let empty_path = std::env::temp_dir().join(format!("sente-empty-ffo-{}.txt", std::process::id()));
+    let scratch = common::Scratch::new("empty-ffo");
+    let empty_path = scratch.join("empty.txt");
     std::fs::write(&empty_path, "").expect("write a file");
     let empty = sente(&["ffo", empty_path.to_str().expect("utf-8 path")]);
     let _ = std::fs::remove_file(&empty_path);
@@ -163,8 +165,8 @@ fn an_arena_engine_that_answers_its_set_up_with_garbage_is_judged_quickly() {
         ("go", "gtp", format!("name=good cmd='{program}' proto=ugi")),
         ("phantomgo", "phantom", format!("name=good cmd='{program} phantom --movetime 10' proto=phantom")),
     ] {
-        let out = std::env::temp_dir().join(format!("sente-garbage-{}-{game}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&out);
+        let scratch = common::Scratch::new(&format!("garbage-{game}"));
+        let out = scratch.join("out");
         let started = std::time::Instant::now();
         let bad = format!("name=bad {garbage} proto={proto}");
         let out_arg = out.to_str().expect("utf-8 path");
@@ -390,8 +392,8 @@ fn an_arena_engine_that_writes_a_line_of_megabytes_is_faulty() {
     // The arena read engine output with an unbounded read_until: a line of any length
     // was buffered whole.
     let program = env!("CARGO_BIN_EXE_sente");
-    let out = std::env::temp_dir().join(format!("sente-huge-line-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+    let scratch = common::Scratch::new("huge-line");
+    let out = scratch.join("out");
     let good = format!("name=good cmd='{program}' proto=ugi");
     let out_arg = out.to_str().expect("utf-8 path");
     let r = sente(&[
@@ -432,8 +434,8 @@ fn an_arena_engine_that_writes_a_line_of_megabytes_is_faulty() {
 fn a_crashed_arena_engine_s_huge_stderr_line_is_cut_and_measured() {
     // Its standard error was read with an unbounded read_until too.
     let program = env!("CARGO_BIN_EXE_sente");
-    let out = std::env::temp_dir().join(format!("sente-huge-stderr-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+    let scratch = common::Scratch::new("huge-stderr");
+    let out = scratch.join("out");
     let crash =
         "name=crash cmd='sh -c \"head -c 3000000 /dev/zero | tr \\\\\\\\000 y >&2; echo >&2; exit 3\"' proto=ugi";
     let good = format!("name=good cmd='{program}' proto=ugi");

@@ -64,8 +64,7 @@ fn othello_accuracy_runs_the_built_in_file_and_a_given_one() {
     assert!(out.contains("engine/data/othello_accuracy.txt: 3 positions, 10 ms per move"), "{out}");
     assert!(out.lines().last().unwrap().starts_with("mean disc loss "), "{out}");
     // A file by hand: the start position twice, with invented scores.
-    let dir = std::env::temp_dir().join(format!("sente-accuracy-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("accuracy");
     let file = dir.join("two.txt");
     let start = "---------------------------OX------XO--------------------------- X d3:+0 c4:+0 f5:+0 e6:+0";
     std::fs::write(&file, format!("# by hand\n{start}\n{start}\n")).unwrap();

@@ -3,16 +3,16 @@
 //! really do, and engines that break the protocols fail with the right checks and a
 //! non-zero exit status.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Command;
 
 const SENTE: &str = env!("CARGO_BIN_EXE_sente");
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-compliance-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+/// A scratch folder of the test's own, removed when it passes.
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("compliance-test-{name}"))
 }
 
 /// Runs `sente arena --compliance --game game --engine engine`; returns (success,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::untimed;
@@ -12,11 +12,9 @@ use common::untimed;
 const SENTE: &str = env!("CARGO_BIN_EXE_sente");
 const PARALLEL: &str = "/usr/bin/parallel";
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-parallel-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+/// A scratch folder of the test's own, removed when it passes.
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("parallel-test-{name}"))
 }
 
 fn path(p: &Path) -> &str {

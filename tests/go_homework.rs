@@ -1,6 +1,8 @@
 //! The seed-001 homework: the seven examples reproduce the official answers, the
 //! pictures are written, and bad files are reported with file and line.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -13,10 +15,12 @@ fn sente(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_sente")).args(args).output().expect("run sente")
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A scratch folder of the test's own (removed when it passes) and a path in it
+/// that does not exist yet.
+fn temp_dir(name: &str) -> (common::Scratch, PathBuf) {
+    let scratch = common::Scratch::new(name);
+    let dir = scratch.join("out");
+    (scratch, dir)
 }
 
 /// Counts the stones drawn in an SVG picture.
@@ -28,7 +32,7 @@ fn stones_in(svg: &str) -> (usize, usize) {
 
 #[test]
 fn the_seven_examples_reproduce_the_official_answers() {
-    let out = temp_dir("homework");
+    let (_scratch, out) = temp_dir("homework");
     let run = sente(&["go-homework", homework().to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let log = String::from_utf8_lossy(&run.stdout);
@@ -65,7 +69,7 @@ fn the_seven_examples_reproduce_the_official_answers() {
 
 #[test]
 fn one_file_a_forced_task_and_the_extra_problems() {
-    let out = temp_dir("homework-extra");
+    let (_scratch, out) = temp_dir("homework-extra");
     let extra = homework().join("student_extra");
     // Their names give no task: skipped without --task, answered with it.
     let run = sente(&["go-homework", extra.to_str().unwrap(), "--out", out.to_str().unwrap()]);
@@ -85,7 +89,7 @@ fn one_file_a_forced_task_and_the_extra_problems() {
 
 #[test]
 fn bad_files_are_reported_with_file_and_line() {
-    let dir = temp_dir("homework-bad");
+    let (_scratch, dir) = temp_dir("homework-bad");
     std::fs::create_dir_all(&dir).unwrap();
     let cases = [
         ("bad_1.txt", "0 0 -1\n1 2\n", "line 2: expected 'row col color'"),

@@ -136,8 +136,7 @@ fn malformed_commands_get_errors_and_the_game_survives() {
 
 #[test]
 fn loadsgf_and_the_first_line_selects_gtp() {
-    let dir = std::env::temp_dir().join(format!("sente-sgf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("sgf");
     let file = dir.join("game.sgf");
     std::fs::write(&file, "(;FF[4]GM[1]SZ[7]KM[0.5]AB[dd];W[cc];B[ee];W[])").unwrap();
     // No subcommand: a GTP first line selects GTP (Go).
@@ -245,10 +244,8 @@ fn threads_and_hash_come_from_the_command_line() {
 }
 
 /// A directory of its own for a test's files.
-fn test_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn test_dir(name: &str) -> common::Scratch {
+    common::Scratch::new(name)
 }
 
 #[test]

@@ -22,8 +22,7 @@ fn othello() -> Engine {
 
 #[test]
 fn the_book_is_grown_in_a_file_and_goes_on_from_it() {
-    let dir = std::env::temp_dir().join(format!("sente-book-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("book");
     let file = dir.join("book.txt");
     let path = file.to_str().unwrap();
     let out = run(&["othello-book", path, "--count", "6", "--depth", "3"]);
@@ -69,8 +68,7 @@ fn the_player_answers_from_the_built_in_book_unless_told_not_to() {
 
 #[test]
 fn a_corrupt_book_file_is_refused_with_its_line_and_the_book_kept() {
-    let dir = std::env::temp_dir().join(format!("sente-bad-book-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("bad-book");
     let file = dir.join("bad.txt");
     std::fs::write(
         &file,

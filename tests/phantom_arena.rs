@@ -2,6 +2,8 @@
 //! platform protocol; every text record is replayed through the referee, answer by
 //! answer, and the SGF record holds the turns with their tries.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -11,11 +13,9 @@ use serde_json::Value;
 
 const SENTE: &str = env!("CARGO_BIN_EXE_sente");
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-phantom-arena-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+/// A scratch folder of the test's own, removed when it passes.
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("phantom-arena-{name}"))
 }
 
 fn engine(name: &str, player: &str) -> String {

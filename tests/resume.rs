@@ -13,11 +13,9 @@ use serde_json::Value;
 
 const SENTE: &str = env!("CARGO_BIN_EXE_sente");
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-resume-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+/// A scratch folder of the test's own, removed when it passes.
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("resume-test-{name}"))
 }
 
 fn sente(args: &[String]) -> Command {

@@ -4,6 +4,8 @@
 //! merge of shards that do not make up one finished run is refused with the reason,
 //! and a stopped shard is finished with `--resume`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -25,11 +27,9 @@ const GEN: &[&str] = &[
     "4",
 ];
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sente-shards-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+/// A scratch folder of the test's own, removed when it passes.
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("shards-test-{name}"))
 }
 
 /// Runs `sente` with `args`; returns (success, stdout, stderr).

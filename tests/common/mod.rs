@@ -197,3 +197,52 @@ pub fn run(args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("utf-8 output")
 }
 pub mod untimed;
+
+/// A scratch folder of one test's own: unique (tests run in threads of one process,
+/// and processes run side by side), removed when the test ends; kept, and named on
+/// stderr, when the test fails, to look into.
+pub struct Scratch(Option<tempfile::TempDir>);
+
+impl Scratch {
+    /// A new empty folder named `sente-<name>-<random>` in the system's temporary
+    /// folder.
+    pub fn new(name: &str) -> Scratch {
+        let dir = tempfile::Builder::new().prefix(&format!("sente-{name}-")).tempdir().expect("a scratch folder");
+        Scratch(Some(dir))
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &std::path::Path {
+        self.0.as_ref().expect("the folder until dropped").path()
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+
+    fn deref(&self) -> &std::path::Path {
+        self.path()
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        self.path()
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.path().as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if std::thread::panicking()
+            && let Some(dir) = self.0.take()
+        {
+            eprintln!("the failed test's files are kept in {}", dir.keep().display());
+        }
+    }
+}
