@@ -135,7 +135,7 @@ pub fn think_limits(root: &Position<Board>, limits: &Limits) -> (TimeBudget, Thi
     // A node budget alone is taken as the time it lasts at a nominal speed.
     let reach_time = hard.or(limits.nodes.map(|n| Duration::from_secs_f64(n as f64 / NOMINAL_NODES_PER_SECOND)));
     let soft = match limits.movetime {
-        Some(_) if forced && limits.depth.is_none() => Some(Duration::ZERO),
+        Some(_) if forced && limits.depth.is_none() && !limits.infinite => Some(Duration::ZERO),
         Some(_) => hard,
         None => hard.map(|h| h.mul_f64(0.5)),
     };
@@ -316,8 +316,11 @@ mod tests {
         clock.clock.time = [Some(Duration::from_secs(60)); 2];
         let (budget, think) = think_limits(&forced, &clock);
         assert_eq!(think.soft_deadline, Some(budget.start()));
-        // A fixed depth is searched whole, forced or not.
-        let (_, think) = think_limits(&forced, &Limits { depth: Some(4), ..movetime });
+        // A fixed depth is searched whole, forced or not, and so is an analysis.
+        let (budget, think) = think_limits(&forced, &Limits { depth: Some(4), ..movetime });
+        assert_eq!(think.soft_deadline, think.hard_deadline);
         assert!(think.soft_deadline > Some(budget.start()));
+        let (budget, think) = think_limits(&forced, &Limits { infinite: true, ..movetime });
+        assert!(think.soft_deadline.is_none_or(|d| d > budget.start()), "{think:?}");
     }
 }

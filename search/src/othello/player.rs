@@ -126,6 +126,11 @@ mod tests {
         }
         let depth = player.choose(&solver, &start, Request::Limits(Limits::depth(3)), &stop, |_| {});
         assert!(!depth.from_book && depth.thought.nodes > 0 && depth.thought.depth == 3);
+        // An analysis (`go infinite`) searches until stopped: here stopped at once.
+        let stopped = StopFlag::new();
+        stopped.stop();
+        let analysis = player.choose(&solver, &start, Request::Limits(Limits::infinite()), &stopped, |_| {});
+        assert!(!analysis.from_book);
         let off = OthelloPlayer { use_book: false, ..OthelloPlayer::default() };
         let searched = off.choose(&solver, &start, Request::Level(3), &stop, |_| {});
         assert!(!searched.from_book && searched.thought.depth == 3);
