@@ -2,7 +2,7 @@
 //! NBoard and GTP, against GNU Go, and against small fake engines that misbehave.
 //! Every record written is replayed with our rules.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

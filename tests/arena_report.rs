@@ -5,7 +5,7 @@
 //! its first frame to its last and back and checks that each frame drew its pieces.
 //! The test reads the DOM Chromium dumps and the console messages it logs.
 
-mod common;
+use crate::common;
 
 use std::fs::{self, File};
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! case crashed, hung or was accepted wrongly before, and must now get the protocol's
 //! error reply (or a clean CLI error) while the engine keeps running and its state.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -6,7 +6,7 @@
 //! Each search here would run for a minute or more; the bounds are a small part of
 //! that, so that no load on the machine reaches them.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -1,7 +1,7 @@
 //! Chaos Clock from every entry point: the UGI+ session, `sente chaosclock solve`, and
 //! `sente chaosclock play`, with good input and bad.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

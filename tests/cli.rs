@@ -1,6 +1,6 @@
 //! The command-line subcommands, run as a user would.
 
-mod common;
+use crate::common;
 
 use common::run;
 

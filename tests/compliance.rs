@@ -3,7 +3,7 @@
 //! really do, and engines that break the protocols fail with the right checks and a
 //! non-zero exit status.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

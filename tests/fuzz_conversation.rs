@@ -20,9 +20,8 @@
 //! runs that many sequences per game and protocol (docs/testing.md). A failure names
 //! the protocol, game and seed, and lists the lines sent.
 
-mod common;
-#[path = "common/mutate.rs"]
-mod mutate;
+use crate::common;
+use crate::common::mutate;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};

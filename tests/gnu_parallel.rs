@@ -2,7 +2,7 @@
 //! (the same commands take `--sshlogin` for several hosts; see docs/cluster.md). Each
 //! run's merge must equal the unsharded run of the same seed, byte for byte.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

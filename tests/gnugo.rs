@@ -4,7 +4,7 @@
 //! (`list_stones`, so on every capture); at the end, when only single-point eyes are
 //! left and no dead stones remain, our area count must equal GNU Go's `final_score`.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -3,7 +3,7 @@
 //! until the next command, which ends the reply with the empty line and is then
 //! answered; `lz-genmove_analyze` streams the same lines and ends with `play <move>`.
 
-mod common;
+use crate::common;
 
 use common::{Engine, REPLY, gtp};
 

@@ -4,7 +4,7 @@
 //! as GNU Go 3.8 does on the same positions. `query score` and `query result` count
 //! the same way (dead stones removed).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -1,7 +1,7 @@
 //! The seed-001 homework: the seven examples reproduce the official answers, the
 //! pictures are written, and bad files are reported with file and line.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

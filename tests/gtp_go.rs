@@ -2,7 +2,7 @@
 //! genmove under a clock, undo, scoring, and malformed commands that must get `?`
 //! replies while the engine keeps its game.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

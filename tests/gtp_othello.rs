@@ -1,6 +1,6 @@
 //! Othello over GTP as Quarry drives it, and our rules against GRhino's GTP engine.
 
-mod common;
+use crate::common;
 
 use bitboards::othello::{Board, Move, Position};
 use bitboards::rng::splitmix64;

@@ -6,7 +6,7 @@
 //! visits, and a search meant to run until terminated has more visits than any
 //! machine runs in the 30 s a reply may take.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

@@ -1,7 +1,7 @@
 //! NBoard over pipes, as the NBoard GUI drives an engine (the session of the
 //! protocol's documentation), plus malformed input.
 
-mod common;
+use crate::common;
 
 use bitboards::othello::{Board, Move, Position};
 use common::{Engine, REPLY};

@@ -2,7 +2,7 @@
 //! the player plays the built-in book over UGI+ unless told not to, and a corrupt book
 //! file is refused with its line while the engine keeps its book.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! platform protocol; every text record is replayed through the referee, answer by
 //! answer, and the SGF record holds the turns with their tries.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! with refusals, `take`, `access take` and `taked`, a game as white, and bad input
 //! that gets an error on stderr and leaves the state as it was.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::io::Write;

@@ -1,7 +1,7 @@
 //! Phantom Go over UGI+: the position is the list of tries (an illegal try leaves the
 //! same side to move), the Phantom Go queries, and `go` choosing from the mover's view.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 

@@ -13,7 +13,7 @@
 //!
 //! After the last line the engine must exit with nothing more to say.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! (SIGTERM) at several moments and started again with `--resume` end with exactly
 //! what one uninterrupted run of the same seed writes.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

@@ -4,7 +4,7 @@
 //! merge of shards that do not make up one finished run is refused with the reason,
 //! and a stopped shard is finished with `--resume`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

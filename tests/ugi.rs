@@ -1,7 +1,7 @@
 //! UGI+ over pipes: the handshake, searches, `isready` during a search, `stop`, and
 //! malformed input that must get an error reply without losing the position.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

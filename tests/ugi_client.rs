@@ -7,7 +7,7 @@
 //! of two games, colours swapped, in every game a UGI client can play (Phantom Go hides
 //! what a rule-less client would need).
 
-mod common;
+use crate::common;
 
 use common::{Engine, REPLY};
 

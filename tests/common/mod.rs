@@ -196,6 +196,7 @@ pub fn run(args: &[&str]) -> String {
     assert!(out.status.success(), "sente {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("utf-8 output")
 }
+pub mod mutate;
 pub mod untimed;
 
 /// A scratch folder of one test's own: unique (tests run in threads of one process,
