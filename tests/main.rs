@@ -20,6 +20,7 @@ mod gnugo;
 mod go_analysis;
 mod go_endings;
 mod go_homework;
+mod go_tactics;
 mod gtp_go;
 mod gtp_othello;
 mod katago_analysis;

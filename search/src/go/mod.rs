@@ -6,3 +6,4 @@ pub mod mcts;
 pub mod player;
 pub mod playout;
 pub mod prior;
+pub mod tactics;

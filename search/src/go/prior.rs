@@ -11,10 +11,18 @@
 //! | captures a chain | +10 won, +5 won per stone (up to 4) |
 //! | ... a chain that the last move played or touches | +10 won more |
 //! | saves an own chain in atari (extends to 2+ liberties, or captures) | +15 won, +5 won per stone (up to 4) |
-//! | self-atari of 2+ stones that captures nothing | +30 lost |
+//! | self-atari of 2+ stones that captures nothing, unless [`tactics::is_bad_self_atari`] finds it a nakade or snapback | +30 lost |
+//! | an atari that starts a working ladder ([`tactics::ladder_attack`]) | +20 won |
+//! | a throw-in that sets up a snapback ([`tactics::is_snapback`]) | +20 won |
+//! | extending an own chain in atari that a ladder captures anyway (instead of the save bonus) | +10 lost |
+//! | the vital point of a nakade eye space of either colour ([`tactics::vital_point`]) | +15 won |
 //! | matches a MoGo 3×3 pattern, next to the last move | +10 won |
 //! | next to the last move (its 8 neighbours) | +4 won |
 //! | first line while more than half the board is empty (unless it captures or saves) | +10 lost |
+//!
+//! The tactical rules read the position once per expansion (ladders, snapbacks, eye
+//! spaces on a [`Board`] copy, [`super::tactics`]); the children of the same position
+//! share that reading through a per-thread cache.
 //!
 //! Own true eyes are never children at all (the tree only expands points
 //! [`FastBoard::is_playable`] allows); a pass gets no prior.
@@ -26,9 +34,12 @@
 //! move), `.` empty, `?` anything, `x` anything but `X`, `o` anything but `O`, `#`
 //! off the board; every rotation and reflection counts.
 
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
-use bitboards::go::{Cell, FastBoard};
+use bitboards::go::{Board, Cell, Color, FastBoard, Point, bits, flood};
+
+use super::tactics;
 
 /// Virtual visits every child starts with, half of them won.
 pub const EVEN: u8 = 10;
@@ -172,6 +183,17 @@ pub fn matches_pattern(board: &FastBoard, cell: Cell) -> bool {
 pub fn prior(board: &FastBoard, cell: Cell, last: Cell) -> Prior {
     let mut p = Prior { visits: EVEN, wins: EVEN / 2 };
     let me = board.to_move();
+    let point = FastBoard::point(cell);
+    let facts = with_tactics(board, |facts| {
+        let bit = point.bit();
+        CellFacts {
+            ladder_capture: facts.ladder_captures & bit != 0,
+            snapback: facts.snapbacks & bit != 0,
+            dead_end: facts.dead_ends & bit != 0,
+            vital: facts.vital_points & bit != 0,
+            good_self_atari: board.is_big_self_atari(cell) && !tactics::is_bad_self_atari(&facts.board, me, point),
+        }
+    });
     let mut captures = false;
     let mut saves = 0u32;
     let mut checked = [0 as Cell; 4];
@@ -197,11 +219,22 @@ pub fn prior(board: &FastBoard, cell: Cell, last: Cell) -> Prior {
             saves += stones;
         }
     }
-    if saves > 0 && (captures || !board.is_big_self_atari(cell)) {
+    if saves > 0 && !captures && facts.dead_end {
+        p.bad(10);
+    } else if saves > 0 && (captures || !board.is_big_self_atari(cell)) {
         p.good(15 + 5 * saves.min(4) as u8);
     }
-    if !captures && board.is_big_self_atari(cell) {
+    if !captures && board.is_big_self_atari(cell) && !facts.good_self_atari {
         p.bad(30);
+    }
+    if facts.ladder_capture {
+        p.good(20);
+    }
+    if facts.snapback {
+        p.good(20);
+    }
+    if facts.vital {
+        p.good(15);
     }
     if last != 0 && FastBoard::ring(last).contains(&cell) {
         p.good(4);
@@ -209,13 +242,108 @@ pub fn prior(board: &FastBoard, cell: Cell, last: Cell) -> Prior {
             p.good(10);
         }
     }
-    let point = FastBoard::point(cell);
     let edge = board.size() - 1;
     let first_line = point.row() == 0 || point.col() == 0 || point.row() == edge || point.col() == edge;
     if first_line && !captures && saves == 0 && 2 * board.empty_count() > board.size() * board.size() {
         p.bad(10);
     }
     p
+}
+
+/// What the tactical reading says about one child.
+struct CellFacts {
+    ladder_capture: bool,
+    snapback: bool,
+    dead_end: bool,
+    vital: bool,
+    good_self_atari: bool,
+}
+
+/// The tactical reading of one position, for the side to move (bitboards of the
+/// [`Board`] layout).
+struct Tactics {
+    /// The position's [`FastBoard::position_key`].
+    key: u64,
+    /// The position as a [`Board`], for the reading.
+    board: Board,
+    /// Ataris that start a working ladder against an opponent chain.
+    ladder_captures: u128,
+    /// Throw-ins that set up a snapback.
+    snapbacks: u128,
+    /// The liberties of own chains in atari that a ladder captures even after extending.
+    dead_ends: u128,
+    /// Vital points of the nakade eye spaces of either colour.
+    vital_points: u128,
+}
+
+thread_local! {
+    /// The last position read on this thread: the children of one node share it.
+    static TACTICS: RefCell<Option<Tactics>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` on the tactical reading of `fast`, reading the position first unless it is
+/// the one read last on this thread.
+fn with_tactics<T>(fast: &FastBoard, f: impl FnOnce(&Tactics) -> T) -> T {
+    let key = fast.position_key();
+    TACTICS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.as_ref().is_none_or(|t| t.key != key) {
+            *cache = Some(read_tactics(fast, key));
+        }
+        f(cache.as_ref().expect("just filled"))
+    })
+}
+
+/// Reads the ladders, snapbacks and eye spaces of the position for its side to move.
+fn read_tactics(fast: &FastBoard, key: u64) -> Tactics {
+    let (black, white) = fast.stone_sets();
+    let mut board = Board::new(fast.size());
+    for p in bits(black) {
+        board.set(p, Some(Color::BLACK));
+    }
+    for p in bits(white) {
+        board.set(p, Some(Color::WHITE));
+    }
+    let me = fast.to_move();
+    board.set_to_move(me);
+    let mask = board.mask();
+    let mut facts = Tactics { key, board, ladder_captures: 0, snapbacks: 0, dead_ends: 0, vital_points: 0 };
+    for color in [me, me.other()] {
+        let mut rest = board.stones(color);
+        while rest != 0 {
+            let seed = rest & rest.wrapping_neg();
+            let chain = flood(seed, board.stones(color), mask);
+            rest &= !chain;
+            let at = Point(seed.trailing_zeros() as u8);
+            let liberties = board.liberties(chain);
+            match (color == me, liberties.count_ones()) {
+                (true, 1) if !tactics::ladder_escapes(&board, at) => facts.dead_ends |= liberties,
+                (false, 2) => {
+                    if let Some(m) = tactics::ladder_attack(&board, at) {
+                        facts.ladder_captures |= m.bit();
+                    }
+                    for q in bits(liberties) {
+                        if tactics::is_snapback(&board, me, q) {
+                            facts.snapbacks |= q.bit();
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut empty = board.empty();
+    while empty != 0 {
+        let seed = empty & empty.wrapping_neg();
+        let space = flood(seed, board.empty(), mask);
+        empty &= !space;
+        if (3..=6).contains(&space.count_ones())
+            && let Some(v) = tactics::vital_point(&board, Point(seed.trailing_zeros() as u8))
+        {
+            facts.vital_points |= v.bit();
+        }
+    }
+    facts
 }
 
 /// True if a stone of the chain on `chain` is next to `cell`.
@@ -283,25 +411,31 @@ mod tests {
 
     #[test]
     fn saving_an_own_chain_in_atari_is_good_and_a_dead_end_is_not() {
-        // White to move. The white pair in the middle has one liberty left, below it
-        // (row 4, column 3), where it extends to three liberties. The white corner
-        // stone's extension to (1, 0) would leave the pair with one liberty.
-        let b = board(
-            &[
-                "OX.......",
-                ".X.......",
-                "...XX....",
-                "..XOOX...",
-                "....X....",
-                ".........",
-                ".........",
-                ".........",
-                ".........",
-            ],
-            Color::WHITE,
-        );
+        // White to move. The white pair in the middle has one liberty left, above it
+        // (row 4, column 3); extending there joins the white stone at (4, 2), three
+        // liberties and more. The white corner stone's extension to (1, 0) would leave
+        // the pair with one liberty.
+        let rows = [
+            "OX.......",
+            ".X.......",
+            "...XX....",
+            "..XOOX...",
+            "..O.X....",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+        ];
+        let b = board(&rows, Color::WHITE);
         let save = prior(&b, at(9, 4, 3), 0);
         assert!(save.rate() > 0.7, "{save:?}");
+        // Without the stone at (4, 2) the extension has two liberties and black catches
+        // it in a ladder: no save bonus, a penalty instead.
+        let mut ladder_rows = rows;
+        ladder_rows[4] = "....X....";
+        let ladder = board(&ladder_rows, Color::WHITE);
+        let dead_end = prior(&ladder, at(9, 4, 3), 0);
+        assert!(dead_end.rate() < 0.5, "{dead_end:?}");
         let corner_escape = prior(&b, at(9, 1, 0), 0);
         assert!(corner_escape.rate() < 0.5, "a self-atari of two stones: {corner_escape:?}");
     }
