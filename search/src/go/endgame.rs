@@ -64,16 +64,7 @@ impl Settlement {
     pub fn of(board: &Board, playouts: usize, dead_threshold: f32, seed: u64) -> Settlement {
         let own = settled_ownership(board, playouts, seed);
         let seki = seki_stones(board);
-        let mut dead =
-            enclosed_without_eyes(board, &own, Color::BLACK) | enclosed_without_eyes(board, &own, Color::WHITE);
-        for p in board.points() {
-            let black_share = own[p.0 as usize];
-            match board.at(p) {
-                Some(Color::BLACK) if 1.0 - black_share > dead_threshold => dead |= p.bit(),
-                Some(Color::WHITE) if black_share > dead_threshold => dead |= p.bit(),
-                _ => {}
-            }
-        }
+        let dead = dead_by_playouts(board, &own, dead_threshold);
         Settlement { ownership: own, dead: dead & !seki, seki }
     }
 
@@ -363,6 +354,22 @@ fn random_safe_move(b: &Board, color: Color, contested: u128, rng: &mut Xoshiro2
     None
 }
 
+/// The playouts' verdict before the seki test: stones the other colour owns in more
+/// than `dead_threshold` of the playouts (`own`: black's share of each point), and
+/// groups shut in without two eyes by safe stones of the other colour.
+fn dead_by_playouts(board: &Board, own: &[f32], dead_threshold: f32) -> u128 {
+    let mut dead = enclosed_without_eyes(board, own, Color::BLACK) | enclosed_without_eyes(board, own, Color::WHITE);
+    for p in board.points() {
+        let black_share = own[p.0 as usize];
+        match board.at(p) {
+            Some(Color::BLACK) if 1.0 - black_share > dead_threshold => dead |= p.bit(),
+            Some(Color::WHITE) if black_share > dead_threshold => dead |= p.bit(),
+            _ => {}
+        }
+    }
+    dead
+}
+
 /// Stones of groups in a simple seki: groups of both colours around an empty point
 /// that neither side can fill, because the stone played there would be left in atari
 /// (or be suicide) without capturing anything. That finds the seki of two groups
@@ -450,6 +457,19 @@ mod tests {
         let judged = judge(&seki_board());
         assert_eq!(judged.seki, seki_stones(&seki_board()));
         assert_eq!(judged.dead, 0);
+    }
+
+    /// Where the two judgements disagree: the playouts' verdict alone (ownership,
+    /// and groups shut in without two eyes by safe stones) kills the seven stones of
+    /// the seki; the seki test keeps them, and the one judgement that GTP, UGI+, the
+    /// arena and the Phantom Go referee use ([`judge`]) kills none.
+    #[test]
+    fn the_playouts_alone_would_kill_the_seki_and_the_judgement_does_not() {
+        let b = seki_board();
+        let own = settled_ownership(&b, JUDGE_PLAYOUTS, JUDGE_SEED);
+        let alone = dead_by_playouts(&b, &own, JUDGE_DEAD_SHARE);
+        assert_eq!(alone, seki_stones(&b), "the playouts alone kill exactly the seki's stones");
+        assert_eq!(judge(&b).dead, 0);
     }
 
     #[test]
