@@ -617,10 +617,21 @@ fn root_search(
             None if i == 0 => -s.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity),
             None => -s.pvs_midgame(cp, co, -alpha - 1, -alpha, depth - 1, n - 1, cparity),
         };
+        // The null window's result (a lower bound when above `alpha`), if it finished.
+        let null_window = (!s.aborted).then_some(score);
         if i > 0 && score > alpha && score < beta && !s.aborted {
             score = -s.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity);
         }
         if s.aborted {
+            // A move that failed high on its null window has beaten every move before
+            // it, even if the cut came during its re-search: it is the best so far,
+            // its score the bound the null window proved.
+            if i > 0
+                && let Some(bound) = null_window.filter(|&v| v > alpha && v > best)
+            {
+                best = bound;
+                best_move = m.sq;
+            }
             break;
         }
         if score > best {
