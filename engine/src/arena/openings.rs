@@ -153,13 +153,26 @@ mod tests {
         RefereeRules { size, komi: 7.0, solve_empties: 0, max_moves: 300, phantom_rules: Default::default() }
     }
 
-    /// Writes `text` to a scratch file named `name`; its path.
-    fn scratch(name: &str, text: &str) -> String {
-        let dir = std::env::temp_dir().join(format!("sente-openings-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("scratch folder");
-        let path = dir.join(name);
+    /// A file in a scratch folder of its own, removed when dropped; derefs to its path.
+    struct Scratch {
+        _dir: tempfile::TempDir,
+        path: String,
+    }
+
+    impl std::ops::Deref for Scratch {
+        type Target = str;
+
+        fn deref(&self) -> &str {
+            &self.path
+        }
+    }
+
+    /// Writes `text` to a scratch file named `name`.
+    fn scratch(name: &str, text: &str) -> Scratch {
+        let dir = tempfile::Builder::new().prefix("sente-openings-").tempdir().expect("scratch folder");
+        let path = dir.path().join(name);
         std::fs::write(&path, text).expect("write the openings");
-        path.to_string_lossy().into_owned()
+        Scratch { path: path.to_string_lossy().into_owned(), _dir: dir }
     }
 
     #[test]

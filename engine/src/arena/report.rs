@@ -1432,11 +1432,13 @@ mod tests {
         }
     }
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("sente-report-unit-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
+    /// A scratch folder of the test's own with a `games` folder (removed when the
+    /// first value is dropped), and its path.
+    fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let tmp = tempfile::Builder::new().prefix(&format!("sente-report-unit-{name}-")).tempdir().expect("scratch");
+        let dir = tmp.path().to_path_buf();
         fs::create_dir_all(dir.join("games")).expect("scratch folder");
-        dir
+        (tmp, dir)
     }
 
     #[test]
@@ -1518,7 +1520,7 @@ mod tests {
 
     #[test]
     fn a_folder_without_results_is_named_in_the_error() {
-        let dir = scratch("empty");
+        let (_tmp, dir) = scratch("empty");
         let e = write(&ReportOptions { dir: dir.clone(), out: None, sprt: None }).expect_err("no results");
         let text = format!("{e:#}");
         assert!(text.contains(&dir.join("results.jsonl").display().to_string()), "{text}");
@@ -1528,7 +1530,7 @@ mod tests {
 
     #[test]
     fn a_page_from_rows_with_plies_a_torn_line_and_a_missing_record() {
-        let dir = scratch("page");
+        let (_tmp, dir) = scratch("page");
         let plies = |seat0: u64| {
             (0..4).map(|p| MoveStat { ply: p, seat: p % 2, ms: seat0 + p as u64, ..MoveStat::default() }).collect()
         };
@@ -1551,7 +1553,7 @@ mod tests {
 
     #[test]
     fn names_reasons_and_moves_cannot_break_out_of_the_page() {
-        let dir = scratch("hostile");
+        let (_tmp, dir) = scratch("hostile");
         let evil = "</script><!--<script>&\"'x";
         let mut r = row(0, 1.0, vec![]);
         r.first = evil.into();

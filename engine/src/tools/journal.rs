@@ -143,16 +143,15 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("sente-journal-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("scratch folder");
-        dir
+    /// A scratch folder of the test's own, removed when dropped.
+    fn scratch(name: &str) -> tempfile::TempDir {
+        tempfile::Builder::new().prefix(&format!("sente-journal-{name}-")).tempdir().expect("scratch folder")
     }
 
     #[test]
     fn lines_come_back_and_a_torn_last_line_is_cut_off() {
-        let path = scratch("torn").join("results.jsonl");
+        let dir = scratch("torn");
+        let path = dir.path().join("results.jsonl");
         let (mut journal, recovered) = Journal::open(&path).expect("open");
         assert!(recovered.lines.is_empty() && recovered.dropped.is_none());
         journal.append("one").expect("append");
@@ -175,12 +174,13 @@ mod tests {
 
     #[test]
     fn an_atomic_write_replaces_the_file_whole() {
-        let dir = scratch("atomic");
+        let tmp = scratch("atomic");
+        let dir = tmp.path();
         let path = dir.join("000001.ggf");
         write_atomically(&path, b"first").expect("write");
         write_atomically(&path, b"second").expect("write again");
         assert_eq!(fs::read_to_string(&path).expect("read"), "second");
-        let names: Vec<_> = fs::read_dir(&dir).expect("list").map(|e| e.expect("entry").file_name()).collect();
+        let names: Vec<_> = fs::read_dir(dir).expect("list").map(|e| e.expect("entry").file_name()).collect();
         assert_eq!(names.len(), 1, "{names:?}");
     }
 }
