@@ -1,8 +1,10 @@
 //! Go in the search crate: playouts, Monte-Carlo tree search and the end of the game.
 
 pub mod endgame;
+pub mod features;
 mod game;
 pub mod mcts;
+pub mod move_model;
 pub mod player;
 pub mod playout;
 pub mod prior;

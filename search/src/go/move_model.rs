@@ -1,0 +1,475 @@
+//! A learned model of Go moves: Bradley–Terry strengths of local features, trained by
+//! minorization–maximization, after Rémi Coulom, "Computing Elo Ratings of Move
+//! Patterns in the Game of Go" (2007).
+//!
+//! Every feature `i` of [`super::features`] has a strength γᵢ > 0. A candidate move is
+//! a *team* of the features that fire for it, with strength the product of their γ;
+//! the probability that a move is chosen among the candidates of its position is its
+//! strength divided by the sum of all candidates' strengths.
+//!
+//! **Training** ([`fit`]) maximises the likelihood of the moves actually played. Each
+//! position is one competition: the played move's team wins against all the other
+//! candidates. Coulom's MM update for feature `i`, with the other features fixed, is
+//!
+//! γᵢ ← Wᵢ / Σⱼ Cᵢⱼ / Eⱼ
+//!
+//! where Wᵢ counts the competitions that `i`'s team won, Eⱼ is the total strength of
+//! competition `j`'s candidates and Cᵢⱼ the total strength of its candidates that
+//! contain `i`, divided by γᵢ. Features of one group never fire together, so a whole
+//! group is updated at once; one iteration updates every group in turn. A weak prior
+//! keeps unseen and rare features near 1: each feature also plays two virtual games
+//! against a team of strength 1, one won and one lost (Wᵢ + 1 over the sum + 2/(γᵢ + 1)).
+//!
+//! **Data** comes from move lists: [`samples_from_moves`] replays a game and gives one
+//! [`Sample`] per move; [`self_play_game`] plays a game with this crate's MCTS at a fixed
+//! number of playouts per move, for training data without game records.
+//!
+//! **Files** ([`MoveModel::save`], [`MoveModel::load`]) are plain text, one line per
+//! feature: `id name gamma`.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use bitboards::go::{Board, Game, MAX_SIZE, Move, Superko};
+use bitboards::rng::splitmix64;
+
+use super::features::{FeatureId, Group, Position, feature_count, feature_name};
+use super::mcts::{Mcts, MctsSettings};
+use crate::{Limits, StopFlag};
+
+/// Virtual wins each feature starts with in training (its one won virtual game).
+const PRIOR_WINS: f64 = 1.0;
+/// Virtual games each feature plays against a team of strength 1.
+const PRIOR_GAMES: f64 = 2.0;
+
+/// The strength γ of every feature (index = [`FeatureId`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveModel {
+    gammas: Vec<f32>,
+}
+
+impl Default for MoveModel {
+    fn default() -> Self {
+        MoveModel::uniform()
+    }
+}
+
+impl MoveModel {
+    /// Every γ 1: all candidates equally likely.
+    pub fn uniform() -> MoveModel {
+        MoveModel { gammas: vec![1.0; feature_count()] }
+    }
+
+    /// The γ of a feature (1 for an id past the last feature).
+    pub fn gamma(&self, id: FeatureId) -> f32 {
+        self.gammas.get(id as usize).copied().unwrap_or(1.0)
+    }
+
+    /// The strength of a team: the product of its features' γ.
+    pub fn strength(&self, features: &[FeatureId]) -> f32 {
+        features.iter().map(|&id| self.gamma(id)).product()
+    }
+
+    /// The strength of `mv` in `position` (the product of the γ of the features that
+    /// fire for it).
+    pub fn score(&self, position: &Position, mv: Move) -> f32 {
+        self.strength(&position.features(mv))
+    }
+
+    /// The probability of each candidate move of `position` ([`Position::candidates`]:
+    /// the playable points and a pass), in the candidates' order.
+    pub fn probabilities(&self, position: &Position) -> Vec<(Move, f32)> {
+        let candidates = position.candidates();
+        let strengths: Vec<f64> = candidates.iter().map(|&m| f64::from(self.score(position, m))).collect();
+        let total: f64 = strengths.iter().sum();
+        candidates.into_iter().zip(strengths).map(|(m, s)| (m, (s / total) as f32)).collect()
+    }
+
+    /// The mean natural log of the probability the model gives the played move, over
+    /// the samples whose played move is a candidate; `None` if none is.
+    pub fn mean_log_probability(&self, samples: &[Sample]) -> Option<f64> {
+        let mut sum = 0.0;
+        let mut counted = 0usize;
+        for sample in samples {
+            let position = sample.position();
+            let candidates = position.candidates();
+            if !candidates.contains(&sample.played) {
+                continue;
+            }
+            let total: f64 = candidates.iter().map(|&m| f64::from(self.score(&position, m))).sum();
+            sum += (f64::from(self.score(&position, sample.played)) / total).ln();
+            counted += 1;
+        }
+        (counted > 0).then(|| sum / counted as f64)
+    }
+
+    /// The model as text: a comment line, then `id name gamma` for every feature whose
+    /// γ is not 1 (the features training never saw are left out; [`MoveModel::load`]
+    /// gives them 1).
+    pub fn save(&self) -> String {
+        let mut text = String::from("# sente Go move model: feature id, name, gamma\n");
+        for (id, gamma) in self.gammas.iter().enumerate() {
+            if *gamma == 1.0 {
+                continue;
+            }
+            let name = feature_name(id as FeatureId).unwrap_or_default();
+            let _ = writeln!(text, "{id} {name} {gamma}");
+        }
+        text
+    }
+
+    /// Reads [`MoveModel::save`]'s text. Blank lines and lines starting with `#` are
+    /// skipped; features without a line keep γ = 1. Each line's name must be the name
+    /// of its id (a file made for other features is refused) and its γ a positive
+    /// finite number.
+    pub fn load(text: &str) -> Result<MoveModel, String> {
+        let mut model = MoveModel::uniform();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let &[id, name, gamma] = fields.as_slice() else {
+                return Err(format!("line {}: expected 'id name gamma', got '{line}'", n + 1));
+            };
+            let id: FeatureId = id.parse().map_err(|_| format!("line {}: bad feature id '{id}'", n + 1))?;
+            let expected = feature_name(id).ok_or_else(|| format!("line {}: no feature {id}", n + 1))?;
+            if name != expected {
+                return Err(format!("line {}: feature {id} is '{expected}', not '{name}'", n + 1));
+            }
+            let gamma: f32 = gamma.parse().map_err(|_| format!("line {}: bad gamma '{gamma}'", n + 1))?;
+            if !(gamma.is_finite() && gamma > 0.0) {
+                return Err(format!("line {}: gamma {gamma} is not a positive number", n + 1));
+            }
+            model.gammas[id as usize] = gamma;
+        }
+        Ok(model)
+    }
+
+    /// [`MoveModel::save`] to a file.
+    pub fn save_file(&self, path: &std::path::Path) -> std::io::Result<()> {
+        std::fs::write(path, self.save())
+    }
+
+    /// [`MoveModel::load`] from a file.
+    pub fn load_file(path: &std::path::Path) -> Result<MoveModel, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        MoveModel::load(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// One training example: a position (with its side to move), the last two moves
+/// before it, and the move played there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// The position, with the side to move.
+    pub board: Board,
+    /// The last move (`None` at the start of the game).
+    pub last: Option<Move>,
+    /// The move before the last one.
+    pub before: Option<Move>,
+    /// The move played.
+    pub played: Move,
+}
+
+impl Sample {
+    /// The position read for feature extraction.
+    pub fn position(&self) -> Position {
+        Position::new(&self.board, self.last, self.before)
+    }
+}
+
+/// Replays `moves` (black first, colours alternating, positional superko) on an empty
+/// board of side `size` and gives one [`Sample`] per move; an error names the first
+/// illegal move.
+pub fn samples_from_moves(size: usize, komi: f64, moves: &[Move]) -> Result<Vec<Sample>, String> {
+    if !(2..=MAX_SIZE).contains(&size) {
+        return Err(format!("board size {size}: 2 to {MAX_SIZE}"));
+    }
+    let mut game = Game::new(Board::new(size), komi, Superko::Positional);
+    let mut samples = Vec::with_capacity(moves.len());
+    for (i, &played) in moves.iter().enumerate() {
+        let board = *game.board();
+        let last = i.checked_sub(1).map(|j| moves[j]);
+        let before = i.checked_sub(2).map(|j| moves[j]);
+        samples.push(Sample { board, last, before, played });
+        game.play(board.to_move(), played)
+            .map_err(|e| format!("move {} ({}) is illegal: {e}", i + 1, played.to_gtp(size)))?;
+    }
+    Ok(samples)
+}
+
+/// Plays a game on an empty board of side `size` with `komi` by this crate's MCTS, one
+/// thread and `playouts` playouts a move, each search seeded from `seed` and the move
+/// number (so the same arguments give the same game), until two passes in a row or
+/// `2 × size²` moves; returns its moves.
+pub fn self_play_game(size: usize, komi: f64, playouts: u64, seed: u64) -> Result<Vec<Move>, String> {
+    if !(2..=MAX_SIZE).contains(&size) {
+        return Err(format!("board size {size}: 2 to {MAX_SIZE}"));
+    }
+    let mut game = Game::new(Board::new(size), komi, Superko::Positional);
+    let settings = MctsSettings { threads: 1, ..MctsSettings::default() };
+    let limits = Limits { nodes: Some(playouts.max(1)), ..Limits::default() };
+    let stop = StopFlag::new();
+    let mut moves = Vec::new();
+    while !game.is_over() && moves.len() < 2 * size * size {
+        let color = game.board().to_move();
+        let move_seed = splitmix64(seed ^ splitmix64(moves.len() as u64));
+        let mut tree = Mcts::new(&game, move_seed).with_settings(settings);
+        let best = tree.search(&limits, &stop, color).best;
+        game.play(color, best).map_err(|e| format!("the search chose an illegal move {}: {e}", best.to_gtp(size)))?;
+        moves.push(best);
+    }
+    Ok(moves)
+}
+
+/// Fits a model to `samples` with `iterations` rounds of MM (each round updates every
+/// feature group once). Samples whose played move is not a candidate
+/// ([`Position::candidates`], e.g. filling an own true eye) are left out.
+pub fn fit(samples: &[Sample], iterations: usize) -> MoveModel {
+    let mut competitions = Competitions::default();
+    for sample in samples {
+        let position = sample.position();
+        let candidates = position.candidates();
+        let Some(winner) = candidates.iter().position(|&m| m == sample.played) else { continue };
+        competitions.push(candidates.iter().map(|&m| position.features(m)), winner);
+    }
+    let groups: Vec<Range<FeatureId>> = Group::ALL.iter().map(|g| g.first()..g.first() + g.levels()).collect();
+    let gammas = minorize_maximize(&competitions, &groups, feature_count(), iterations);
+    MoveModel { gammas: gammas.into_iter().map(|g| g as f32).collect() }
+}
+
+/// Competitions between teams of features, stored flat: the features of every
+/// candidate one after the other, where each candidate's and each competition's list
+/// ends, and the winning candidate of each competition.
+#[derive(Default)]
+struct Competitions {
+    ids: Vec<FeatureId>,
+    team_ends: Vec<usize>,
+    competition_ends: Vec<usize>,
+    winners: Vec<usize>,
+}
+
+impl Competitions {
+    /// Adds a competition between `teams`, won by the team at index `winner`.
+    fn push<T: AsRef<[FeatureId]>>(&mut self, teams: impl Iterator<Item = T>, winner: usize) {
+        let first = self.team_ends.len();
+        for team in teams {
+            self.ids.extend_from_slice(team.as_ref());
+            self.team_ends.push(self.ids.len());
+        }
+        self.winners.push(first + winner);
+        self.competition_ends.push(self.team_ends.len());
+    }
+
+    /// The features of candidate `k` (over all competitions).
+    fn team(&self, k: usize) -> &[FeatureId] {
+        let start = if k == 0 { 0 } else { self.team_ends[k - 1] };
+        &self.ids[start..self.team_ends[k]]
+    }
+
+    /// The candidates of each competition.
+    fn competitions(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        let starts = std::iter::once(0).chain(self.competition_ends.iter().copied());
+        starts.zip(self.competition_ends.iter().copied()).map(|(a, b)| a..b)
+    }
+}
+
+/// Coulom's MM algorithm: `count` strengths, starting at 1, fitted to `competitions`
+/// over `iterations` rounds; each round updates the features of each of `groups` (id
+/// ranges whose features never fire together) at once, all groups in turn.
+fn minorize_maximize(
+    competitions: &Competitions,
+    groups: &[Range<FeatureId>],
+    count: usize,
+    iterations: usize,
+) -> Vec<f64> {
+    let mut gamma = vec![1.0f64; count];
+    let mut wins = vec![0.0f64; count];
+    for &w in &competitions.winners {
+        for &id in competitions.team(w) {
+            wins[id as usize] += 1.0;
+        }
+    }
+    let mut strength = vec![0.0f64; competitions.team_ends.len()];
+    let mut denominator = vec![0.0f64; count];
+    for _ in 0..iterations {
+        for group in groups {
+            for candidates in competitions.competitions() {
+                let mut total = 0.0;
+                for k in candidates.clone() {
+                    strength[k] = competitions.team(k).iter().map(|&id| gamma[id as usize]).product();
+                    total += strength[k];
+                }
+                for k in candidates {
+                    for &id in competitions.team(k) {
+                        if group.contains(&id) {
+                            denominator[id as usize] += strength[k] / gamma[id as usize] / total;
+                        }
+                    }
+                }
+            }
+            for id in group.start as usize..group.end as usize {
+                let virtual_games = PRIOR_GAMES / (gamma[id] + 1.0);
+                gamma[id] = (wins[id] + PRIOR_WINS) / (denominator[id] + virtual_games);
+                denominator[id] = 0.0;
+            }
+        }
+    }
+    gamma
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bitboards::go::{Color, Point, parse_board_text};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
+    fn at(text: &str) -> Point {
+        Point::from_gtp(text, 9).expect("a valid test point")
+    }
+
+    fn uniform01(rng: &mut Xoshiro256PlusPlus) -> f64 {
+        (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Competitions drawn from known strengths: two groups, A (ids 0..4) and B (ids
+    /// 4..7); each of 8 candidates takes a random level of each, and the winner is drawn
+    /// with probability proportional to its strength. MM recovers the order and, within
+    /// a group, the ratios.
+    #[test]
+    fn mm_recovers_known_gammas() {
+        let truth = [0.25, 1.0, 2.0, 8.0, 1.0, 3.0, 0.5];
+        let groups = [0..4, 4..7];
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut competitions = Competitions::default();
+        for _ in 0..4000 {
+            let teams: Vec<[FeatureId; 2]> =
+                (0..8).map(|_| [(rng.next_u64() % 4) as FeatureId, 4 + (rng.next_u64() % 3) as FeatureId]).collect();
+            let strengths: Vec<f64> = teams.iter().map(|t| truth[t[0] as usize] * truth[t[1] as usize]).collect();
+            let mut pick = uniform01(&mut rng) * strengths.iter().sum::<f64>();
+            let mut winner = teams.len() - 1;
+            for (k, s) in strengths.iter().enumerate() {
+                if pick < *s {
+                    winner = k;
+                    break;
+                }
+                pick -= s;
+            }
+            competitions.push(teams.iter(), winner);
+        }
+        let gamma = minorize_maximize(&competitions, &groups, truth.len(), 60);
+        for group in &groups {
+            let ids: Vec<usize> = (group.start as usize..group.end as usize).collect();
+            let mut by_truth = ids.clone();
+            by_truth.sort_by(|&a, &b| truth[a].total_cmp(&truth[b]));
+            let mut by_fit = ids.clone();
+            by_fit.sort_by(|&a, &b| gamma[a].total_cmp(&gamma[b]));
+            assert_eq!(by_fit, by_truth, "{gamma:?}");
+            // Strengths are known up to a factor per group: compare ratios to the first.
+            let base = ids[0];
+            for &i in &ids[1..] {
+                let (fitted, expected) = (gamma[i] / gamma[base], truth[i] / truth[base]);
+                assert!((fitted / expected - 1.0).abs() < 0.2, "feature {i}: {fitted} vs {expected} ({gamma:?})");
+            }
+        }
+        // Unseen features stay at 1 under the prior.
+        let unseen = minorize_maximize(&competitions, &[0..4, 4..7, 7..9], 9, 5);
+        assert_eq!(&unseen[7..], &[1.0, 1.0]);
+    }
+
+    #[test]
+    fn save_and_load_round_trip() {
+        let mut model = MoveModel::uniform();
+        for (i, g) in model.gammas.iter_mut().enumerate() {
+            *g = 0.1 + (i % 17) as f32 * 0.37;
+        }
+        let text = model.save();
+        assert_eq!(text.lines().count(), feature_count() + 1);
+        assert_eq!(MoveModel::load(&text), Ok(model.clone()));
+        // Missing lines keep 1; comments and blank lines are skipped.
+        let capture = Group::Capture.feature(3);
+        let name = feature_name(capture).expect("a name");
+        let partial = MoveModel::load(&format!("# a comment\n\n{capture} {name} 4.5\n")).expect("loads");
+        assert_eq!(partial.gamma(capture), 4.5);
+        assert_eq!(partial.gamma(capture + 1), 1.0);
+        // Refused: a name that is not the id's, an unknown id, a bad gamma, a short line.
+        assert!(MoveModel::load(&format!("{} {name} 2", capture + 1)).is_err());
+        assert!(MoveModel::load(&format!("{} x 2", feature_count())).is_err());
+        assert!(MoveModel::load(&format!("{capture} {name} -1")).is_err());
+        assert!(MoveModel::load(&format!("{capture} {name} nan")).is_err());
+        assert!(MoveModel::load(&format!("{capture} {name}")).is_err());
+        // Through a file.
+        let path = std::env::temp_dir().join(format!("sente-move-model-{}.txt", std::process::id()));
+        model.save_file(&path).expect("writes");
+        assert_eq!(MoveModel::load_file(&path), Ok(model));
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn probabilities_are_normalised_strengths() {
+        // Black to move can capture white E5 (the last move) at F5.
+        let board = parse_board_text(
+            "........./........./........./....X..../...XO..../....X..../........./........./......... b",
+        )
+        .expect("a board");
+        let position = Position::new(&board, Some(Move::Play(at("E5"))), None);
+        let mut model = MoveModel::uniform();
+        model.gammas[Group::Capture.feature(2) as usize] = 20.0;
+        model.gammas[Group::Pass.feature(1) as usize] = 0.01;
+        let probabilities = model.probabilities(&position);
+        assert_eq!(probabilities.len(), position.candidates().len());
+        let total: f32 = probabilities.iter().map(|p| p.1).sum();
+        assert!((total - 1.0).abs() < 1e-4, "{total}");
+        let p = |m: Move| probabilities.iter().find(|x| x.0 == m).map(|x| x.1).expect("a candidate");
+        let capture = Move::Play(at("F5"));
+        let quiet = Move::Play(at("B8"));
+        assert_eq!(model.score(&position, capture), 20.0);
+        assert!((p(capture) / p(quiet) - 20.0).abs() < 1e-3);
+        assert!((p(Move::Pass) / p(quiet) - 0.01).abs() < 1e-5);
+        // The uniform model: 1 / candidates for every move.
+        let uniform = MoveModel::uniform().probabilities(&position);
+        assert!(uniform.iter().all(|x| (x.1 * uniform.len() as f32 - 1.0).abs() < 1e-4));
+    }
+
+    #[test]
+    fn samples_replay_the_moves() {
+        let moves: Vec<Move> =
+            ["E5", "D4", "pass", "C3"].iter().map(|t| Move::from_gtp(t, 9).expect("a move")).collect();
+        let samples = samples_from_moves(9, 7.5, &moves).expect("legal moves");
+        assert_eq!(samples.len(), 4);
+        assert_eq!(samples[0].last, None);
+        assert_eq!(samples[3].last, Some(Move::Pass));
+        assert_eq!(samples[3].before, Some(Move::Play(at("D4"))));
+        assert_eq!(samples[3].played, Move::Play(at("C3")));
+        assert_eq!(samples[3].board.to_move(), Color::WHITE);
+        assert_eq!(samples[3].board.at(at("E5")), Some(Color::BLACK));
+        let illegal = [Move::Play(at("E5")), Move::Play(at("E5"))];
+        let error = samples_from_moves(9, 7.5, &illegal).expect_err("E5 is taken");
+        assert!(error.contains("move 2"), "{error}");
+        assert!(samples_from_moves(19, 7.5, &moves).is_err());
+    }
+
+    /// A model trained on a few self-play games gives the moves of other games of the
+    /// same player a higher mean log-probability than the uniform model does.
+    #[test]
+    fn a_model_trained_on_self_play_beats_the_uniform_model() {
+        let games: Vec<Vec<Move>> =
+            (0..6).map(|seed| self_play_game(9, 7.5, 64, seed).expect("a self-play game")).collect();
+        assert_eq!(games[0], self_play_game(9, 7.5, 64, 0).expect("a self-play game"), "deterministic");
+        let samples = |range: Range<usize>| -> Vec<Sample> {
+            games[range].iter().flat_map(|g| samples_from_moves(9, 7.5, g).expect("legal games")).collect()
+        };
+        let (train, held_out) = (samples(0..4), samples(4..6));
+        assert!(train.len() > 100, "{} training moves", train.len());
+        let model = fit(&train, 8);
+        let trained = model.mean_log_probability(&held_out).expect("moves to score");
+        let uniform = MoveModel::uniform().mean_log_probability(&held_out).expect("moves to score");
+        assert!(trained > uniform + 1.0, "trained {trained:.3} against uniform {uniform:.3}");
+        // Answering next to the last move is liked, a bad self-atari is not.
+        assert!(model.gamma(Group::DistanceLast.feature(0)) > 2.0);
+        assert!(model.gamma(Group::SelfAtari.feature(0)) < 1.0);
+    }
+}
