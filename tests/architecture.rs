@@ -457,8 +457,8 @@ const ONE_DEFINITION: [(&str, &str, &[&str]); 10] = [
         "Pass => \"pass\"",
         &["bitboards/src/go/game.rs", "bitboards/src/othello/rules.rs"],
     ),
-    ("the game names (GameKind)", "\"phantomgo\"", &["engine/src/games/mod.rs"]),
-    ("the game names (GameKind)", "\"chaosclock\"", &["engine/src/games/mod.rs"]),
+    ("the game names (GameSpec)", "\"phantomgo\"", &["engine/src/games/registry.rs"]),
+    ("the game names (GameSpec)", "\"chaosclock\"", &["engine/src/games/registry.rs"]),
     ("the match table's outcome words", "\"1/2-1/2\"", &["bitboards/src/player.rs"]),
     ("UGI+'s outcome words", "\"p1win\"", &["bitboards/src/player.rs"]),
     ("UGI+'s outcome words", "\"bothwin\"", &["bitboards/src/player.rs"]),
@@ -493,8 +493,8 @@ fn each_text_vocabulary_is_defined_once() {
 #[test]
 fn the_vocabulary_check_finds_a_second_definition() {
     let files = vec![
-        ("engine/src/games/mod.rs".to_string(), strip("GameKind::PhantomGo => \"phantomgo\",")),
-        ("engine/src/x.rs".to_string(), strip("match k { GameKind::PhantomGo => \"phantomgo\" }")),
+        ("engine/src/games/mod.rs".to_string(), strip("GameKind::PHANTOM_GO => \"phantomgo\",")),
+        ("engine/src/x.rs".to_string(), strip("match k { GameKind::PHANTOM_GO => \"phantomgo\" }")),
         ("engine/src/y.rs".to_string(), strip("// \"phantomgo\"\n#[cfg(test)]\nmod tests { \"phantomgo\" }")),
     ];
     let found = holding(&files, "\"phantomgo\"");

@@ -32,6 +32,7 @@ mod phantom_ugi;
 mod readme;
 mod resume;
 mod shards;
+mod toy;
 mod ugi;
 mod ugi_client;
 mod ugi_setup;

@@ -22,6 +22,7 @@ pub mod go;
 mod limits;
 pub mod othello;
 pub mod phantom;
+pub mod player;
 pub mod tt;
 
 pub use game::{Evaluate, Game, Outcome, Player, Score};

@@ -151,20 +151,11 @@ fn parse_sprt(text: &Option<String>, normalized: bool) -> Result<Option<Sprt>> {
 
 impl PlayArgs {
     fn board_size(&self) -> Result<usize> {
-        Ok(match (self.game, self.size) {
-            (GameKind::Othello, None | Some(8)) => 8,
-            (GameKind::Othello, Some(n)) => bail!("the arena referees Othello on 8x8, not {n}x{n}"),
-            (GameKind::Go, None) => 9,
-            (GameKind::Go, Some(n)) if (2..=9).contains(&n) => n,
-            (GameKind::Go, Some(n)) => bail!("Go boards up to 9x9, not {n}x{n}"),
-            (GameKind::PhantomGo, None | Some(9)) => 9,
-            (GameKind::PhantomGo, Some(n)) => bail!("Phantom Go is played on 9x9, not {n}x{n}"),
-            (GameKind::ChaosClock, _) => 12,
-        })
+        self.game.spec().arena_size(self.size).map_err(anyhow::Error::msg)
     }
 
     fn komi(&self) -> f64 {
-        self.komi.unwrap_or(if self.game == GameKind::PhantomGo { 7.5 } else { 7.0 })
+        self.komi.unwrap_or(self.game.spec().default_komi().unwrap_or(7.0))
     }
 
     /// `--compliance`: the checks of [`compliance::run`] on the one engine; an error
@@ -213,7 +204,7 @@ impl PlayArgs {
             bail!("--nodes can only be told to UGI+ engines; use --st or --tc");
         }
         let platform_engine = [&a, &b].iter().any(|e| e.protocol == super::Protocol::Phantom);
-        if kind == GameKind::PhantomGo {
+        if kind == GameKind::PHANTOM_GO {
             if [&a, &b].iter().any(|e| !matches!(e.protocol, super::Protocol::Phantom | super::Protocol::Ugi)) {
                 bail!("Phantom Go engines speak the platform protocol (proto=phantom) or UGI+ (proto=ugi)");
             }
@@ -231,13 +222,7 @@ impl PlayArgs {
             bail!("proto=phantom is the Phantom Go platform protocol: use it only with --game phantomgo");
         }
         let shard = crate::tools::shard::Shard::parse(&self.shard, "--shard")?;
-        let max_moves = self.max_moves.unwrap_or(match kind {
-            GameKind::Othello => 200,
-            GameKind::Go => 3 * size * size,
-            // Tries, illegal ones included.
-            GameKind::PhantomGo => 12 * size * size,
-            GameKind::ChaosClock => 300,
-        });
+        let max_moves = self.max_moves.unwrap_or(kind.spec().max_moves(size));
         let komi = self.komi();
         let rules = RefereeRules {
             size,
@@ -250,11 +235,7 @@ impl PlayArgs {
         let source = match &self.openings {
             Some(path) => OpeningSource::File(path.clone()),
             None => OpeningSource::Random {
-                plies: self.random_plies.unwrap_or(match kind {
-                    GameKind::Othello => 6,
-                    GameKind::Go => 2,
-                    GameKind::PhantomGo | GameKind::ChaosClock => 0,
-                }),
+                plies: self.random_plies.unwrap_or(kind.spec().random_plies()),
                 seed: self.seed,
                 count: self.rounds,
             },

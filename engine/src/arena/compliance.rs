@@ -31,17 +31,16 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use bitboards::chaosclock::{self as cc, Record};
-use bitboards::go::{self, Color, Superko};
+use bitboards::chaosclock as cc;
+use bitboards::go::{self, Color};
 use bitboards::othello::{Board, Position};
 use bitboards::phantom::{PhantomConfig, PhantomRules, Referee, View};
 use bitboards::{Outcome, Player as Side};
-use search::Game;
 
 use super::players::{EngineSpec, GameSetup, Protocol, UGI_LINES};
 use super::process::{Fault, Log, Process};
-use super::referee::ArenaGame;
 use crate::games::GameKind;
+use crate::games::referee::{ArenaGame, RefereeRules, Refereed};
 
 /// How long an engine may take over an answer that needs no search.
 const ANSWER_TIME: Duration = Duration::from_secs(5);
@@ -107,9 +106,9 @@ pub fn run(spec: &EngineSpec, setup: GameSetup, log: Option<Log>, out: &mut dyn 
     };
     let supported = match spec.protocol {
         Protocol::Ugi => true,
-        Protocol::Gtp => matches!(setup.kind, GameKind::Go | GameKind::Othello),
-        Protocol::Nboard => setup.kind == GameKind::Othello,
-        Protocol::Phantom => setup.kind == GameKind::PhantomGo,
+        Protocol::Gtp => setup.kind.gtp_name().is_some(),
+        Protocol::Nboard => setup.kind == GameKind::OTHELLO,
+        Protocol::Phantom => setup.kind == GameKind::PHANTOM_GO,
     };
     if !supported {
         return Err(io::Error::new(
@@ -406,21 +405,23 @@ impl GtpReply {
 // Our own rules, to judge the engine's moves.
 
 /// A position under our rules.
-#[derive(Clone)]
 enum Rules {
-    Othello(Position<Board>),
-    Go(go::Game),
-    ChaosClock(Record),
+    /// A game the arena referees: its referee, the moves played.
+    Played(GameKind, Box<dyn Refereed>),
     /// Phantom Go from the start: our referee, the tries replayed.
     Phantom(Box<Referee>),
     /// A Phantom Go view (`position fen <view>`): one side's knowledge.
     PhantomView(View),
 }
 
-fn after<G: Game>(g: &G, text: &str) -> Result<G, String> {
-    let mv = g.parse_move(text)?;
-    g.check_move(mv)?;
-    Ok(Game::play(g, mv))
+impl Clone for Rules {
+    fn clone(&self) -> Rules {
+        match self {
+            Rules::Played(kind, r) => Rules::Played(*kind, r.clone_position()),
+            Rules::Phantom(r) => Rules::Phantom(r.clone()),
+            Rules::PhantomView(v) => Rules::PhantomView(v.clone()),
+        }
+    }
 }
 
 fn phantom_move(text: &str) -> Result<go::Move, String> {
@@ -441,25 +442,25 @@ fn sensible_try(view: &View, text: &str) -> Result<(), String> {
 impl Rules {
     /// The position `start` (our text form; `None`: the standard start).
     fn at(setup: &GameSetup, start: Option<&str>) -> Result<Rules, String> {
-        Ok(match (setup.kind, start) {
-            (GameKind::Othello, None) => Rules::Othello(Position::start()),
-            (GameKind::Othello, Some(t)) => Rules::Othello(Position::parse(t).map_err(|e| e.to_string())?),
-            (GameKind::Go, start) => {
-                let board = match start {
-                    None => go::Board::new(setup.size),
-                    Some(t) => go::parse_board_text(t)?,
-                };
-                Rules::Go(go::Game::new(board, setup.komi, Superko::Positional))
-            }
-            (GameKind::ChaosClock, Some(t)) => {
-                Rules::ChaosClock(Record::new(cc::State::parse(t).map_err(|e| e.to_string())?))
-            }
-            (GameKind::ChaosClock, None) => return Err("a Chaos Clock start is a deal".into()),
-            (GameKind::PhantomGo, None) => Rules::Phantom(Box::new(Referee::new(
-                PhantomConfig::for_rules(PhantomRules::Ccgc).with_komi(setup.komi),
-            ))),
-            (GameKind::PhantomGo, Some(t)) => Rules::PhantomView(View::from_text(t).map_err(|e| e.to_string())?),
-        })
+        if setup.kind == GameKind::PHANTOM_GO {
+            return Ok(match start {
+                None => Rules::Phantom(Box::new(Referee::new(
+                    PhantomConfig::for_rules(PhantomRules::Ccgc).with_komi(setup.komi),
+                ))),
+                Some(t) => Rules::PhantomView(View::from_text(t).map_err(|e| e.to_string())?),
+            });
+        }
+        if setup.kind == GameKind::CHAOS_CLOCK && start.is_none() {
+            return Err("a Chaos Clock start is a deal".into());
+        }
+        let rules = RefereeRules {
+            size: setup.size,
+            komi: setup.komi,
+            solve_empties: 0,
+            max_moves: usize::MAX,
+            phantom_rules: PhantomRules::Ccgc,
+        };
+        Ok(Rules::Played(setup.kind, setup.kind.new_referee(&rules, start)?))
     }
 
     /// The position `spot` is, under our rules.
@@ -474,9 +475,9 @@ impl Rules {
     /// Plays a move (Phantom Go: a try, legal or not).
     fn play(&mut self, text: &str) -> Result<(), String> {
         match self {
-            Rules::Othello(p) => *p = after(p, text)?,
-            Rules::Go(g) => *g = after(g, text)?,
-            Rules::ChaosClock(r) => *r = after(r, text)?,
+            Rules::Played(_, r) => {
+                r.play(text)?;
+            }
             Rules::Phantom(r) => {
                 r.try_move(phantom_move(text)?).map_err(|e| format!("{e:?}"))?;
             }
@@ -488,9 +489,7 @@ impl Rules {
     /// Whether `text` is a legal move for the side to move (Phantom Go: a sensible try).
     fn check(&self, text: &str) -> Result<(), String> {
         match self {
-            Rules::Othello(p) => after(p, text).map(|_| ()),
-            Rules::Go(g) => after(g, text).map(|_| ()),
-            Rules::ChaosClock(r) => after(r, text).map(|_| ()),
+            Rules::Played(_, r) => r.check(text),
             Rules::Phantom(r) => sensible_try(r.view(r.to_move()), text),
             Rules::PhantomView(v) => sensible_try(v, text),
         }
@@ -499,9 +498,7 @@ impl Rules {
     /// The position's text form (Phantom Go: the mover's view).
     fn text(&self) -> String {
         match self {
-            Rules::Othello(p) => p.to_string(),
-            Rules::Go(g) => go::board_text(g.board()),
-            Rules::ChaosClock(r) => r.state().to_string(),
+            Rules::Played(_, r) => r.text(),
             Rules::Phantom(r) => r.view(r.to_move()).to_text(),
             Rules::PhantomView(v) => v.to_text(),
         }
@@ -510,9 +507,7 @@ impl Rules {
     /// The outcome once the game is over.
     fn outcome(&self) -> Option<Outcome> {
         match self {
-            Rules::Othello(p) => Game::outcome(p),
-            Rules::Go(g) => Game::outcome(g),
-            Rules::ChaosClock(r) => Game::outcome(r),
+            Rules::Played(_, r) => r.outcome(),
             Rules::Phantom(r) => r.result(0).map(|res| match res.winner {
                 Some(Color::BLACK) => Outcome::Win(Side::One),
                 Some(_) => Outcome::Win(Side::Two),
@@ -524,13 +519,8 @@ impl Rules {
 
     /// The moves (Phantom Go: the sensible tries) other than a pass.
     fn moves(&self) -> Vec<String> {
-        fn names<G: Game>(g: &G) -> Vec<String> {
-            g.legal_moves().into_iter().map(|m| g.move_name(m)).filter(|m| m != "pass").collect()
-        }
         match self {
-            Rules::Othello(p) => names(p),
-            Rules::Go(g) => names(g),
-            Rules::ChaosClock(r) => names(r),
+            Rules::Played(_, r) => r.legal_moves(),
             Rules::Phantom(r) => {
                 let view = r.view(r.to_move());
                 go::points(bitboards::phantom::SIZE)
@@ -545,15 +535,14 @@ impl Rules {
     /// A move on the board that is not legal now (Othello, Go), for the illegal `play`.
     fn illegal_example(&self, size: usize) -> Option<String> {
         let candidates: Vec<String> = match self {
-            Rules::Othello(_) => {
+            Rules::Played(kind, _) if *kind == GameKind::OTHELLO => {
                 (0..64).map(|i| format!("{}{}", char::from(b'a' + (i % 8) as u8), i / 8 + 1)).collect()
             }
-            Rules::Go(_) => go::points(size).map(|p| p.to_gtp(size)).collect(),
+            Rules::Played(kind, _) if *kind == GameKind::GO => go::points(size).map(|p| p.to_gtp(size)).collect(),
             _ => Vec::new(),
         };
         candidates.into_iter().find(|c| self.check(c).is_err())
     }
-
     /// The GGF form of an Othello game from the start with `moves`.
     fn ggf(moves: &[String]) -> String {
         let start: Position<Board> = Position::start();
@@ -573,7 +562,18 @@ fn line_of_play(rules: &Rules, plies: usize) -> Result<Vec<String>, String> {
     let mut r = rules.clone();
     let mut moves = Vec::new();
     for k in 0..plies {
+        // Moves that do not end the game while there are any (a short game such as
+        // tic-tac-toe would otherwise be over before the script's positions).
         let legal = r.moves();
+        let goes_on: Vec<String> = legal
+            .iter()
+            .filter(|m| {
+                let mut after = r.clone();
+                after.play(m).is_ok() && after.outcome().is_none()
+            })
+            .cloned()
+            .collect();
+        let legal = if goes_on.is_empty() { legal } else { goes_on };
         let Some(m) = legal.get((k * 7 + 3) % legal.len().max(1)).cloned() else { break };
         r.play(&m)?;
         moves.push(m.clone());
@@ -698,10 +698,11 @@ fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
     c.check("isready answers readyok", |c| c.ready().map(|_| "'readyok'".to_string()))?;
     c.check(&format!("setoption selects {game} without an error"), |c| {
         c.send(&format!("setoption name Game value {game}"))?;
-        if matches!(setup.kind, GameKind::Othello | GameKind::Go) {
+        let sizes = setup.kind.board_sizes();
+        if sizes.min < sizes.max {
             c.send(&format!("setoption name BoardSize value {}", setup.size))?;
         }
-        if matches!(setup.kind, GameKind::Go | GameKind::PhantomGo) {
+        if setup.kind.spec().default_komi().is_some() {
             c.send(&format!("setoption name Komi value {}", setup.komi))?;
         }
         for (name, value) in &spec.options {
@@ -727,30 +728,29 @@ fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
         c.send("position startpos")?;
         c.send("query fen")?;
         let (_, fen) = c.until(ANSWER_TIME, "'response <the position>'", response)?;
-        match setup.kind {
-            GameKind::ChaosClock => {
-                let state = cc::State::parse(&fen)
-                    .map_err(|e| Miss::wrong(format!("'{fen}' ({e})"), "a Chaos Clock position"))?;
-                deal = Some(state.to_string());
-            }
-            GameKind::Othello | GameKind::Go | GameKind::PhantomGo => {
-                let ours = match Rules::at(&setup, None) {
-                    // Phantom Go's `query fen` from the start is the referee's full board.
-                    Ok(Rules::Phantom(referee)) => go::board_text(referee.board()),
-                    Ok(rules) => rules.text(),
-                    Err(e) => e,
-                };
-                if fen != ours {
-                    return Err(Miss::wrong(format!("'response {fen}'"), format!("'response {ours}'")));
-                }
+        if setup.kind == GameKind::CHAOS_CLOCK {
+            let state =
+                cc::State::parse(&fen).map_err(|e| Miss::wrong(format!("'{fen}' ({e})"), "a Chaos Clock position"))?;
+            deal = Some(state.to_string());
+        } else {
+            let ours = match Rules::at(&setup, None) {
+                // Phantom Go's `query fen` from the start is the referee's full board.
+                Ok(Rules::Phantom(referee)) => go::board_text(referee.board()),
+                Ok(rules) => rules.text(),
+                Err(e) => e,
+            };
+            if fen != ours {
+                return Err(Miss::wrong(format!("'response {fen}'"), format!("'response {ours}'")));
             }
         }
         Ok(format!("'response {fen}'"))
     })?;
-    let base = match (setup.kind, deal) {
-        (GameKind::ChaosClock, Some(d)) => Spot { startpos: true, start: Some(d), moves: Vec::new() },
-        (GameKind::ChaosClock, None) => Spot { startpos: false, start: Some(CHAOS_DEAL.into()), moves: Vec::new() },
-        _ => Spot { startpos: true, start: None, moves: Vec::new() },
+    let base = match deal {
+        Some(d) => Spot { startpos: true, start: Some(d), moves: Vec::new() },
+        None if setup.kind == GameKind::CHAOS_CLOCK => {
+            Spot { startpos: false, start: Some(CHAOS_DEAL.into()), moves: Vec::new() }
+        }
+        None => Spot { startpos: true, start: None, moves: Vec::new() },
     };
     let (line, fen) = match Rules::of(&setup, &base).and_then(|r| {
         let line = line_of_play(&r, 4)?;
@@ -835,9 +835,16 @@ fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
         let b = query(c, "result", "none")?;
         Ok(format!("{a} {b}"))
     })?;
-    let over = match setup.kind {
-        GameKind::Othello => Spot { startpos: false, start: Some(format!("{}O X", "X".repeat(63))), moves: Vec::new() },
-        _ => base.with_moves(vec!["pass".into(), "pass".into()]),
+    // A finished game: Othello's full board; two passes where the rules have them;
+    // else the fixed line of play to the end.
+    let over = if setup.kind == GameKind::OTHELLO {
+        Spot { startpos: false, start: Some(format!("{}O X", "X".repeat(63))), moves: Vec::new() }
+    } else {
+        let passes = base.with_moves(vec!["pass".into(), "pass".into()]);
+        match Rules::of(&setup, &base) {
+            Ok(r) if Rules::of(&setup, &passes).is_err() => base.with_moves(line_of_play(&r, 1000).unwrap_or_default()),
+            _ => passes,
+        }
     };
     let over_outcome = Rules::of(&setup, &over).ok().and_then(|r| r.outcome());
     c.check("query gameover and result in a finished game", |c| {
@@ -934,12 +941,12 @@ fn gtp_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
         let r = c.gtp("boardsize 99", ANSWER_TIME)?;
         if r.success { Err(Miss::wrong(r.shown(), "'? unacceptable size'")) } else { Ok(r.shown()) }
     })?;
-    if setup.kind == GameKind::Othello && listed("set_game") {
+    if setup.kind == GameKind::OTHELLO && listed("set_game") {
         c.check("set_game Othello", |c| c.gtp_ok("set_game Othello"))?;
     }
     c.check(&format!("boardsize {}", setup.size), |c| c.gtp_ok(&format!("boardsize {}", setup.size)))?;
     c.check("clear_board", |c| c.gtp_ok("clear_board"))?;
-    if setup.kind == GameKind::Go {
+    if setup.kind == GameKind::GO {
         c.check(&format!("komi {}", setup.komi), |c| c.gtp_ok(&format!("komi {}", setup.komi)))?;
     }
     if listed("time_settings") {
@@ -1016,11 +1023,10 @@ fn gtp_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -> io::Resul
         }
     })?;
     if listed("final_score") {
-        let (name, moves): (&str, Vec<String>) = match setup.kind {
-            GameKind::Othello => {
-                ("final_score of a finished game", OTHELLO_WIPEOUT.iter().map(|m| m.to_string()).collect())
-            }
-            _ => ("final_score is well formed", Vec::new()),
+        let (name, moves): (&str, Vec<String>) = if setup.kind == GameKind::OTHELLO {
+            ("final_score of a finished game", OTHELLO_WIPEOUT.iter().map(|m| m.to_string()).collect())
+        } else {
+            ("final_score is well formed", Vec::new())
         };
         c.check(name, |c| {
             let mut want = None;
@@ -1074,8 +1080,12 @@ fn nboard_move(line: &str) -> Option<String> {
 }
 
 fn nboard_checks(c: &mut Checker, spec: &EngineSpec) -> io::Result<()> {
-    let setup = GameSetup { kind: GameKind::Othello, size: 8, komi: 0.0 };
-    let start = Rules::at(&setup, None).unwrap_or(Rules::Othello(Position::start()));
+    let setup = GameSetup { kind: GameKind::OTHELLO, size: 8, komi: 0.0 };
+    let Ok(start) = Rules::at(&setup, None) else {
+        writeln!(c.out, "FAIL  the check's own script: no start position")?;
+        c.report.failed += 1;
+        return Ok(());
+    };
     let line = line_of_play(&start, 3).unwrap_or_default();
     let spot = Spot { startpos: true, start: None, moves: line.clone() };
     let Ok(mut rules) = Rules::of(&setup, &spot) else {

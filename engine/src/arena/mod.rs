@@ -8,7 +8,6 @@ mod openings;
 mod phantom;
 mod players;
 mod process;
-mod referee;
 mod report;
 mod settings;
 mod stats;
@@ -25,6 +24,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
 pub use crate::games::GameKind;
+pub use crate::games::referee::{Ending, MoveStat, Opening, RefereeRules, Refereed, stat_at};
 use crate::tools::journal::{Journal, write_atomically};
 use crate::tools::shard::Shard;
 use bitboards::Outcome;
@@ -32,8 +32,6 @@ pub use openings::OpeningSource;
 pub use players::{EngineSpec, GameSetup, Protocol, TimeControl};
 use players::{MoveRequest, Player, Reply, SearchInfo};
 use process::{Fault, Log};
-use referee::{Ending, Refereed, new_referee};
-pub use referee::{Opening, RefereeRules};
 pub use stats::{EloModel, Pentanomial, Sprt, SprtVerdict, Tally};
 
 /// How dead stones are decided at the end of a Go game.
@@ -118,36 +116,6 @@ pub struct GameRecord {
     pub plies: Vec<MoveStat>,
 }
 
-/// What an engine spent and reported on one move it was asked for (cutechess writes
-/// the same into each PGN move's comment).
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct MoveStat {
-    /// Moves played before this one, the opening's included (Phantom Go: tries
-    /// before this one, as the text record numbers them from 1).
-    pub ply: usize,
-    /// The seat that was asked: 0 first, 1 second.
-    pub seat: usize,
-    /// Wall time from the request to the reply, in milliseconds, as the arena's clock
-    /// charged it.
-    pub ms: u64,
-    /// The engine's score for the side it moved for, in its protocol's unit (UGI+
-    /// `score cp` / 100; NBoard's eval in discs), when it gave one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub score: Option<f64>,
-    /// Search depth it reported.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub depth: Option<u32>,
-    /// Nodes or playouts it reported.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<u64>,
-}
-
-/// The data of the move asked for after `ply` moves (tries, in Phantom Go), if an
-/// engine was asked for it (the last one, should there be two).
-pub(super) fn stat_at(plies: &[MoveStat], ply: usize) -> Option<&MoveStat> {
-    plies.iter().rev().find(|s| s.ply == ply)
-}
-
 impl MoveStat {
     /// The data of a move asked for after `ply` moves, from seat `seat`, that took
     /// `used` and of which the engine said `info`.
@@ -160,26 +128,6 @@ impl MoveStat {
             depth: info.depth,
             nodes: info.nodes,
         }
-    }
-
-    /// The move's comment in a record, as cutechess writes it into PGN: score/depth
-    /// (when given) and the time, then the nodes: `+0.40/5 0.186s, 8192 nodes`.
-    pub fn annotation(&self) -> String {
-        let mut text = String::new();
-        if let Some(score) = self.score {
-            text.push_str(&format!("{score:+.2}"));
-            if let Some(depth) = self.depth {
-                text.push_str(&format!("/{depth}"));
-            }
-            text.push(' ');
-        } else if let Some(depth) = self.depth {
-            text.push_str(&format!("depth {depth} "));
-        }
-        text.push_str(&format!("{:.3}s", self.ms as f64 / 1000.0));
-        if let Some(nodes) = self.nodes {
-            text.push_str(&format!(", {nodes} nodes"));
-        }
-        text
     }
 }
 
@@ -503,7 +451,7 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
 
 /// Plays game number `game` of the schedule.
 fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<AtomicBool>) -> GameEnd {
-    if config.setup.kind == GameKind::PhantomGo {
+    if config.setup.kind == GameKind::PHANTOM_GO {
         return phantom::play_game(config, game, log, stop);
     }
     let pair = game / 2;
@@ -512,7 +460,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
     // Seat s is played by engine `who[s]` (0: A).
     let who = if game.is_multiple_of(2) { [0, 1] } else { [1, 0] };
     let names = [config.engines[who[0]].name.as_str(), config.engines[who[1]].name.as_str()];
-    let mut referee = match new_referee(config.setup.kind, &config.rules, opening.start.as_deref()) {
+    let mut referee = match config.setup.kind.new_referee(&config.rules, opening.start.as_deref()) {
         Ok(r) => r,
         Err(e) => unreachable_opening(&e),
     };

@@ -6,8 +6,8 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use bitboards::rng::splitmix64;
 
-use super::referee::{Opening, RefereeRules, new_referee};
 use crate::games::GameKind;
+use crate::games::referee::{Opening, RefereeRules};
 
 /// Where openings come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +39,7 @@ fn split_compact(line: &str) -> Vec<String> {
 
 /// Checks `opening` by playing it with our rules; the error names the move.
 fn check(kind: GameKind, rules: &RefereeRules, opening: &Opening) -> Result<(), String> {
-    let mut r = new_referee(kind, rules, opening.start.as_deref())?;
+    let mut r = kind.new_referee(rules, opening.start.as_deref())?;
     for (i, m) in opening.moves.iter().enumerate() {
         r.play(m).map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
     }
@@ -55,7 +55,7 @@ fn read_file(kind: GameKind, rules: &RefereeRules, path: &str) -> Result<Vec<Ope
     // opening; CRLF line ends are read as line ends by `lines`.
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut out = Vec::new();
-    if kind == GameKind::Go && text.trim_start().starts_with("(;") {
+    if kind == GameKind::GO && text.trim_start().starts_with("(;") {
         let game = bitboards::go::sgf::parse(text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
         if game.size != rules.size {
             bail!("{path}: a {}x{} game, but the match is on {}x{}", game.size, game.size, rules.size, rules.size);
@@ -73,14 +73,18 @@ fn read_file(kind: GameKind, rules: &RefereeRules, path: &str) -> Result<Vec<Ope
         if line.is_empty() {
             continue;
         }
-        let opening = match kind {
-            GameKind::ChaosClock => Opening { start: Some(line.to_string()), moves: Vec::new() },
-            GameKind::Othello if line.len() >= 64 && line.contains(' ') && !line.contains(char::is_numeric) => {
-                Opening { start: Some(line.to_string()), moves: Vec::new() }
-            }
-            GameKind::Othello => Opening { start: None, moves: split_compact(line) },
-            GameKind::Go => Opening { start: None, moves: line.split_whitespace().map(str::to_string).collect() },
-            GameKind::PhantomGo => bail!("{path}: Phantom Go games start from the empty board (no openings file)"),
+        // A line is a position (Chaos Clock's deals, Othello's boards) or moves from
+        // the start (Othello's may be written without spaces).
+        let opening = if kind == GameKind::PHANTOM_GO {
+            bail!("{path}: Phantom Go games start from the empty board (no openings file)")
+        } else if kind == GameKind::CHAOS_CLOCK
+            || (kind == GameKind::OTHELLO && line.len() >= 64 && line.contains(' ') && !line.contains(char::is_numeric))
+        {
+            Opening { start: Some(line.to_string()), moves: Vec::new() }
+        } else if kind == GameKind::OTHELLO {
+            Opening { start: None, moves: split_compact(line) }
+        } else {
+            Opening { start: None, moves: line.split_whitespace().map(str::to_string).collect() }
         };
         check(kind, rules, &opening).map_err(|e| anyhow::anyhow!("{path} line {}: {e}", i + 1))?;
         out.push(opening);
@@ -95,19 +99,19 @@ fn random(kind: GameKind, rules: &RefereeRules, plies: usize, seed: u64, count: 
     let mut out = Vec::new();
     let mut rng = seed;
     for k in 0..count {
-        if kind == GameKind::PhantomGo {
+        if kind == GameKind::PHANTOM_GO {
             // Hidden stones cannot be opened with: every game starts empty.
             out.push(Opening { start: None, moves: Vec::new() });
             continue;
         }
-        if kind == GameKind::ChaosClock {
+        if kind == GameKind::CHAOS_CLOCK {
             let deal = crate::games::chaosclock::deal(seed, k);
             out.push(Opening { start: Some(deal.to_string()), moves: Vec::new() });
             continue;
         }
         // Random legal moves (not passes), retried if the game would end.
         'retry: for _ in 0..100 {
-            let mut r = new_referee(kind, rules, None).map_err(|e| anyhow::anyhow!(e))?;
+            let mut r = kind.new_referee(rules, None).map_err(|e| anyhow::anyhow!(e))?;
             let mut moves = Vec::new();
             for _ in 0..plies {
                 let legal = r.legal_moves();
@@ -179,24 +183,24 @@ mod tests {
     fn a_byte_order_mark_and_crlf_line_ends_are_read_in_every_format() {
         let bom = "\u{feff}";
         let othello =
-            read_file(GameKind::Othello, &rules(8), &scratch("moves.txt", &format!("{bom}f5 d6\r\nf5f6e6\r\n")))
+            read_file(GameKind::OTHELLO, &rules(8), &scratch("moves.txt", &format!("{bom}f5 d6\r\nf5f6e6\r\n")))
                 .expect("Othello moves");
         assert_eq!(othello.len(), 2);
         assert_eq!(othello[0].moves, ["f5", "d6"]);
         assert_eq!(othello[1].moves, ["f5", "f6", "e6"]);
         let obf = format!("{0}OX{1}XO{0} X", "-".repeat(27), "-".repeat(6));
-        let positions = read_file(GameKind::Othello, &rules(8), &scratch("obf.txt", &format!("{bom}{obf}\r\n")))
+        let positions = read_file(GameKind::OTHELLO, &rules(8), &scratch("obf.txt", &format!("{bom}{obf}\r\n")))
             .expect("an OBF position");
         assert_eq!(positions[0].start.as_deref(), Some(obf.as_str()));
-        let go = read_file(GameKind::Go, &rules(9), &scratch("go.txt", &format!("{bom}E5 C3\r\n# a comment\r\n")))
+        let go = read_file(GameKind::GO, &rules(9), &scratch("go.txt", &format!("{bom}E5 C3\r\n# a comment\r\n")))
             .expect("Go vertices");
         assert_eq!(go[0].moves, ["E5", "C3"]);
         let sgf =
-            read_file(GameKind::Go, &rules(9), &scratch("go.sgf", &format!("{bom}(;GM[1]SZ[9]\r\n;B[ee];W[cc])\r\n")))
+            read_file(GameKind::GO, &rules(9), &scratch("go.sgf", &format!("{bom}(;GM[1]SZ[9]\r\n;B[ee];W[cc])\r\n")))
                 .expect("a Go SGF");
         assert_eq!(sgf[0].moves.len(), 2);
         let deal = crate::games::chaosclock::deal(1, 0).to_string();
-        let chaos = read_file(GameKind::ChaosClock, &rules(12), &scratch("chaos.txt", &format!("{bom}{deal}\r\n")))
+        let chaos = read_file(GameKind::CHAOS_CLOCK, &rules(12), &scratch("chaos.txt", &format!("{bom}{deal}\r\n")))
             .expect("a Chaos Clock position");
         assert_eq!(chaos[0].start.as_deref(), Some(deal.as_str()));
     }

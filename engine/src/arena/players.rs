@@ -228,13 +228,13 @@ impl Player {
         log: Option<Log>,
         stop: Arc<AtomicBool>,
     ) -> Result<Player, Fault> {
-        if spec.protocol == Protocol::Nboard && setup.kind != GameKind::Othello {
+        if spec.protocol == Protocol::Nboard && setup.kind != GameKind::OTHELLO {
             return Err(Fault::Protocol("NBoard engines play Othello only".into()));
         }
-        if spec.protocol == Protocol::Gtp && setup.kind == GameKind::ChaosClock {
-            return Err(Fault::Protocol("Chaos Clock is played over UGI+ only".into()));
+        if spec.protocol == Protocol::Gtp && setup.kind.gtp_name().is_none() && setup.kind != GameKind::PHANTOM_GO {
+            return Err(Fault::Protocol(format!("{} is played over UGI+ only", setup.kind.spec().title())));
         }
-        if spec.protocol == Protocol::Phantom || setup.kind == GameKind::PhantomGo {
+        if spec.protocol == Protocol::Phantom || setup.kind == GameKind::PHANTOM_GO {
             return Err(Fault::Protocol("Phantom Go is refereed by its own arena code (arena/phantom.rs)".into()));
         }
         let process = Process::start(&spec.name, &spec.command, log, stop)?;
@@ -263,10 +263,11 @@ impl Player {
         self.process.send("ugi")?;
         self.process.recv_handshake(deadline, UGI_LINES, |l| (l == "ugiok" || l == "uciok").then_some(()))?;
         self.process.send(&format!("setoption name Game value {}", self.setup.kind.name()))?;
-        if self.setup.kind != GameKind::ChaosClock {
+        let sizes = self.setup.kind.board_sizes();
+        if sizes.min < sizes.max {
             self.process.send(&format!("setoption name BoardSize value {}", self.setup.size))?;
         }
-        if self.setup.kind == GameKind::Go {
+        if self.setup.kind.spec().default_komi().is_some() {
             self.process.send(&format!("setoption name Komi value {}", self.setup.komi))?;
         }
         for (name, value) in self.spec.options.clone() {
@@ -307,21 +308,18 @@ impl Player {
     }
 
     fn setup_gtp(&mut self, deadline: Instant) -> Result<(), Fault> {
-        match self.setup.kind {
-            GameKind::Othello => {
-                // GRhino and Quarry select the game so; Go engines need not know it.
-                let _ = self.gtp("set_game Othello", deadline)?;
-                let size = self.gtp(&format!("boardsize {}", self.setup.size), deadline)?;
-                if size.is_err() && self.setup.size != 8 {
-                    return Err(Fault::Protocol(format!("cannot play on a {0}x{0} board", self.setup.size)));
-                }
+        if self.setup.kind == GameKind::OTHELLO {
+            // GRhino and Quarry select the game so; Go engines need not know it.
+            let _ = self.gtp("set_game Othello", deadline)?;
+            let size = self.gtp(&format!("boardsize {}", self.setup.size), deadline)?;
+            if size.is_err() && self.setup.size != 8 {
+                return Err(Fault::Protocol(format!("cannot play on a {0}x{0} board", self.setup.size)));
             }
-            _ => {
-                self.gtp_must(&format!("boardsize {}", self.setup.size), deadline)?;
-            }
+        } else {
+            self.gtp_must(&format!("boardsize {}", self.setup.size), deadline)?;
         }
         self.gtp_must("clear_board", deadline)?;
-        if self.setup.kind == GameKind::Go {
+        if self.setup.kind.spec().default_komi().is_some() {
             self.gtp_must(&format!("komi {}", self.setup.komi), deadline)?;
         }
         // GTP counts whole seconds: a clock is main time, a fixed time per move is
@@ -431,7 +429,7 @@ impl Player {
             let (mv, seat) = (&req.moves[self.synced], req.seats[self.synced]);
             let command = format!("play {} {mv}", color_word(seat));
             if let Err(e) = self.gtp(&command, req.deadline)?
-                && !(mv == "pass" && self.setup.kind == GameKind::Othello)
+                && !(mv == "pass" && self.setup.kind == GameKind::OTHELLO)
             {
                 return Err(Fault::Protocol(format!("refused the legal move '{command}': {e}")));
             }

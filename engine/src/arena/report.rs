@@ -181,11 +181,11 @@ fn settings_sprt(settings: Option<&MatchSettings>, path: &Path) -> Result<Option
 fn kind_of_record(dir: &Path, r: &GameRecord) -> Option<GameKind> {
     let file = r.record.as_deref()?;
     match Path::new(file).extension()?.to_str()? {
-        "ggf" => Some(GameKind::Othello),
-        "sgf" => Some(GameKind::Go),
+        "ggf" => Some(GameKind::OTHELLO),
+        "sgf" => Some(GameKind::GO),
         "txt" => {
             let text = fs::read_to_string(dir.join(file)).ok()?;
-            if text.starts_with("# Phantom Go") { Some(GameKind::PhantomGo) } else { Some(GameKind::ChaosClock) }
+            if text.starts_with("# Phantom Go") { Some(GameKind::PHANTOM_GO) } else { Some(GameKind::CHAOS_CLOCK) }
         }
         _ => None,
     }
@@ -208,19 +208,13 @@ fn esc(s: &str) -> String {
 }
 
 fn game_title(kind: Option<GameKind>) -> &'static str {
-    match kind {
-        Some(GameKind::Othello) => "Othello",
-        Some(GameKind::Go) => "Go",
-        Some(GameKind::PhantomGo) => "Phantom Go",
-        Some(GameKind::ChaosClock) => "Chaos Clock",
-        None => "unknown game",
-    }
+    kind.map_or("unknown game", |k| k.spec().title())
 }
 
 /// The names of the two seats of a game.
 fn seat_names(kind: Option<GameKind>) -> [&'static str; 2] {
     match kind {
-        Some(GameKind::ChaosClock) => ["乙 Yi (even pieces, first)", "甲 Jia (odd pieces)"],
+        Some(k) if k == GameKind::CHAOS_CLOCK => ["乙 Yi (even pieces, first)", "甲 Jia (odd pieces)"],
         _ => ["black", "white"],
     }
 }
@@ -239,7 +233,7 @@ fn page(m: &Match) -> String {
     let _ = writeln!(html, "<header>\n<h1>{}</h1>\n<p class=\"meta\">{}</p>\n</header>", esc(&title), meta_line(m));
     html.push_str("<main>\n");
     // Phantom Go's three boards side by side take the page's width.
-    let wide = m.kind == Some(GameKind::PhantomGo);
+    let wide = m.kind == Some(GameKind::PHANTOM_GO);
     if wide {
         html.push_str(&replay_section(m));
     }
@@ -273,22 +267,22 @@ fn meta_line(m: &Match) -> String {
     parts.push(format!("folder {}", esc(&m.dir.display().to_string())));
     if let Some(s) = &m.settings {
         let mut game = game_title(m.kind).to_string();
-        if matches!(m.kind, Some(GameKind::Go)) {
+        if m.kind == Some(GameKind::GO) {
             game.push_str(&format!(" {0}×{0}, komi {1}", s.size, s.komi));
         }
-        if matches!(m.kind, Some(GameKind::PhantomGo)) {
+        if m.kind == Some(GameKind::PHANTOM_GO) {
             game.push_str(&format!(", {} rules, komi {}", s.phantom_rules, s.komi));
         }
         parts.push(esc(&game));
         parts.push(esc(&s.control));
         let openings = match &s.openings {
             OpeningSettings::File { path, count, .. } => format!("{count} openings from {path}"),
-            OpeningSettings::Random { seed, .. } if m.kind == Some(GameKind::ChaosClock) => {
+            OpeningSettings::Random { seed, .. } if m.kind == Some(GameKind::CHAOS_CLOCK) => {
                 format!("random deals (seed {seed})")
             }
             OpeningSettings::Random { plies, seed } => format!("random openings ({plies} plies, seed {seed})"),
         };
-        if m.kind != Some(GameKind::PhantomGo) {
+        if m.kind != Some(GameKind::PHANTOM_GO) {
             parts.push(esc(&openings));
         }
         parts.push(format!(
@@ -362,7 +356,7 @@ fn score_section(m: &Match) -> String {
 
 /// The replay's frame: the controls, the boards (drawn by the script), the move.
 fn replay_section(m: &Match) -> String {
-    let class = if m.kind == Some(GameKind::PhantomGo) { " class=\"wide\"" } else { "" };
+    let class = if m.kind == Some(GameKind::PHANTOM_GO) { " class=\"wide\"" } else { "" };
     let mut s = format!("<section id=\"replay\"{class}>\n<h2>Replay</h2>\n");
     if m.rows.is_empty() {
         s.push_str("<p class=\"note\">no games finished yet.</p>\n");
@@ -382,18 +376,18 @@ fn replay_section(m: &Match) -> String {
          the game's record.",
     );
     match m.kind {
-        Some(GameKind::PhantomGo) => hint.push_str(
+        Some(k) if k == GameKind::PHANTOM_GO => hint.push_str(
             " One frame per try. The referee's board is the true game (red squares: stones just captured). A \
              player's view is what the rules let it know: its own stones, the opponent stones it has learned \
              (OpenSpiel rules: those its refused tries ran into; CCGC rules: none), its refused tries of the turn \
              (red &#215;), and the points of the last capture it was told of (purple squares).",
         ),
-        Some(GameKind::ChaosClock) => hint.push_str(
+        Some(k) if k == GameKind::CHAOS_CLOCK => hint.push_str(
             " Points 1 to 12 clockwise, 12 at the top; 甲 Jia's odd pieces are red, 乙 Yi's even ones blue; a piece \
              on its own number (fixed) has a gold ring, the piece walked last a dashed one, the last move's point a \
              red one.",
         ),
-        Some(GameKind::Go) => hint.push_str(" Red squares: stones just captured."),
+        Some(k) if k == GameKind::GO => hint.push_str(" Red squares: stones just captured."),
         _ => {}
     }
     let _ = writeln!(s, "<p class=\"hint\">{hint}</p>\n</section>");
@@ -547,11 +541,11 @@ fn time_section(m: &Match) -> String {
         })
         .filter(|s| !s.points.is_empty())
         .collect();
-    let unit = if m.kind == Some(GameKind::PhantomGo) { "try" } else { "move" };
+    let unit = if m.kind == Some(GameKind::PHANTOM_GO) { "try" } else { "move" };
     let plot = Plot {
         id: "time-plot",
         title: format!("mean time per {unit} by ply"),
-        x_label: if m.kind == Some(GameKind::PhantomGo) { "tries before this one" } else { "ply" }.into(),
+        x_label: if m.kind == Some(GameKind::PHANTOM_GO) { "tries before this one" } else { "ply" }.into(),
         y_label: "ms".into(),
         series,
         band: None,
@@ -993,7 +987,7 @@ fn replays(m: &Match) -> Vec<Replay> {
             let title = format!("game {}: {} – {}, {}{score} ({})", r.game, r.first, r.second, r.result, r.reason);
             let players = [r.first.clone(), r.second.clone()];
             let (size, boards) = match kind {
-                Some(GameKind::PhantomGo) => (
+                Some(k) if k == GameKind::PHANTOM_GO => (
                     PHANTOM_SIZE,
                     vec![
                         "the referee's board".to_string(),
@@ -1001,8 +995,10 @@ fn replays(m: &Match) -> Vec<Replay> {
                         format!("white's view ({})", r.second),
                     ],
                 ),
-                Some(GameKind::ChaosClock) => (12, vec![format!("乙 Yi {} – 甲 Jia {}", r.first, r.second)]),
-                Some(GameKind::Othello) => (8, vec![format!("{} {} – {} {}", seats[0], r.first, seats[1], r.second)]),
+                Some(k) if k == GameKind::CHAOS_CLOCK => (12, vec![format!("乙 Yi {} – 甲 Jia {}", r.first, r.second)]),
+                Some(k) if k == GameKind::OTHELLO => {
+                    (8, vec![format!("{} {} – {} {}", seats[0], r.first, seats[1], r.second)])
+                }
                 _ => {
                     (m.settings.as_ref().map_or(9, |s| s.size), vec![format!("black {} – white {}", r.first, r.second)])
                 }
@@ -1040,13 +1036,16 @@ fn replay_record(
     let is_opening = |p: usize| opening.is_some_and(|o| p < o);
     let at = |e: anyhow::Error| e.context(path.display().to_string());
     Ok(match kind {
-        Some(GameKind::Othello) => (othello_frames(&text, &by_ply, &is_opening).map_err(at)?, Some(8)),
-        Some(GameKind::Go) => {
+        Some(k) if k == GameKind::OTHELLO => (othello_frames(&text, &by_ply, &is_opening).map_err(at)?, Some(8)),
+        Some(k) if k == GameKind::GO => {
             let (frames, size) = go_frames(&text, &by_ply, &is_opening).map_err(at)?;
             (frames, Some(size))
         }
-        Some(GameKind::ChaosClock) => (clock_frames(&text, &by_ply).map_err(at)?, Some(12)),
-        Some(GameKind::PhantomGo) => (phantom_frames(&text, &r.plies).map_err(at)?, Some(PHANTOM_SIZE)),
+        Some(k) if k == GameKind::CHAOS_CLOCK => (clock_frames(&text, &by_ply).map_err(at)?, Some(12)),
+        Some(k) if k == GameKind::PHANTOM_GO => (phantom_frames(&text, &r.plies).map_err(at)?, Some(PHANTOM_SIZE)),
+        Some(k) => {
+            bail!("{}: the report draws no {} boards (the record is kept as it is)", path.display(), k.spec().title())
+        }
         None => bail!("{}: the game is unknown (no match.json, and a record of no known kind)", path.display()),
     })
 }

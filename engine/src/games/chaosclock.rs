@@ -11,6 +11,7 @@ use search::chaosclock::player;
 use search::chaosclock::solver::Solver;
 use search::{Limits, Score, StopFlag};
 
+use crate::games::options::{self, GameOption};
 use crate::games::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// The outcome in the words of the front ends.
@@ -54,9 +55,23 @@ impl Default for ChaosSession {
     }
 }
 
+/// Chaos Clock's settings ([`crate::games::options`]): the seed of `position
+/// startpos`'s deal.
+const CHAOS_OPTIONS: &[GameOption<ChaosSession>] = &[GameOption {
+    name: "Seed",
+    gtp: None,
+    kind: || OptionKind::Spin { default: 1, min: 0, max: i64::MAX },
+    get: |s| s.seed.to_string(),
+    set: |s, v| {
+        s.seed = v.parse().map_err(|_| format!("bad seed '{v}': a whole number"))?;
+        s.record = Record::new(random_opening(s.seed));
+        Ok(())
+    },
+}];
+
 impl GameSession for ChaosSession {
     fn game(&self) -> crate::games::GameKind {
-        crate::games::GameKind::ChaosClock
+        crate::games::GameKind::CHAOS_CLOCK
     }
 
     fn uses_hash(&self) -> bool {
@@ -64,17 +79,11 @@ impl GameSession for ChaosSession {
     }
 
     fn options(&self) -> Vec<(&'static str, OptionKind)> {
-        vec![("Seed", OptionKind::Spin { default: 1, min: 0, max: i64::MAX })]
+        options::announce(CHAOS_OPTIONS)
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> crate::error::Result<bool> {
-        if !name.eq_ignore_ascii_case("seed") {
-            return Ok(false);
-        }
-        let v = value.ok_or("option 'Seed' needs a value")?;
-        self.seed = v.parse().map_err(|_| format!("bad seed '{v}': a whole number"))?;
-        self.record = Record::new(random_opening(self.seed));
-        Ok(true)
+        options::set_by_name(CHAOS_OPTIONS, self, name, value)
     }
 
     fn new_game(&mut self) {

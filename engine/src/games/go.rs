@@ -15,6 +15,7 @@ use search::go::playout::Policy;
 use search::{Limits, Outcome, Player, Score, StopFlag};
 
 use crate::error::{EngineError, Result};
+use crate::games::options::{self, GameOption};
 use crate::games::session::{AnalysisJob, GtpGame};
 use crate::games::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 use crate::io::Output;
@@ -127,6 +128,47 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
+/// Go's settings, for UGI+ and GTP alike ([`crate::games::options`]).
+const GO_OPTIONS: &[GameOption<GoState>] = &[
+    GameOption {
+        name: "Komi",
+        gtp: None,
+        kind: || OptionKind::Text { default: "7.5".into() },
+        get: |s| s.game.komi().to_string(),
+        set: |s, v| {
+            s.game.set_komi(bitboards::go::parse_komi(v)?);
+            Ok(())
+        },
+    },
+    GameOption {
+        name: "Superko",
+        gtp: Some("sente-superko"),
+        kind: || OptionKind::Combo {
+            default: "positional".into(),
+            values: vec!["off".into(), "positional".into(), "situational".into()],
+        },
+        get: |s| format!("{:?}", s.game.superko()).to_lowercase(),
+        set: |s, v| {
+            let rule =
+                Superko::parse(v).ok_or_else(|| format!("bad superko rule '{v}': off, positional, situational"))?;
+            s.set_superko(rule)
+        },
+    },
+    GameOption {
+        name: "Playouts",
+        gtp: Some("sente-playouts"),
+        kind: || OptionKind::Combo {
+            default: Policy::default().name().into(),
+            values: Policy::ALL.map(|p| p.name().to_string()).to_vec(),
+        },
+        get: |s| s.player.settings().policy.name().into(),
+        set: |s, v| {
+            s.player.set_policy(Policy::parse(v)?);
+            Ok(())
+        },
+    },
+];
+
 /// Go over GTP.
 #[derive(Default)]
 pub struct GoGtp {
@@ -204,8 +246,6 @@ const GO_EXTRA: &[&str] = &[
     "is_legal",
     "gogui-analyze_commands",
     "sente-ownership",
-    "sente-superko",
-    "sente-playouts",
     "lz-analyze",
     "kata-analyze",
     "lz-genmove_analyze",
@@ -325,25 +365,15 @@ impl GtpGame for GoGtp {
                     .collect();
                 Ok(format!("INFLUENCE {}", cells.join(" ")))
             }
-            ("sente-playouts", []) => Ok(self.state.player.settings().policy.name().into()),
-            ("sente-playouts", [policy]) => Policy::parse(policy)
-                .map(|p| self.state.player.set_policy(p))
-                .map(|_| String::new())
-                .map_err(Into::into),
-            ("sente-superko", []) => Ok(format!("{:?}", self.state.game.superko()).to_lowercase()),
-            ("sente-superko", [rule]) => match Superko::parse(rule) {
-                Some(r) => self.state.set_superko(r).map(|_| String::new()),
-                None => Err("superko rules: off, positional, situational".into()),
-            },
             _ if GO_EXTRA.contains(&cmd.name.as_str()) => {
                 Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args)))
             }
-            _ => return None,
+            _ => return options::gtp_command(GO_OPTIONS, &mut self.state, cmd),
         })
     }
 
-    fn extra_commands(&self) -> &'static [&'static str] {
-        GO_EXTRA
+    fn extra_commands(&self) -> Vec<&'static str> {
+        GO_EXTRA.iter().copied().chain(options::gtp_commands(GO_OPTIONS)).collect()
     }
 
     fn analysis(&mut self, cmd: &Command) -> Option<Result<AnalysisJob>> {
@@ -670,7 +700,7 @@ fn win_rate_cp(w: f32) -> i32 {
 
 impl GameSession for GoSession {
     fn game(&self) -> crate::games::GameKind {
-        crate::games::GameKind::Go
+        crate::games::GameKind::GO
     }
 
     fn uses_threads_and_hash(&self) -> bool {
@@ -678,46 +708,11 @@ impl GameSession for GoSession {
     }
 
     fn options(&self) -> Vec<(&'static str, OptionKind)> {
-        vec![
-            ("Komi", OptionKind::Text { default: "7.5".into() }),
-            (
-                "Superko",
-                OptionKind::Combo {
-                    default: "positional".into(),
-                    values: vec!["off".into(), "positional".into(), "situational".into()],
-                },
-            ),
-            (
-                "Playouts",
-                OptionKind::Combo {
-                    default: Policy::default().name().into(),
-                    values: Policy::ALL.map(|p| p.name().to_string()).to_vec(),
-                },
-            ),
-        ]
+        options::announce(GO_OPTIONS)
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool> {
-        match name.to_ascii_lowercase().as_str() {
-            "komi" => {
-                let v = value.ok_or("option 'Komi' needs a value")?;
-                let k = bitboards::go::parse_komi(v)?;
-                self.state.game.set_komi(k);
-                Ok(true)
-            }
-            "superko" => {
-                let v = value.ok_or("option 'Superko' needs a value")?;
-                let rule =
-                    Superko::parse(v).ok_or_else(|| format!("bad superko rule '{v}': off, positional, situational"))?;
-                self.state.set_superko(rule)?;
-                Ok(true)
-            }
-            "playouts" => {
-                self.state.player.set_policy(Policy::parse(value.ok_or("option 'Playouts' needs a value")?)?);
-                Ok(true)
-            }
-            _ => Ok(false),
-        }
+        options::set_by_name(GO_OPTIONS, &mut self.state, name, value)
     }
 
     fn new_game(&mut self) {

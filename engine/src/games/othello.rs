@@ -12,6 +12,7 @@ use search::othello::{Book, OthelloPlayer, Request, Solver, Thought};
 use search::{Game, Limits, Outcome, Score, StopFlag, alphabeta};
 
 use crate::error::{EngineError, Result};
+use crate::games::options::{self, GameOption};
 use crate::games::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// How an Othello session searches a position of board type `B`.
@@ -64,6 +65,8 @@ impl<B: OthelloBoard> OthelloSearch<B> for GenericSearch {
 pub struct SolverSearch {
     solver: Option<(Arc<Solver>, SearchOptions)>,
     player: OthelloPlayer,
+    /// The book file in use (empty: the built-in book).
+    book_file: String,
 }
 
 impl SolverSearch {
@@ -126,33 +129,48 @@ fn pv_names(pv: &[u8]) -> Vec<String> {
     pv.iter().map(|&sq| if sq >= 64 { Move::Pass } else { Move::Play(sq) }.name(8)).collect()
 }
 
+/// The 8×8 player's settings ([`crate::games::options`]): its opening book.
+const BOOK_OPTIONS: &[GameOption<SolverSearch>] = &[
+    GameOption {
+        name: "Book",
+        gtp: None,
+        kind: || OptionKind::Check { default: true },
+        get: |s| s.player.use_book.to_string(),
+        set: |s, v| {
+            s.player.use_book = match v.to_ascii_lowercase().as_str() {
+                "true" => true,
+                "false" => false,
+                _ => return Err("option 'Book' is true or false".into()),
+            };
+            Ok(())
+        },
+    },
+    GameOption {
+        name: "BookFile",
+        gtp: None,
+        kind: || OptionKind::Text { default: String::new() },
+        get: |s| s.book_file.clone(),
+        set: |s, v| {
+            // Empty: the built-in book. A file that cannot be read keeps the book in use.
+            s.player.book = match v.trim() {
+                "" => None,
+                path => Some(Arc::new(load_book(path).map_err(|e| format!("{e:#}"))?)),
+            };
+            s.book_file = v.trim().to_string();
+            Ok(())
+        },
+    },
+];
+
 impl OthelloSearch<Board> for SolverSearch {
     const USES_THREADS_AND_HASH: bool = true;
 
     fn options(&self) -> Vec<(&'static str, OptionKind)> {
-        vec![("Book", OptionKind::Check { default: true }), ("BookFile", OptionKind::Text { default: String::new() })]
+        options::announce(BOOK_OPTIONS)
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool> {
-        match name.to_ascii_lowercase().as_str() {
-            "book" => {
-                self.player.use_book = match value.map(str::to_ascii_lowercase).as_deref() {
-                    Some("true") => true,
-                    Some("false") => false,
-                    _ => return Err("option 'Book' is true or false".into()),
-                };
-                Ok(true)
-            }
-            "bookfile" => {
-                // Empty: the built-in book. A file that cannot be read keeps the book in use.
-                self.player.book = match value.map(str::trim).filter(|v| !v.is_empty()) {
-                    None => None,
-                    Some(path) => Some(Arc::new(load_book(path).map_err(|e| format!("{e:#}"))?)),
-                };
-                Ok(true)
-            }
-            _ => Ok(false),
-        }
+        options::set_by_name(BOOK_OPTIONS, self, name, value)
     }
 
     fn job(&mut self, root: Position<Board>, limits: Limits, options: &SearchOptions) -> SearchJob {
@@ -209,6 +227,12 @@ impl<B: OthelloBoard, S: OthelloSearch<B> + Default> OthelloSession<B, S> {
     }
 }
 
+impl<B: OthelloBoard, S: OthelloSearch<B> + Default> Default for OthelloSession<B, S> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// Reads a book file (`sente othello-book` makes them); an error names the file and
 /// the line.
 fn load_book(path: &str) -> anyhow::Result<Book> {
@@ -241,7 +265,7 @@ impl<B: OthelloBoard, S: OthelloSearch<B>> GameSession for OthelloSession<B, S> 
     }
 
     fn game(&self) -> crate::games::GameKind {
-        crate::games::GameKind::Othello
+        crate::games::GameKind::OTHELLO
     }
 
     fn prepare(&mut self, options: &SearchOptions) {

@@ -31,6 +31,7 @@ use search::{Limits, Outcome, Score, StopFlag};
 use bitboards::go::board_text;
 
 use crate::error::Result;
+use crate::games::options::{self, GameOption};
 use crate::games::session::{GameSession, Report, SearchJob, SearchOptions, SearchOutcome};
 
 /// Reads `ccgc` or `openspiel`.
@@ -151,64 +152,74 @@ pub fn parse_view_position(text: &str) -> Result<View, String> {
     Ok(view)
 }
 
+/// Phantom Go's settings ([`crate::games::options`]).
+const PHANTOM_OPTIONS: &[GameOption<PhantomSession>] = &[
+    GameOption {
+        name: "PhantomRules",
+        gtp: None,
+        kind: || OptionKind::Combo { default: "ccgc".into(), values: vec!["ccgc".into(), "openspiel".into()] },
+        get: |s| rules_name(s.config.rules).into(),
+        set: |s, v| {
+            let rules = parse_rules(v)?;
+            let old = s.config;
+            s.config = PhantomConfig::for_rules(rules).with_komi(old.komi);
+            if let Err(e) = s.replay() {
+                s.config = old;
+                return Err(e.into());
+            }
+            Ok(())
+        },
+    },
+    GameOption {
+        name: "Komi",
+        gtp: None,
+        kind: || OptionKind::Text { default: "7.5".into() },
+        get: |s| s.config.komi.to_string(),
+        set: |s, v| {
+            s.config = s.config.with_komi(bitboards::go::parse_komi(v)?);
+            s.replay()?;
+            Ok(())
+        },
+    },
+    GameOption {
+        name: "PhantomPlayer",
+        gtp: None,
+        kind: || OptionKind::Combo {
+            default: PlayerSettings::default().player.name().into(),
+            values: PhantomPlayer::ALL.map(|p| p.name().to_string()).to_vec(),
+        },
+        get: |s| s.player.name().into(),
+        set: |s, v| {
+            s.player = PhantomPlayer::parse(v)?;
+            Ok(())
+        },
+    },
+    GameOption {
+        name: "Playouts",
+        gtp: None,
+        kind: || OptionKind::Combo {
+            default: PlayerSettings::default().playouts.name().into(),
+            values: Policy::ALL.map(|p| p.name().to_string()).to_vec(),
+        },
+        get: |s| s.playouts.name().into(),
+        set: |s, v| {
+            s.playouts = Policy::parse(v)?;
+            Ok(())
+        },
+    },
+];
+
 impl GameSession for PhantomSession {
     fn game(&self) -> crate::games::GameKind {
-        crate::games::GameKind::PhantomGo
+        crate::games::GameKind::PHANTOM_GO
     }
 
     fn options(&self) -> Vec<(&'static str, OptionKind)> {
-        vec![
-            (
-                "PhantomRules",
-                OptionKind::Combo { default: "ccgc".into(), values: vec!["ccgc".into(), "openspiel".into()] },
-            ),
-            ("Komi", OptionKind::Text { default: "7.5".into() }),
-            (
-                "PhantomPlayer",
-                OptionKind::Combo {
-                    default: PlayerSettings::default().player.name().into(),
-                    values: PhantomPlayer::ALL.map(|p| p.name().to_string()).to_vec(),
-                },
-            ),
-            (
-                "Playouts",
-                OptionKind::Combo {
-                    default: PlayerSettings::default().playouts.name().into(),
-                    values: Policy::ALL.map(|p| p.name().to_string()).to_vec(),
-                },
-            ),
-        ]
+        options::announce(PHANTOM_OPTIONS)
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool> {
-        let need = |v: Option<&str>| v.map(str::to_string).ok_or_else(|| format!("option '{name}' needs a value"));
-        match name.to_ascii_lowercase().as_str() {
-            "phantomrules" => {
-                let rules = parse_rules(&need(value)?)?;
-                let old = self.config;
-                self.config = PhantomConfig::for_rules(rules).with_komi(old.komi);
-                if let Err(e) = self.replay() {
-                    self.config = old;
-                    return Err(e.into());
-                }
-                Ok(true)
-            }
-            "komi" => {
-                let k = bitboards::go::parse_komi(&need(value)?)?;
-                self.config = self.config.with_komi(k);
-                self.replay()?;
-                Ok(true)
-            }
-            "phantomplayer" => {
-                self.player = PhantomPlayer::parse(&need(value)?)?;
-                Ok(true)
-            }
-            "playouts" => {
-                self.playouts = Policy::parse(&need(value)?)?;
-                Ok(true)
-            }
-            _ => Ok(false),
-        }
+        options::set_by_name(PHANTOM_OPTIONS, self, name, value)
     }
 
     fn new_game(&mut self) {

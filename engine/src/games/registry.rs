@@ -1,77 +1,209 @@
-//! How to start a session of each game: the one place that knows every game's
-//! front-end types (the UGI+ [`GameSession`] and the GTP [`GtpGame`]).
+//! The built-in games' [`GameSpec`]s: the one place that knows every built-in game's
+//! front-end types (the UGI+ [`GameSession`], the GTP [`GtpGame`], the arena's
+//! referee).
 
-use bitboards::othello::{Board, Board6, Board10};
+use bitboards::othello::{Board, Board6, Board10, Position};
 
 use crate::error::{EngineError, Result};
-use crate::games::GameKind;
 use crate::games::chaosclock::ChaosSession;
 use crate::games::go::{GoGtp, GoSession};
 use crate::games::othello::{GenericSearch, OthelloGtp, OthelloSession, SolverSearch};
+use crate::games::referee::{ArenaGame, Judge, RefereeRules, Refereed, referee_of};
 use crate::games::session::{GameSession, GtpGame};
+use crate::games::spec::{BoardSizes, GameSpec};
 
-/// A new session of `game` on a board of side `size` (the game's default if `None`).
-pub fn make_session(game: GameKind, size: Option<usize>) -> Result<Box<dyn GameSession>> {
-    match game {
-        GameKind::Othello => match size.unwrap_or(8) {
+/// Othello (Reversi), 8×8 and the 6×6 and 10×10 variants.
+pub struct OthelloSpec;
+
+impl GameSpec for OthelloSpec {
+    fn name(&self) -> &'static str {
+        "othello"
+    }
+    fn aliases(&self) -> &'static [&'static str] {
+        &["reversi"]
+    }
+    fn title(&self) -> &'static str {
+        "Othello"
+    }
+    fn board_sizes(&self) -> BoardSizes {
+        BoardSizes { default: 8, min: 6, max: 10, text: "6, 8 or 10" }
+    }
+    fn new_session(&self, size: Option<usize>) -> Result<Box<dyn GameSession>> {
+        match size.unwrap_or(8) {
             8 => Ok(Box::new(OthelloSession::<Board, SolverSearch>::new())),
             6 => Ok(Box::new(OthelloSession::<Board6, GenericSearch>::new())),
             10 => Ok(Box::new(OthelloSession::<Board10, GenericSearch>::new())),
             n => Err(EngineError::BoardSize(format!(
                 "Othello is played on 6x6, 8x8 or 10x10 boards (6, 8 or 10), not {n}"
             ))),
-        },
-        GameKind::Go => Ok(Box::new(GoSession::new(size)?)),
-        GameKind::PhantomGo => match size {
+        }
+    }
+    fn gtp_name(&self) -> Option<&'static str> {
+        Some("Othello")
+    }
+    fn new_gtp_game(&self) -> Result<Box<dyn GtpGame>> {
+        Ok(Box::new(OthelloGtp::default()))
+    }
+    /// The exact solver adjudicates at `solve_empties` empties (when not 0).
+    fn new_referee(&self, rules: &RefereeRules, start: Option<&str>) -> std::result::Result<Box<dyn Refereed>, String> {
+        let judge = if rules.solve_empties > 0 { Judge::with_solver() } else { Judge::default() };
+        Ok(referee_of(Position::<Board>::from_opening(rules, start)?, judge, false))
+    }
+    fn arena_size(&self, size: Option<usize>) -> std::result::Result<usize, String> {
+        match size {
+            None | Some(8) => Ok(8),
+            Some(n) => Err(format!("the arena referees Othello on 8x8, not {n}x{n}")),
+        }
+    }
+    fn max_moves(&self, _size: usize) -> usize {
+        200
+    }
+    fn random_plies(&self) -> usize {
+        6
+    }
+}
+
+/// Go up to 9×9, area scoring.
+pub struct GoSpec;
+
+impl GameSpec for GoSpec {
+    fn name(&self) -> &'static str {
+        "go"
+    }
+    fn aliases(&self) -> &'static [&'static str] {
+        &["igo", "weiqi", "baduk"]
+    }
+    fn title(&self) -> &'static str {
+        "Go"
+    }
+    fn board_sizes(&self) -> BoardSizes {
+        BoardSizes { default: 9, min: 2, max: bitboards::go::MAX_SIZE, text: "2 to 9" }
+    }
+    fn new_session(&self, size: Option<usize>) -> Result<Box<dyn GameSession>> {
+        Ok(Box::new(GoSession::new(size)?))
+    }
+    fn gtp_name(&self) -> Option<&'static str> {
+        Some("Go")
+    }
+    fn new_gtp_game(&self) -> Result<Box<dyn GtpGame>> {
+        Ok(Box::new(GoGtp::default()))
+    }
+    /// The engines are asked for dead stones at the end.
+    fn new_referee(&self, rules: &RefereeRules, start: Option<&str>) -> std::result::Result<Box<dyn Refereed>, String> {
+        Ok(referee_of(bitboards::go::Game::from_opening(rules, start)?, Judge::default(), true))
+    }
+    fn arena_size(&self, size: Option<usize>) -> std::result::Result<usize, String> {
+        match size {
+            None => Ok(9),
+            Some(n) if (2..=9).contains(&n) => Ok(n),
+            Some(n) => Err(format!("Go boards up to 9x9, not {n}x{n}")),
+        }
+    }
+    fn default_komi(&self) -> Option<f64> {
+        Some(7.0)
+    }
+    fn max_moves(&self, size: usize) -> usize {
+        3 * size * size
+    }
+}
+
+/// Phantom Go (幻影围棋), 9×9, with a referee.
+pub struct PhantomSpec;
+
+impl GameSpec for PhantomSpec {
+    fn name(&self) -> &'static str {
+        "phantomgo"
+    }
+    fn aliases(&self) -> &'static [&'static str] {
+        &["phantom-go", "phantom"]
+    }
+    fn title(&self) -> &'static str {
+        "Phantom Go"
+    }
+    fn board_sizes(&self) -> BoardSizes {
+        BoardSizes { default: 9, min: 9, max: 9, text: "9 only" }
+    }
+    fn new_session(&self, size: Option<usize>) -> Result<Box<dyn GameSession>> {
+        match size {
             None | Some(9) => Ok(Box::new(crate::games::phantom::PhantomSession::new())),
             Some(n) => Err(EngineError::BoardSize(format!("Phantom Go is played on 9x9 only (9), not {n}"))),
-        },
-        GameKind::ChaosClock => match size {
+        }
+    }
+    fn new_gtp_game(&self) -> Result<Box<dyn GtpGame>> {
+        Err(EngineError::Refused(format!(
+            "GTP plays {}, not Phantom Go (use UGI+ or `sente phantom`)",
+            crate::games::GameKind::gtp_games().join(" and ")
+        )))
+    }
+    fn new_referee(
+        &self,
+        _rules: &RefereeRules,
+        _start: Option<&str>,
+    ) -> std::result::Result<Box<dyn Refereed>, String> {
+        Err("Phantom Go is refereed by the arena's Phantom Go loop".into())
+    }
+    fn arena_size(&self, size: Option<usize>) -> std::result::Result<usize, String> {
+        match size {
+            None | Some(9) => Ok(9),
+            Some(n) => Err(format!("Phantom Go is played on 9x9, not {n}x{n}")),
+        }
+    }
+    fn default_komi(&self) -> Option<f64> {
+        Some(7.5)
+    }
+    /// Tries, illegal ones included.
+    fn max_moves(&self, size: usize) -> usize {
+        12 * size * size
+    }
+    fn random_plies(&self) -> usize {
+        0
+    }
+}
+
+/// Chaos Clock (混乱时钟).
+pub struct ChaosClockSpec;
+
+impl GameSpec for ChaosClockSpec {
+    fn name(&self) -> &'static str {
+        "chaosclock"
+    }
+    fn aliases(&self) -> &'static [&'static str] {
+        &["chaos-clock"]
+    }
+    fn title(&self) -> &'static str {
+        "Chaos Clock"
+    }
+    /// 乙 holds the even pieces and moves first.
+    fn player_names(&self) -> (&'static str, &'static str) {
+        ("乙", "甲")
+    }
+    /// The clock's 12 points.
+    fn board_sizes(&self) -> BoardSizes {
+        BoardSizes { default: 12, min: 12, max: 12, text: "12 only" }
+    }
+    fn new_session(&self, size: Option<usize>) -> Result<Box<dyn GameSession>> {
+        match size {
             None | Some(12) => Ok(Box::new(ChaosSession::new())),
             Some(n) => Err(EngineError::BoardSize(format!("the Chaos Clock has 12 points (size 12 only), not {n}"))),
-        },
-    }
-}
-
-/// The board sizes a game is played on, as UGI+ `setoption name BoardSize` takes
-/// them and `ugi` announces them (a spin from `min` to `max`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoardSizes {
-    /// The size of a new session.
-    pub default: usize,
-    /// The smallest size.
-    pub min: usize,
-    /// The largest size.
-    pub max: usize,
-    /// The sizes in words, e.g. `6, 8 or 10`.
-    pub text: &'static str,
-}
-
-/// The board sizes `game` is played on ([`make_session`] takes them and refuses the
-/// others with a message naming them; Othello takes only the even sizes 6, 8, 10).
-pub fn board_sizes(game: GameKind) -> BoardSizes {
-    match game {
-        GameKind::Othello => BoardSizes { default: 8, min: 6, max: 10, text: "6, 8 or 10" },
-        GameKind::Go => BoardSizes { default: 9, min: 2, max: bitboards::go::MAX_SIZE, text: "2 to 9" },
-        GameKind::PhantomGo => BoardSizes { default: 9, min: 9, max: 9, text: "9 only" },
-        // The clock's 12 points.
-        GameKind::ChaosClock => BoardSizes { default: 12, min: 12, max: 12, text: "12 only" },
-    }
-}
-
-/// The games `list_games` names over GTP.
-pub fn gtp_games() -> Vec<&'static str> {
-    GameKind::ALL.iter().filter_map(|g| g.gtp_name()).collect()
-}
-
-/// A GTP game of `game`, or why GTP does not play it.
-pub fn make_gtp_game(game: GameKind) -> Result<Box<dyn GtpGame>> {
-    match game {
-        GameKind::Othello => Ok(Box::new(OthelloGtp::default())),
-        GameKind::Go => Ok(Box::new(GoGtp::default())),
-        GameKind::PhantomGo => {
-            Err(format!("GTP plays {}, not Phantom Go (use UGI+ or `sente phantom`)", gtp_games().join(" and ")).into())
         }
-        GameKind::ChaosClock => Err(format!("GTP plays {}, not Chaos Clock", gtp_games().join(" and ")).into()),
+    }
+    fn new_gtp_game(&self) -> Result<Box<dyn GtpGame>> {
+        Err(EngineError::Refused(format!(
+            "GTP plays {}, not Chaos Clock",
+            crate::games::GameKind::gtp_games().join(" and ")
+        )))
+    }
+    fn new_referee(&self, rules: &RefereeRules, start: Option<&str>) -> std::result::Result<Box<dyn Refereed>, String> {
+        Ok(referee_of(bitboards::chaosclock::Record::from_opening(rules, start)?, Judge::default(), false))
+    }
+    /// The clock has 12 points whatever `--size` says.
+    fn arena_size(&self, _size: Option<usize>) -> std::result::Result<usize, String> {
+        Ok(12)
+    }
+    fn max_moves(&self, _size: usize) -> usize {
+        300
+    }
+    fn random_plies(&self) -> usize {
+        0
     }
 }

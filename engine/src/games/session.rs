@@ -199,8 +199,8 @@ pub trait GtpGame: Send {
         None
     }
     /// Names of the commands [`GtpGame::extra`] handles.
-    fn extra_commands(&self) -> &'static [&'static str] {
-        &[]
+    fn extra_commands(&self) -> Vec<&'static str> {
+        Vec::new()
     }
     /// Starts a command that streams analysis until the next command arrives
     /// (`lz-analyze`, `kata-analyze`); `None` if `cmd` is not one. The loop writes

@@ -207,11 +207,10 @@ impl GtpEngine {
                 Ok(all.join("\n"))
             }
             ("quit", _) => Ok(String::new()),
-            ("list_games", _) => Ok(crate::games::registry::gtp_games().join("\n")),
+            ("list_games", _) => Ok(crate::games::GameKind::gtp_games().join("\n")),
             ("set_game", [name]) => {
-                let game = crate::games::GameKind::parse(name)
-                    .map_err(EngineError::Refused)
-                    .and_then(crate::games::registry::make_gtp_game)?;
+                let game =
+                    crate::games::GameKind::parse(name).map_err(EngineError::Refused).and_then(|g| g.new_gtp_game())?;
                 self.game = game;
                 Ok(String::new())
             }
@@ -307,7 +306,7 @@ pub struct GtpArgs {
 
 /// Runs `sente gtp`: an error at once when GTP does not play `--game`.
 pub fn main(args: GtpArgs) -> anyhow::Result<()> {
-    crate::games::registry::make_gtp_game(args.game).map_err(anyhow::Error::msg)?;
+    args.game.new_gtp_game().map_err(anyhow::Error::msg)?;
     let options = SearchOptions { threads: args.threads.into(), hash_mb: args.hash as usize };
     super::run_protocol(super::Protocol::Gtp(args.game), options)
 }

@@ -14,7 +14,7 @@ use std::io::BufReader;
 use anyhow::Result;
 
 use crate::games::session::SearchOptions;
-use crate::games::{self, GameKind, registry};
+use crate::games::{self, GameKind};
 use crate::io;
 
 /// The front ends.
@@ -112,7 +112,7 @@ fn serve(
             }
         }
         Protocol::Gtp(game) => {
-            let game = registry::make_gtp_game(game).map_err(anyhow::Error::msg)?;
+            let game = game.new_gtp_game().map_err(anyhow::Error::msg)?;
             let mut engine = gtp::GtpEngine::new(game, options, out, hangup);
             if first.is_none_or(|item| engine.handle_input(item)) {
                 engine.run(&input);

@@ -10,8 +10,8 @@ use protocol::ugi::{self, Command, GoCommand, OptionKind, Query};
 use search::{Clock, Limits, Outcome, StopFlag};
 
 use crate::error::{EngineError, Result};
+use crate::games;
 use crate::games::session::{GameSession, SearchOptions};
-use crate::games::{self, registry};
 use crate::io::{Input, MAX_LINE, Output};
 
 /// How often the loop looks whether the search that queued commands wait for ended.
@@ -22,14 +22,13 @@ const MAX_UNKNOWN_OPTIONS: usize = 64;
 
 /// The names of the games for which `holds` is true.
 fn games_where(holds: impl Fn(games::GameKind) -> bool) -> Vec<&'static str> {
-    games::GameKind::ALL.into_iter().filter(|&g| holds(g)).map(|g| g.name()).collect()
+    games::GameKind::all().into_iter().filter(|&g| holds(g)).map(|g| g.name()).collect()
 }
 
 /// The games (by name) whose sessions have the game option `name`.
 fn games_with_option(name: &str) -> Vec<&'static str> {
     games_where(|g| {
-        registry::make_session(g, None)
-            .is_ok_and(|s| s.options().iter().any(|(option, _)| option.eq_ignore_ascii_case(name)))
+        g.new_session(None).is_ok_and(|s| s.options().iter().any(|(option, _)| option.eq_ignore_ascii_case(name)))
     })
 }
 
@@ -69,7 +68,7 @@ pub struct UgiEngine {
 impl UgiEngine {
     /// An engine playing the default game (Othello 8×8) that writes to `out`.
     pub fn new(out: Output) -> UgiEngine {
-        let session = registry::make_session(games::DEFAULT_GAME, None).expect("the default game exists");
+        let session = games::DEFAULT_GAME.new_session(None).expect("the default game exists");
         UgiEngine {
             session,
             options: SearchOptions::default(),
@@ -270,7 +269,7 @@ impl UgiEngine {
         self.out.line("id author The sente developers");
         let games: Vec<String> = games::GameKind::names().iter().map(|g| g.to_string()).collect();
         // The current game's sizes (a spin cannot say that Othello's are even).
-        let sizes = registry::board_sizes(self.session.game());
+        let sizes = self.session.game().board_sizes();
         let mut options = vec![
             ("Game", OptionKind::Combo { default: games::DEFAULT_GAME.name().into(), values: games }),
             (
@@ -385,12 +384,12 @@ impl UgiEngine {
         if game == self.session.game() {
             return Ok(());
         }
-        let session = match self.waiting_size.map(|n| registry::make_session(game, Some(n))) {
+        let session = match self.waiting_size.map(|n| game.new_session(Some(n))) {
             Some(Ok(session)) => {
                 self.waiting_size = None;
                 session
             }
-            _ => registry::make_session(game, None)?,
+            _ => game.new_session(None)?,
         };
         self.install(session);
         Ok(())
@@ -401,7 +400,7 @@ impl UgiEngine {
     /// refused, naming the current game's sizes.
     fn set_board_size(&mut self, value: &str) -> Result<()> {
         let game = self.session.game();
-        let sizes = registry::board_sizes(game);
+        let sizes = game.board_sizes();
         let n = value.trim().parse::<usize>().map_err(|_| {
             EngineError::BoardSize(format!(
                 "option 'BoardSize': '{value}' is not a board size ({} sizes: {})",
@@ -409,7 +408,7 @@ impl UgiEngine {
                 sizes.text
             ))
         })?;
-        let refusal = match registry::make_session(game, Some(n)) {
+        let refusal = match game.new_session(Some(n)) {
             Ok(session) => {
                 self.waiting_size = None;
                 self.install(session);
@@ -417,7 +416,7 @@ impl UgiEngine {
             }
             Err(e) => e,
         };
-        let others = games_where(|g| registry::make_session(g, Some(n)).is_ok());
+        let others = games_where(|g| g.new_session(Some(n)).is_ok());
         if others.is_empty() {
             // The current game's refusal names its sizes.
             return Err(EngineError::BoardSize(format!("option 'BoardSize': {refusal}")));

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use crate::games::{GameKind, registry};
+use crate::games::GameKind;
 
 /// `sente perft`'s command line.
 #[derive(clap::Args)]
@@ -26,7 +26,7 @@ pub struct PerftArgs {
 /// Runs `sente perft`.
 pub fn main(args: PerftArgs) -> Result<()> {
     let PerftArgs { game, depth, threads, size } = args;
-    let session = registry::make_session(game, size).map_err(anyhow::Error::msg)?;
+    let session = game.new_session(size).map_err(anyhow::Error::msg)?;
     if depth > 20 {
         bail!("depth {depth} is beyond what perft can count in a lifetime; use 20 or less");
     }

@@ -7,7 +7,6 @@ use protocol::ugi::StartPosition;
 use search::{Limits, Outcome, Player, Score, StopFlag};
 
 use crate::games::GameKind;
-use crate::games::registry;
 use crate::games::session::SearchOptions;
 
 /// The game's outcome in words, with the players' names.
@@ -31,7 +30,7 @@ pub fn play(
     options: SearchOptions,
     mut print: impl FnMut(&str),
 ) -> crate::error::Result<Vec<String>> {
-    let mut session = registry::make_session(game, size)?;
+    let mut session = game.new_session(size)?;
     let sides = game.player_names();
     let mut moves: Vec<String> = Vec::new();
     print(&session.draw());
@@ -113,9 +112,9 @@ mod tests {
 
     #[test]
     fn a_whole_othello_game_is_legal() {
-        let moves = play(GameKind::Othello, Some(6), Limits::depth(2), SearchOptions::default(), |_| {}).unwrap();
+        let moves = play(GameKind::OTHELLO, Some(6), Limits::depth(2), SearchOptions::default(), |_| {}).unwrap();
         assert!(moves.len() >= 20);
-        let mut session = registry::make_session(GameKind::Othello, Some(6)).unwrap();
+        let mut session = GameKind::OTHELLO.new_session(Some(6)).unwrap();
         session.set_position(&StartPosition::StartPos, &moves).unwrap();
         assert!(session.outcome().is_some());
     }

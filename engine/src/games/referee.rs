@@ -17,8 +17,7 @@ use search::Game;
 use search::go::endgame::judge;
 use search::othello::{SolveLimits, SolveMode, Solver};
 
-use super::{MoveStat, stat_at};
-use crate::games::GameKind;
+use serde::{Deserialize, Serialize};
 
 /// A finished game's outcome, why it ended, and the score text (`B+3.5`, `34-30`).
 #[derive(Clone, Debug, PartialEq)]
@@ -62,9 +61,16 @@ pub struct Opening {
 pub trait ArenaGame: Game + Send {
     /// The game at `start` (its text form; `None`: the standard start).
     fn from_opening(rules: &RefereeRules, start: Option<&str>) -> Result<Self, String>;
-    /// An ending before the rules end the game: adjudication or the move cap.
-    fn adjudicate(&self, _judge: &mut Judge, _rules: &RefereeRules, _moves: usize) -> Option<Ending> {
-        None
+    /// The position's text form, as [`ArenaGame::from_opening`] reads it back.
+    fn text(&self) -> String;
+    /// An ending before the rules end the game: adjudication or the move cap (unless
+    /// the game says otherwise, a draw once `rules.max_moves` moves are played).
+    fn adjudicate(&self, _judge: &mut Judge, rules: &RefereeRules, moves: usize) -> Option<Ending> {
+        (moves >= rules.max_moves).then(|| Ending {
+            outcome: Outcome::Draw,
+            reason: format!("move cap ({} moves): a draw", rules.max_moves),
+            score: None,
+        })
     }
     /// The ending of a game its rules have ended.
     fn final_ending(&self, outcome: Outcome) -> Ending {
@@ -94,16 +100,83 @@ pub trait ArenaGame: Game + Send {
     ) -> (&'static str, String);
 }
 
+/// What an engine spent and reported on one move it was asked for (cutechess writes
+/// the same into each PGN move's comment).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct MoveStat {
+    /// Moves played before this one, the opening's included (Phantom Go: tries
+    /// before this one, as the text record numbers them from 1).
+    pub ply: usize,
+    /// The seat that was asked: 0 first, 1 second.
+    pub seat: usize,
+    /// Wall time from the request to the reply, in milliseconds, as the arena's clock
+    /// charged it.
+    pub ms: u64,
+    /// The engine's score for the side it moved for, in its protocol's unit (UGI+
+    /// `score cp` / 100; NBoard's eval in discs), when it gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    /// Search depth it reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Nodes or playouts it reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+}
+
+/// The data of the move asked for after `ply` moves (tries, in Phantom Go), if an
+/// engine was asked for it (the last one, should there be two).
+pub fn stat_at(plies: &[MoveStat], ply: usize) -> Option<&MoveStat> {
+    plies.iter().rev().find(|s| s.ply == ply)
+}
+
+impl MoveStat {
+    /// The move's comment in a record, as cutechess writes it into PGN: score/depth
+    /// (when given) and the time, then the nodes: `+0.40/5 0.186s, 8192 nodes`.
+    pub fn annotation(&self) -> String {
+        let mut text = String::new();
+        if let Some(score) = self.score {
+            text.push_str(&format!("{score:+.2}"));
+            if let Some(depth) = self.depth {
+                text.push_str(&format!("/{depth}"));
+            }
+            text.push(' ');
+        } else if let Some(depth) = self.depth {
+            text.push_str(&format!("depth {depth} "));
+        }
+        text.push_str(&format!("{:.3}s", self.ms as f64 / 1000.0));
+        if let Some(nodes) = self.nodes {
+            text.push_str(&format!(", {nodes} nodes"));
+        }
+        text
+    }
+}
+
 /// Tools the referee keeps between moves (the exact solver for Othello adjudication).
 #[derive(Default)]
 pub struct Judge {
     solver: Option<Box<Solver>>,
 }
 
+impl Judge {
+    /// A judge with the exact Othello solver (16 MiB of table, one thread).
+    pub fn with_solver() -> Judge {
+        Judge { solver: Some(Box::new(Solver::new(16, 1))) }
+    }
+}
+
 /// The referee's face to the match loop: one game of any kind.
 pub trait Refereed: Send {
     /// The player to move.
     fn to_move(&self) -> Player;
+    /// `Ok` if the move given as text is legal now, or why not.
+    fn check(&self, text: &str) -> Result<(), String>;
+    /// The current position's text form.
+    fn text(&self) -> String;
+    /// The outcome by the rules once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// A referee of the same game at the same position, without the judge's tools.
+    fn clone_position(&self) -> Box<dyn Refereed>;
     /// Plays a move of the side to move given as text; returns it in the arena's
     /// canonical text, or why it is not legal.
     fn play(&mut self, text: &str) -> Result<String, String>;
@@ -135,6 +208,27 @@ struct Match<G: ArenaGame> {
 impl<G: ArenaGame> Refereed for Match<G> {
     fn to_move(&self) -> Player {
         self.position.to_move()
+    }
+
+    fn check(&self, text: &str) -> Result<(), String> {
+        self.position.check_move(self.position.parse_move(text)?)
+    }
+
+    fn text(&self) -> String {
+        self.position.text()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.position.outcome()
+    }
+
+    fn clone_position(&self) -> Box<dyn Refereed> {
+        Box::new(Match {
+            start: self.start.clone(),
+            position: self.position.clone(),
+            judge: Judge::default(),
+            dead_stones: self.dead_stones,
+        })
     }
 
     fn play(&mut self, text: &str) -> Result<String, String> {
@@ -184,21 +278,10 @@ impl<G: ArenaGame> Refereed for Match<G> {
     }
 }
 
-/// The referee of a new game of `kind` at the start of an opening (its moves not yet
-/// played).
-pub fn new_referee(kind: GameKind, rules: &RefereeRules, start: Option<&str>) -> Result<Box<dyn Refereed>, String> {
-    fn boxed<G: ArenaGame>(game: G, judge: Judge, dead_stones: bool) -> Box<dyn Refereed> {
-        Box::new(Match { start: game.clone(), position: game, judge, dead_stones })
-    }
-    Ok(match kind {
-        GameKind::Othello => {
-            let solver = (rules.solve_empties > 0).then(|| Box::new(Solver::new(16, 1)));
-            boxed(Position::<Board>::from_opening(rules, start)?, Judge { solver }, false)
-        }
-        GameKind::Go => boxed(go::Game::from_opening(rules, start)?, Judge::default(), true),
-        GameKind::ChaosClock => boxed(Record::from_opening(rules, start)?, Judge::default(), false),
-        GameKind::PhantomGo => return Err("Phantom Go is refereed by the arena's Phantom Go loop".into()),
-    })
+/// The referee of a game that starts at `game`, with the judge's tools; when
+/// `dead_stones` the engines are asked for dead stones at the end (Go).
+pub fn referee_of<G: ArenaGame>(game: G, judge: Judge, dead_stones: bool) -> Box<dyn Refereed> {
+    Box::new(Match { start: game.clone(), position: game, judge, dead_stones })
 }
 
 impl ArenaGame for Position<Board> {
@@ -207,6 +290,10 @@ impl ArenaGame for Position<Board> {
             None => Ok(Position::start()),
             Some(text) => Position::parse(text).map_err(|e| format!("bad Othello position '{text}': {e}")),
         }
+    }
+
+    fn text(&self) -> String {
+        self.to_string()
     }
 
     /// The exact solver ends the game at `solve_empties` empties.
@@ -277,14 +364,22 @@ impl ArenaGame for Position<Board> {
 }
 
 impl ArenaGame for go::Game {
+    /// A start position is a board in our text form (rows from the top, `/` between
+    /// them), black to move; the arena's openings are move sequences from the empty
+    /// board, the compliance checks' positions are boards.
     fn from_opening(rules: &RefereeRules, start: Option<&str>) -> Result<Self, String> {
-        if start.is_some() {
-            return Err("Go openings are move sequences, not positions".into());
-        }
-        if !(2..=go::MAX_SIZE).contains(&rules.size) {
-            return Err(format!("Go board size {} is not supported (2..{})", rules.size, go::MAX_SIZE));
-        }
-        Ok(go::Game::new(go::Board::new(rules.size), rules.komi, Superko::Positional))
+        let board = match start {
+            Some(text) => go::parse_board_text(text)?,
+            None if !(2..=go::MAX_SIZE).contains(&rules.size) => {
+                return Err(format!("Go board size {} is not supported (2..{})", rules.size, go::MAX_SIZE));
+            }
+            None => go::Board::new(rules.size),
+        };
+        Ok(go::Game::new(board, rules.komi, Superko::Positional))
+    }
+
+    fn text(&self) -> String {
+        go::board_text(self.board())
     }
 
     /// At the move cap the game is scored as it stands.
@@ -369,6 +464,10 @@ impl ArenaGame for Record {
         let text = start.ok_or("Chaos Clock openings are positions (deals)")?;
         let state = cc::State::parse(text).map_err(|e| format!("bad Chaos Clock position '{text}': {e}"))?;
         Ok(Record::new(state))
+    }
+
+    fn text(&self) -> String {
+        self.state().to_string()
     }
 
     /// At the move cap both lose.

@@ -1,0 +1,80 @@
+//! [`GameSpec`]: everything the front ends, the arena and the tools need to know of
+//! one game, in one place. A game implements it once; UGI+ (`setoption name Game`,
+//! `BoardSize`), GTP (`list_games`, `set_game`), the arena (`--game`, its referee,
+//! its defaults) and the subcommands' `--game` all read it.
+
+use crate::error::{EngineError, Result};
+use crate::games::GameKind;
+use crate::games::referee::{RefereeRules, Refereed};
+use crate::games::session::{GameSession, GtpGame};
+
+/// The board sizes a game is played on, as UGI+ `setoption name BoardSize` takes
+/// them and `ugi` announces them (a spin from `min` to `max`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardSizes {
+    /// The size of a new session.
+    pub default: usize,
+    /// The smallest size.
+    pub min: usize,
+    /// The largest size.
+    pub max: usize,
+    /// The sizes in words, e.g. `6, 8 or 10`.
+    pub text: &'static str,
+}
+
+/// One game as the rest of the engine sees it.
+pub trait GameSpec: Send + Sync + 'static {
+    /// The name UGI+ `setoption name Game`, `--game` and the records use, in lower
+    /// case (`othello`).
+    fn name(&self) -> &'static str;
+    /// Other names read as this game (`reversi`).
+    fn aliases(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The name in titles (`Phantom Go`).
+    fn title(&self) -> &'static str;
+    /// Player one and player two in the game's own terms: black and white unless the
+    /// game says otherwise (Chaos Clock: 乙 and 甲).
+    fn player_names(&self) -> (&'static str, &'static str) {
+        ("black", "white")
+    }
+    /// The board sizes it is played on.
+    fn board_sizes(&self) -> BoardSizes;
+    /// A new UGI+ session on a board of side `size` (the default if `None`); a size
+    /// the game is not played on is refused with a message naming the sizes.
+    fn new_session(&self, size: Option<usize>) -> Result<Box<dyn GameSession>>;
+    /// The name GTP's `list_games` gives, for a game GTP plays.
+    fn gtp_name(&self) -> Option<&'static str> {
+        None
+    }
+    /// A new GTP game, or why GTP does not play this one.
+    fn new_gtp_game(&self) -> Result<Box<dyn GtpGame>> {
+        Err(EngineError::Refused(format!("GTP plays {}, not {}", GameKind::gtp_games().join(" and "), self.title())))
+    }
+    /// The referee of a new game at `start` (the game's text form; `None`: the
+    /// standard start), before an opening's moves are played.
+    fn new_referee(&self, rules: &RefereeRules, start: Option<&str>) -> std::result::Result<Box<dyn Refereed>, String>;
+    /// The board side the arena plays on, given the `--size` asked for.
+    fn arena_size(&self, size: Option<usize>) -> std::result::Result<usize, String> {
+        let sizes = self.board_sizes();
+        match size {
+            None => Ok(sizes.default),
+            Some(n) if (sizes.min..=sizes.max).contains(&n) => Ok(n),
+            Some(n) => Err(format!("{} is played on boards of side {}, not {n}", self.title(), sizes.text)),
+        }
+    }
+    /// The komi the arena gives when none is asked for, `None` for a game without
+    /// komi (the arena then records 7 and sends none).
+    fn default_komi(&self) -> Option<f64> {
+        None
+    }
+    /// The arena's move cap on a board of side `size`.
+    fn max_moves(&self, size: usize) -> usize {
+        let _ = size;
+        1000
+    }
+    /// The plies of a random opening when none is asked for.
+    fn random_plies(&self) -> usize {
+        2
+    }
+}
