@@ -33,6 +33,7 @@ mod readme;
 mod resume;
 mod shards;
 mod toy;
+mod train_go;
 mod ugi;
 mod ugi_client;
 mod ugi_setup;

@@ -77,6 +77,9 @@ enum Commands {
     /// Train the Othello evaluation: generate self-play data, or fit weights to it.
     #[command(subcommand)]
     TrainOthello(tools::train_othello::TrainCommand),
+    /// Train the Go move model: self-play games at fixed playouts, or fit the model to them.
+    #[command(subcommand)]
+    TrainGo(tools::train_go::TrainGoCommand),
     /// Fixed-depth search over fixed positions: a node-count signature and the speed.
     Bench(tools::bench::BenchArgs),
 }
@@ -118,6 +121,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Commands::Arena(args)) => arena::cli::main(&args, &mut std::io::stdout().lock()),
         Some(Commands::Chaosclock(command)) => tools::chaosclock::main(command),
         Some(Commands::TrainOthello(command)) => tools::train_othello::main(command),
+        Some(Commands::TrainGo(command)) => tools::train_go::main(command),
         Some(Commands::Bench(args)) => tools::bench::main(args),
     }
 }

@@ -9,7 +9,7 @@ use bitboards::go::{Board, Color, Game, Illegal, Move, Point, Superko, bits};
 use protocol::gtp::{self, Command};
 use protocol::ugi::{OptionKind, StartPosition};
 use search::go::endgame::{Settlement, judge};
-use search::go::mcts::{DEFAULT_PLAYOUTS, Mcts, MctsResult, MctsSettings, ownership};
+use search::go::mcts::{DEFAULT_PLAYOUTS, MOVE_MODEL_BY_DEFAULT, Mcts, MctsResult, MctsSettings, ownership};
 use search::go::player::{Choice, Ending, GoPlayer, Progress, search_in_steps};
 use search::go::playout::Policy;
 use search::{Limits, Outcome, Player, Score, StopFlag};
@@ -164,6 +164,21 @@ const GO_OPTIONS: &[GameOption<GoState>] = &[
         get: |s| s.player.settings().policy.name().into(),
         set: |s, v| {
             s.player.set_policy(Policy::parse(v)?);
+            Ok(())
+        },
+    },
+    GameOption {
+        name: "MoveModel",
+        gtp: Some("sente-movemodel"),
+        kind: || OptionKind::Check { default: MOVE_MODEL_BY_DEFAULT },
+        get: |s| s.player.settings().move_model.to_string(),
+        set: |s, v| {
+            let on = match v.to_ascii_lowercase().as_str() {
+                "true" => true,
+                "false" => false,
+                _ => return Err(format!("bad MoveModel '{v}': true or false").into()),
+            };
+            s.player.set_move_model(on);
             Ok(())
         },
     },
@@ -388,7 +403,8 @@ impl GtpGame for GoGtp {
             return Some(Err("the game is over: nothing to analyse".into()));
         }
         let seed = self.state.player.next_seed();
-        let settings = MctsSettings { policy: self.state.player.settings().policy, ..MctsSettings::default() };
+        let MctsSettings { policy, move_model, .. } = self.state.player.settings();
+        let settings = MctsSettings { policy, move_model, ..MctsSettings::default() };
         Some(Ok(Box::new(move |stop: &StopFlag, out: &Output| {
             let mut writer = AnalysisWriter::new(&game, request);
             let mut tree = Mcts::new(&writer.game, seed).with_settings(settings);

@@ -17,5 +17,6 @@ pub mod perft;
 pub mod selfplay;
 pub mod shard;
 pub mod train;
+pub mod train_go;
 pub mod train_othello;
 pub mod train_shards;

@@ -8,4 +8,5 @@ pub mod move_model;
 pub mod player;
 pub mod playout;
 pub mod prior;
+pub mod self_play;
 pub mod tactics;

@@ -21,7 +21,7 @@
 //! against a team of strength 1, one won and one lost (Wᵢ + 1 over the sum + 2/(γᵢ + 1)).
 //!
 //! **Data** comes from move lists: [`samples_from_moves`] replays a game and gives one
-//! [`Sample`] per move; [`self_play_game`] plays a game with this crate's MCTS at a fixed
+//! [`Sample`] per move; [`super::self_play::self_play_game`] plays a game with this crate's MCTS at a fixed
 //! number of playouts per move, for training data without game records.
 //!
 //! **Files** ([`MoveModel::save`], [`MoveModel::load`]) are plain text, one line per
@@ -31,11 +31,8 @@ use std::fmt::Write as _;
 use std::ops::Range;
 
 use bitboards::go::{Board, Game, MAX_SIZE, Move, Superko};
-use bitboards::rng::splitmix64;
 
 use super::features::{FeatureId, Group, Position, feature_count, feature_name};
-use super::mcts::{Mcts, MctsSettings};
-use crate::{Limits, StopFlag};
 
 /// Virtual wins each feature starts with in training (its one won virtual game).
 const PRIOR_WINS: f64 = 1.0;
@@ -200,30 +197,6 @@ pub fn samples_from_moves(size: usize, komi: f64, moves: &[Move]) -> Result<Vec<
     Ok(samples)
 }
 
-/// Plays a game on an empty board of side `size` with `komi` by this crate's MCTS, one
-/// thread and `playouts` playouts a move, each search seeded from `seed` and the move
-/// number (so the same arguments give the same game), until two passes in a row or
-/// `2 × size²` moves; returns its moves.
-pub fn self_play_game(size: usize, komi: f64, playouts: u64, seed: u64) -> Result<Vec<Move>, String> {
-    if !(2..=MAX_SIZE).contains(&size) {
-        return Err(format!("board size {size}: 2 to {MAX_SIZE}"));
-    }
-    let mut game = Game::new(Board::new(size), komi, Superko::Positional);
-    let settings = MctsSettings { threads: 1, ..MctsSettings::default() };
-    let limits = Limits { nodes: Some(playouts.max(1)), ..Limits::default() };
-    let stop = StopFlag::new();
-    let mut moves = Vec::new();
-    while !game.is_over() && moves.len() < 2 * size * size {
-        let color = game.board().to_move();
-        let move_seed = splitmix64(seed ^ splitmix64(moves.len() as u64));
-        let mut tree = Mcts::new(&game, move_seed).with_settings(settings);
-        let best = tree.search(&limits, &stop, color).best;
-        game.play(color, best).map_err(|e| format!("the search chose an illegal move {}: {e}", best.to_gtp(size)))?;
-        moves.push(best);
-    }
-    Ok(moves)
-}
-
 /// Fits a model to `samples` with `iterations` rounds of MM (each round updates every
 /// feature group once). Samples whose played move is not a candidate
 /// ([`Position::candidates`], e.g. filling an own true eye) are left out.
@@ -323,6 +296,7 @@ fn minorize_maximize(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::go::self_play::self_play_game;
     use bitboards::go::{Color, Point, parse_board_text};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use rand_xoshiro::rand_core::{Rng, SeedableRng};

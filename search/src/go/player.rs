@@ -125,11 +125,16 @@ impl GoPlayer {
         self.settings.policy = policy;
     }
 
+    /// Whether the tree's priors use the move model.
+    pub fn set_move_model(&mut self, on: bool) {
+        self.settings.move_model = on;
+    }
+
     /// Searches with `threads` threads and a tree of at most `hash_mb` MiB (the
-    /// playout policy stays).
+    /// playout policy and the move model's use stay).
     pub fn set_resources(&mut self, threads: usize, hash_mb: usize) {
-        let policy = self.settings.policy;
-        self.settings = MctsSettings { policy, ..MctsSettings::new(threads, hash_mb) };
+        let MctsSettings { policy, move_model, .. } = self.settings;
+        self.settings = MctsSettings { policy, move_model, ..MctsSettings::new(threads, hash_mb) };
     }
 
     /// The next seed (each search gets its own).
