@@ -30,6 +30,67 @@ pub enum Input {
     Eof,
 }
 
+/// A protocol front end (UGI+, GTP, NBoard) as the one input loop, [`serve`], drives
+/// it: the loop reads, the front end answers.
+pub trait FrontEnd {
+    /// Handles one line; false ends the loop (`quit`).
+    fn line(&mut self, line: &str) -> bool;
+    /// Answers a line too long to read (its length in bytes and its start) with the
+    /// protocol's error reply; false ends the loop.
+    fn too_long(&mut self, length: usize, start: &str) -> bool;
+    /// The end of input (what `quit` would do); the loop ends after it.
+    fn end_of_input(&mut self) {}
+    /// Whether work waits for a search to end (UGI+'s commands queued behind a
+    /// search): the loop then wakes every [`POLL`] to call [`FrontEnd::poll`].
+    fn waiting(&self) -> bool {
+        false
+    }
+    /// Does the waiting work that can be done now; false ends the loop.
+    fn poll(&mut self) -> bool {
+        true
+    }
+    /// Once the loop has ended: stops what still runs (a search, an analysis).
+    fn finish(&mut self);
+}
+
+/// How often the loop looks at a front end's waiting work.
+pub const POLL: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// Hands `front` one item of input; false when the loop is to end.
+pub fn hand(front: &mut dyn FrontEnd, item: Input) -> bool {
+    match item {
+        Input::Line(line) => front.line(&line) && front.poll(),
+        Input::TooLong { length, start } => front.too_long(length, &start) && front.poll(),
+        Input::Eof => {
+            front.end_of_input();
+            false
+        }
+    }
+}
+
+/// The input loop of every front end: the item already read (`first`, the line that
+/// chose the protocol), then `input` until `quit` or its end; then
+/// [`FrontEnd::finish`].
+pub fn serve(front: &mut dyn FrontEnd, first: Option<Input>, input: &Receiver<Input>) {
+    let mut going = first.is_none_or(|item| hand(front, item));
+    while going {
+        let item = if front.waiting() {
+            match input.recv_timeout(POLL) {
+                Ok(item) => item,
+                Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
+                    going = front.poll();
+                    continue;
+                }
+                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => Input::Eof,
+            }
+        } else {
+            input.recv().unwrap_or(Input::Eof)
+        };
+        going = hand(front, item);
+    }
+    front.finish();
+}
+
 /// Starts a thread reading lines from `reader`. The channel ends with [`Input::Eof`].
 pub fn spawn_reader<R: BufRead + Send + 'static>(reader: R) -> Receiver<Input> {
     spawn_reader_with_hangup(reader, StopFlag::new())

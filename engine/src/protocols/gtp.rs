@@ -4,14 +4,13 @@
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crossbeam_channel::Receiver;
 use protocol::gtp::{self, Command};
 use search::{Clock, Limits, StopFlag};
 
 use crate::error::{EngineError, Result};
 use crate::games::GameKind;
 use crate::games::session::{AnalysisJob, GtpGame, SearchOptions};
-use crate::io::{Input, MAX_LINE, Output};
+use crate::io::{FrontEnd, MAX_LINE, Output};
 
 /// What the time commands told the engine.
 #[derive(Clone, Copy, Debug, Default)]
@@ -108,33 +107,6 @@ impl GtpEngine {
     /// is raised (input ended).
     pub fn new(game: Box<dyn GtpGame>, options: SearchOptions, out: Output, hangup: StopFlag) -> GtpEngine {
         GtpEngine { game, clock: GtpClock::default(), options, out, analysis: None, hangup }
-    }
-
-    /// Runs until `quit` or the end of input.
-    pub fn run(mut self, input: &Receiver<Input>) {
-        for item in input.iter() {
-            if !self.handle_input(item) {
-                break;
-            }
-        }
-        self.end_analysis();
-    }
-
-    /// Handles one item of input: a line, a line too long to read (a failure reply
-    /// with the command's id) or the end of input; false means stop.
-    pub fn handle_input(&mut self, item: Input) -> bool {
-        match item {
-            Input::Line(line) => self.handle_line(&line),
-            Input::TooLong { length, start } => {
-                // Like any line, it ends a streaming analysis first; the reply
-                // echoes the command's id, read from the line's start.
-                self.end_analysis();
-                let id = gtp::parse(&start).and_then(|c| c.id);
-                self.out.line(gtp::failure(id, &format!("line of {length} bytes is longer than {MAX_LINE}")));
-                true
-            }
-            Input::Eof => false,
-        }
     }
 
     /// Stops a streaming analysis, if one runs, and ends its reply with the empty
@@ -309,6 +281,25 @@ pub fn main(args: GtpArgs) -> anyhow::Result<()> {
     args.game.new_gtp_game().map_err(anyhow::Error::msg)?;
     let options = SearchOptions { threads: args.threads.into(), hash_mb: args.hash as usize };
     super::run_protocol(super::Protocol::Gtp(args.game), options)
+}
+
+impl FrontEnd for GtpEngine {
+    fn line(&mut self, line: &str) -> bool {
+        self.handle_line(line)
+    }
+
+    /// Like any line, it ends a streaming analysis first; the reply echoes the
+    /// command's id, read from the line's start.
+    fn too_long(&mut self, length: usize, start: &str) -> bool {
+        self.end_analysis();
+        let id = gtp::parse(start).and_then(|c| c.id);
+        self.out.line(gtp::failure(id, &format!("line of {length} bytes is longer than {MAX_LINE}")));
+        true
+    }
+
+    fn finish(&mut self) {
+        self.end_analysis();
+    }
 }
 
 #[cfg(test)]

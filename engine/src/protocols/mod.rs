@@ -105,25 +105,12 @@ fn serve(
 ) -> Result<()> {
     let (out, writer) = io::spawn_writer(std::io::stdout());
     match protocol {
-        Protocol::Ugi => {
-            let mut engine = ugi::UgiEngine::new(out);
-            if first.is_none_or(|item| engine.handle_input(item)) {
-                engine.run(&input);
-            }
-        }
+        Protocol::Ugi => io::serve(&mut ugi::UgiEngine::new(out), first, &input),
         Protocol::Gtp(game) => {
             let game = game.new_gtp_game().map_err(anyhow::Error::msg)?;
-            let mut engine = gtp::GtpEngine::new(game, options, out, hangup);
-            if first.is_none_or(|item| engine.handle_input(item)) {
-                engine.run(&input);
-            }
+            io::serve(&mut gtp::GtpEngine::new(game, options, out, hangup), first, &input);
         }
-        Protocol::Nboard => {
-            let mut engine = nboard::NboardEngine::new(out, options, hangup);
-            if first.is_none_or(|item| engine.handle_input(item)) {
-                engine.run(&input);
-            }
-        }
+        Protocol::Nboard => io::serve(&mut nboard::NboardEngine::new(out, options, hangup), first, &input),
     }
     writer.join().map_err(|_| anyhow::anyhow!("the output thread failed"))?;
     Ok(())

@@ -8,14 +8,13 @@ use std::time::Instant;
 
 use bitboards::othello::ggf;
 use bitboards::othello::{Board, Color, Game, Move, Position};
-use crossbeam_channel::Receiver;
 use protocol::nboard::{self, Command, ParseError};
 use search::StopFlag;
 use search::othello::{OthelloPlayer, Request, Solver, ThinkLimits, Thought};
 
 use crate::error::{EngineError, Result};
 use crate::games::session::SearchOptions;
-use crate::io::{Input, MAX_LINE, Output};
+use crate::io::{FrontEnd, MAX_LINE, Output};
 
 /// The engine's name as NBoard shows it.
 const NAME: &str = "sente";
@@ -117,29 +116,6 @@ impl NboardEngine {
                 std::thread::sleep(std::time::Duration::from_millis(2));
             }
             let _ = r.handle.join();
-        }
-    }
-
-    /// Runs until `quit` or the end of input.
-    pub fn run(mut self, input: &Receiver<Input>) {
-        for item in input.iter() {
-            if !self.handle_input(item) {
-                break;
-            }
-        }
-        self.finish_search();
-    }
-
-    /// Handles one item of input: a line, a line too long to read (an error status)
-    /// or the end of input; false means stop.
-    pub fn handle_input(&mut self, item: Input) -> bool {
-        match item {
-            Input::Line(line) => self.handle_line(&line),
-            Input::TooLong { length: n, .. } => {
-                self.status(&format!("error: line of {n} bytes ignored (longer than {MAX_LINE})"));
-                true
-            }
-            Input::Eof => false,
         }
     }
 
@@ -308,6 +284,21 @@ impl NboardEngine {
             self.out.line(format!("analysis {ply} {value}"));
         }
         self.status("");
+    }
+}
+
+impl FrontEnd for NboardEngine {
+    fn line(&mut self, line: &str) -> bool {
+        self.handle_line(line)
+    }
+
+    fn too_long(&mut self, length: usize, _start: &str) -> bool {
+        self.status(&format!("error: line of {length} bytes ignored (longer than {MAX_LINE})"));
+        true
+    }
+
+    fn finish(&mut self) {
+        self.finish_search();
     }
 }
 

@@ -5,17 +5,13 @@ use std::collections::VecDeque;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError};
 use protocol::ugi::{self, Command, GoCommand, OptionKind, Query};
 use search::{Clock, Limits, Outcome, StopFlag};
 
 use crate::error::{EngineError, Result};
 use crate::games;
 use crate::games::session::{GameSession, SearchOptions};
-use crate::io::{Input, MAX_LINE, Output};
-
-/// How often the loop looks whether the search that queued commands wait for ended.
-const PENDING_POLL: Duration = Duration::from_millis(5);
+use crate::io::{FrontEnd, MAX_LINE, Output};
 
 /// Unknown option names remembered, so as to be said once each.
 const MAX_UNKNOWN_OPTIONS: usize = 64;
@@ -82,54 +78,10 @@ impl UgiEngine {
         }
     }
 
-    /// Runs until `quit` or the end of input. The end of input is a `quit`, as for
-    /// Stockfish: the search in progress (of any kind: `go`, `perft`, `bench`) stops
-    /// at once and answers; the commands queued behind it still run, each search among
-    /// them stopped as soon as it starts (every `go` gets its `bestmove`).
-    pub fn run(mut self, input: &Receiver<Input>) {
-        loop {
-            // While commands wait for a search, look at the search now and then.
-            let item = if self.pending.is_empty() {
-                input.recv().unwrap_or(Input::Eof)
-            } else {
-                match input.recv_timeout(PENDING_POLL) {
-                    Ok(item) => item,
-                    Err(RecvTimeoutError::Timeout) => {
-                        if !self.run_pending() {
-                            break;
-                        }
-                        continue;
-                    }
-                    Err(RecvTimeoutError::Disconnected) => Input::Eof,
-                }
-            };
-            if !self.handle_input(item) || !self.run_pending() {
-                break;
-            }
-        }
-        self.stop_search();
-    }
-
-    /// Handles one item of input: a line, a line too long to read (an error reply;
-    /// the engine goes on) or the end of input (as `quit`); false means stop.
-    pub fn handle_input(&mut self, item: Input) -> bool {
-        match item {
-            Input::Line(line) => self.handle_line(&line),
-            Input::TooLong { length: n, .. } => {
-                self.error(&format!("line of {n} bytes ignored: longer than {MAX_LINE}"));
-                true
-            }
-            Input::Eof => {
-                self.close();
-                false
-            }
-        }
-    }
-
     /// Lets a search with a limit end by itself and runs the commands queued behind it
     /// (and behind the searches they start): the unit tests' way to end a script.
     #[cfg(test)]
-    pub fn finish(&mut self) {
+    pub fn drain(&mut self) {
         loop {
             if !self.wait_for_search() || self.pending.is_empty() || !self.run_pending() {
                 return;
@@ -562,6 +514,36 @@ fn answered_at_once(command: &Command) -> bool {
     )
 }
 
+impl FrontEnd for UgiEngine {
+    fn line(&mut self, line: &str) -> bool {
+        self.handle_line(line)
+    }
+
+    fn too_long(&mut self, length: usize, _start: &str) -> bool {
+        self.error(&format!("line of {length} bytes ignored: longer than {MAX_LINE}"));
+        true
+    }
+
+    /// The end of input is a `quit`, as for Stockfish: the search in progress (of any
+    /// kind: `go`, `perft`, `bench`) stops at once and answers; the commands queued
+    /// behind it still run, each search among them stopped as soon as it starts.
+    fn end_of_input(&mut self) {
+        self.close();
+    }
+
+    fn waiting(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    fn poll(&mut self) -> bool {
+        self.run_pending()
+    }
+
+    fn finish(&mut self) {
+        self.stop_search();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -575,7 +557,7 @@ mod tests {
                 break;
             }
         }
-        engine.finish();
+        engine.drain();
         engine.stop_search();
         drop(engine);
         rx.iter().collect()
