@@ -30,7 +30,8 @@
 //!   block of children, so both paths share the children's statistics from then on.
 //!   The table lives with the arena and is rebuilt for the subtree kept after a move.
 //!
-//! With one thread and a fixed seed the search is deterministic.
+//! With one thread and a fixed seed the search is deterministic. Its numeric tunables
+//! are in [`super::params`].
 
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize};
@@ -41,21 +42,15 @@ use bitboards::rng::splitmix64;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 
+/// The default playout count, re-exported where the engine looks for it.
+pub use super::params::DEFAULT_PLAYOUTS;
+use super::params::{
+    CLOCK_MOVES_LEFT, EARLY_STOP_CHECK, EXPAND_AFTER, EXPLORATION, FIRST_PLAY_URGENCY, PASS_PENALTY, RAVE_EQUIVALENCE,
+};
 use super::playout::{Policy, area_owners, move_cap, playout, settling_playout};
 use super::prior::{Prior, add_model_priors, built_in_model, prior};
 use crate::limits::{Limits, StopFlag, TimeBudget};
 use crate::tt::{AllocError, try_zeroed_slice};
-
-/// A node is expanded once it has been visited this many times.
-pub const EXPAND_AFTER: u32 = 2;
-
-/// RAVE equivalence parameter: the number of visits at which the tree's own
-/// statistics weigh as much as RAVE's (see [`rave_weight`]); Phantom Go's
-/// information-set search uses it too.
-pub(crate) const RAVE_EQUIVALENCE: f32 = 800.0;
-
-/// UCB exploration constant, of this search and of Phantom Go's information-set search.
-pub(crate) const EXPLORATION: f32 = 0.25;
 
 /// The weight of a node's RAVE (AMAF) mean against its own mean after `visits` visits:
 /// √(k / (3·visits + k)), k = [`RAVE_EQUIVALENCE`].
@@ -80,16 +75,6 @@ pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 /// Bytes a node costs with its share of the transposition table (under two bytes) and
 /// of the table's log of claimed entries (under a sixteenth of a byte), rounded up.
 const NODE_AND_TABLE_BYTES: usize = NODE_BYTES + 3;
-
-/// The moves left that a clock's time is shared over ([`crate::TimeBudget::new`]) by
-/// this search and the engine's stepped one. Not [`crate::Game::moves_left_estimate`]
-/// of a Go game (a third of the empty points, at least 10: 27 on an empty 9×9 board),
-/// which would spend a clock faster.
-pub const CLOCK_MOVES_LEFT: u32 = 40;
-
-/// Playouts of a search given no limit at all (neither playouts, time nor a clock):
-/// `go` alone, or `go depth N`, a limit MCTS has no counterpart for.
-pub const DEFAULT_PLAYOUTS: u64 = 10_000;
 
 /// Node budget of a search with default settings: 64 MiB of nodes and table.
 pub const DEFAULT_MAX_NODES: usize = (64 << 20) / NODE_AND_TABLE_BYTES;
@@ -192,7 +177,7 @@ impl Node {
         let visits = self.visits.load(Relaxed) + prior_visits;
         if visits == 0 {
             // First-play urgency: trust RAVE, a little above an even game.
-            return rave + 0.1;
+            return rave + FIRST_PLAY_URGENCY;
         }
         let n = visits as f32;
         let q = (self.wins.load(Relaxed) + prior_wins) as f32 / n;
@@ -554,10 +539,6 @@ impl<T> std::ops::Deref for Padded<T> {
     }
 }
 
-/// What every thread of one search shares.
-/// Iterations of a thread between two looks at whether the best move can still change.
-const EARLY_STOP_CHECK: u64 = 256;
-
 /// True when the root's most visited child leads the second by more visits than the
 /// search can still make before its soft limit, at its speed so far (`done` playouts):
 /// the move played cannot change any more (Leela Zero's "smart pruning").
@@ -602,6 +583,7 @@ fn stops_when_settled(limits: &Limits) -> bool {
         && limits.nodes.is_none()
 }
 
+/// What every thread of one search shares.
 struct Shared<'a> {
     tree: &'a Tree,
     limits: &'a Limits,
@@ -838,7 +820,7 @@ impl Mcts {
             let mut v = child.value(log);
             if child.cell() == PASS {
                 // Passing is a last resort while the board still has moves.
-                v -= 0.3;
+                v -= PASS_PENALTY;
             }
             if v > best_value {
                 best_value = v;

@@ -5,6 +5,7 @@ pub mod features;
 mod game;
 pub mod mcts;
 pub mod move_model;
+pub mod params;
 pub mod player;
 pub mod playout;
 pub mod prior;

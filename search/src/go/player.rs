@@ -9,18 +9,11 @@ use std::time::{Duration, Instant};
 use bitboards::go::{Color, Game, Move};
 
 use super::endgame::{Settlement, judge, may_have_settled_territory};
-use super::mcts::{CLOCK_MOVES_LEFT, DEFAULT_PLAYOUTS, Mcts, MctsResult, MctsSettings};
+use super::mcts::{Mcts, MctsResult, MctsSettings};
+use super::params::{CLOCK_MOVES_LEFT, DEFAULT_PLAYOUTS, MIN_STEP, RESIGN_MIN_PLAYOUTS, RESIGN_WIN_RATE};
 use super::playout::Policy;
 use crate::tt::AllocError;
 use crate::{Limits, Player, StopFlag, TimeBudget};
-
-/// Below this win rate (after [`RESIGN_MIN_PLAYOUTS`] playouts) the player resigns.
-pub const RESIGN_WIN_RATE: f32 = 0.02;
-/// Playouts a search must have run before the player may resign.
-pub const RESIGN_MIN_PLAYOUTS: u64 = 5_000;
-
-/// The shortest search step: with less time left the search ends.
-const MIN_STEP: Duration = Duration::from_millis(30);
 
 /// How a move search treats the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

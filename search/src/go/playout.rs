@@ -12,6 +12,7 @@
 //!   no big self-atari; otherwise a random move as in light playouts but never a
 //!   self-atari of more than one stone (unless no other move is left).
 
+use super::params::{PLAYOUT_MOVES_PER_POINT, RANDOM_DRAWS};
 use super::prior::matches_pattern;
 use bitboards::arch::select_bit;
 use bitboards::go::{Cell, FastBoard};
@@ -43,10 +44,11 @@ fn random_point(
     None
 }
 
-/// The usual playout length cap: three moves per point. Random play with simple ko
-/// can cycle forever (triple ko); such playouts are scored as they stand.
+/// The usual playout length cap: [`PLAYOUT_MOVES_PER_POINT`] moves per point.
+/// Random play with simple ko can cycle forever (triple ko); such playouts are scored
+/// as they stand.
 pub fn move_cap(size: usize) -> usize {
-    3 * size * size
+    PLAYOUT_MOVES_PER_POINT * size * size
 }
 
 /// Plays random moves on `board` until two passes (or `max_moves`), calling
@@ -171,13 +173,9 @@ pub fn pattern_reply(board: &FastBoard, last: Cell, rng: &mut Xoshiro256PlusPlus
     (n > 0).then(|| replies[below(rng, n)])
 }
 
-/// How many uniform draws [`random_move`] makes before it scans for a move that is no
-/// big self-atari.
-const RANDOM_DRAWS: usize = 4;
-
 /// A random playable point that is no self-atari of more than one stone, or any
 /// playable point if every one is; `None` if none is playable. Uniform draws first
-/// (most points pass), then a scan that takes refused points out.
+/// ([`RANDOM_DRAWS`]; most points pass), then a scan that takes refused points out.
 #[inline]
 fn random_move(board: &FastBoard, rng: &mut Xoshiro256PlusPlus) -> Option<Cell> {
     for _ in 0..RANDOM_DRAWS {

@@ -4,21 +4,26 @@
 //! hopeless ones. Real playouts soon outweigh them.
 //!
 //! Every child starts at [`EVEN`] visits with half of them won; each rule that fires
-//! adds visits that are all wins (good) or all losses (bad), hand-set:
+//! adds visits that are all wins (good) or all losses (bad), hand-set in
+//! [`super::params`]:
 //!
 //! | rule | virtual visits |
 //! |------|----------------|
-//! | captures a chain | +10 won, +5 won per stone (up to 4) |
-//! | ... a chain that the last move played or touches | +10 won more |
-//! | saves an own chain in atari (extends to 2+ liberties, or captures) | +15 won, +5 won per stone (up to 4) |
-//! | self-atari of 2+ stones that captures nothing, unless [`tactics::is_bad_self_atari`] finds it a nakade or snapback | +30 lost |
-//! | an atari that starts a working ladder ([`tactics::ladder_attack`]) | +20 won |
-//! | a throw-in that sets up a snapback ([`tactics::is_snapback`]) | +20 won |
-//! | extending an own chain in atari that a ladder captures anyway (instead of the save bonus) | +10 lost |
-//! | the vital point of a nakade eye space of either colour ([`tactics::vital_point`]) | +15 won |
-//! | matches a MoGo 3×3 pattern, next to the last move | +10 won |
-//! | next to the last move (its 8 neighbours) | +4 won |
-//! | first line while more than half the board is empty (unless it captures or saves) | +10 lost |
+//! | captures a chain | [`PRIOR_CAPTURE`] won, [`PRIOR_CAPTURE_PER_STONE`] won per stone (up to [`PRIOR_MAX_STONES`]) |
+//! | ... a chain that the last move played or touches | [`PRIOR_CAPTURE_LAST`] won more |
+//! | saves an own chain in atari (extends to 2+ liberties, or captures) | [`PRIOR_SAVE`] won, [`PRIOR_SAVE_PER_STONE`] won per stone (up to [`PRIOR_MAX_STONES`]) |
+//! | self-atari of 2+ stones that captures nothing, unless [`tactics::is_bad_self_atari`] finds it a nakade or snapback | [`PRIOR_BIG_SELF_ATARI`] lost |
+//! | an atari that starts a working ladder ([`tactics::ladder_attack`]) | [`PRIOR_LADDER_ATARI`] won |
+//! | a throw-in that sets up a snapback ([`tactics::is_snapback`]) | [`PRIOR_SNAPBACK`] won |
+//! | extending an own chain in atari that a ladder captures anyway (instead of the save bonus) | [`PRIOR_LADDER_DEAD_END`] lost |
+//! | the vital point of a nakade eye space of either colour ([`tactics::vital_point`]) | [`PRIOR_VITAL_POINT`] won |
+//! | matches a MoGo 3×3 pattern, next to the last move | [`PRIOR_PATTERN`] won more |
+//! | next to the last move (its 8 neighbours) | [`PRIOR_NEAR_LAST`] won |
+//! | first line while more than half the board is empty (unless it captures or saves) | [`PRIOR_FIRST_LINE`] lost |
+//!
+//! The move model ([`add_model_priors`]) adds [`MODEL_VISITS_PER_NAT`] visits per
+//! nat of a move's strength above or below the mean of its siblings, won or lost, at
+//! most [`MODEL_MAX_VISITS`].
 //!
 //! The tactical rules read the position once per expansion (ladders, snapbacks, eye
 //! spaces on a [`Board`] copy, [`super::tactics`]); the children of the same position
@@ -41,10 +46,12 @@ use bitboards::go::{Board, Cell, Color, FastBoard, Move, Point, bits, flood};
 
 use super::features;
 use super::move_model::MoveModel;
+use super::params::{
+    EVEN, MODEL_MAX_VISITS, MODEL_VISITS_PER_NAT, PRIOR_BIG_SELF_ATARI, PRIOR_CAPTURE, PRIOR_CAPTURE_LAST,
+    PRIOR_CAPTURE_PER_STONE, PRIOR_FIRST_LINE, PRIOR_LADDER_ATARI, PRIOR_LADDER_DEAD_END, PRIOR_MAX_STONES,
+    PRIOR_NEAR_LAST, PRIOR_PATTERN, PRIOR_SAVE, PRIOR_SAVE_PER_STONE, PRIOR_SNAPBACK, PRIOR_VITAL_POINT,
+};
 use super::tactics;
-
-/// Virtual visits every child starts with, half of them won.
-pub const EVEN: u8 = 10;
 
 /// Virtual experience of one child: visits and the wins among them (for the player
 /// who makes the move).
@@ -213,41 +220,41 @@ pub fn prior(board: &FastBoard, cell: Cell, last: Cell) -> Prior {
         let stones = board.chain_stones(q);
         if color != me {
             captures = true;
-            p.good(10 + 5 * stones.min(4) as u8);
+            p.good(PRIOR_CAPTURE + PRIOR_CAPTURE_PER_STONE * stones.min(PRIOR_MAX_STONES) as u8);
             if last != 0 && (board.same_chain(q, last) || touches(board, q, last)) {
-                p.good(10);
+                p.good(PRIOR_CAPTURE_LAST);
             }
         } else {
             saves += stones;
         }
     }
     if saves > 0 && !captures && facts.dead_end {
-        p.bad(10);
+        p.bad(PRIOR_LADDER_DEAD_END);
     } else if saves > 0 && (captures || !board.is_big_self_atari(cell)) {
-        p.good(15 + 5 * saves.min(4) as u8);
+        p.good(PRIOR_SAVE + PRIOR_SAVE_PER_STONE * saves.min(PRIOR_MAX_STONES) as u8);
     }
     if !captures && board.is_big_self_atari(cell) && !facts.good_self_atari {
-        p.bad(30);
+        p.bad(PRIOR_BIG_SELF_ATARI);
     }
     if facts.ladder_capture {
-        p.good(20);
+        p.good(PRIOR_LADDER_ATARI);
     }
     if facts.snapback {
-        p.good(20);
+        p.good(PRIOR_SNAPBACK);
     }
     if facts.vital {
-        p.good(15);
+        p.good(PRIOR_VITAL_POINT);
     }
     if last != 0 && FastBoard::ring(last).contains(&cell) {
-        p.good(4);
+        p.good(PRIOR_NEAR_LAST);
         if matches_pattern(board, cell) {
-            p.good(10);
+            p.good(PRIOR_PATTERN);
         }
     }
     let edge = board.size() - 1;
     let first_line = point.row() == 0 || point.col() == 0 || point.row() == edge || point.col() == edge;
     if first_line && !captures && saves == 0 && 2 * board.empty_count() > board.size() * board.size() {
-        p.bad(10);
+        p.bad(PRIOR_FIRST_LINE);
     }
     p
 }
@@ -360,17 +367,11 @@ pub fn built_in_model() -> &'static MoveModel {
     MODEL.get_or_init(|| MoveModel::load(include_str!("../../data/go-move-model.txt")).unwrap_or_default())
 }
 
-/// Virtual visits a move gets per unit of the natural log of its model strength
-/// relative to the mean of the candidates (a move 10 times the mean strength gets
-/// about 14 won visits, one a tenth of it about 14 lost).
-const MODEL_VISITS_PER_NAT: f32 = 6.0;
-/// The most virtual visits the model adds to a move, won or lost.
-const MODEL_MAX_VISITS: f32 = 30.0;
-
 /// The move-model term of the priors of `cells` (the children of one node, a pass
 /// among them as cell 0) at `board` after the moves `last` and `before` (cells; 0 a
 /// pass): each child's strength relative to the mean of all, as virtual wins (above
-/// the mean) or losses (below), added to `priors`.
+/// the mean) or losses (below), added to `priors`: [`MODEL_VISITS_PER_NAT`] visits per
+/// nat of strength relative to the mean, at most [`MODEL_MAX_VISITS`].
 pub fn add_model_priors(
     model: &MoveModel,
     board: &FastBoard,

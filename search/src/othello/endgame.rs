@@ -26,29 +26,8 @@ use super::context::Searcher;
 use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
 use super::local_table::LocalTable;
 use super::moves::{INF, MoveList, QUADRANT, child, fast_sort, final_score, weighted_mobility};
-use super::params::{EVAL_SORT_MIN_EMPTIES, SHALLOW_MAX, SORTED_SHALLOW_MIN};
+use super::params::{ETC_MIN, EVAL_SORT_MIN_EMPTIES, LOCAL_ETC_MIN, QUICK_REPLIES, SHALLOW_MAX, SORTED_SHALLOW_MIN};
 use super::stability::stable_discs;
-
-/// Near the leaves, a move leaving the opponent at most this many moves (corners
-/// count double) is searched before the other moves are valued (after Egaroucid).
-/// FFO #45–#52 one thread, paired runs: 1 is 5–6% faster than sorting every move
-/// first (0.3% more nodes); 2 is 3–4% slower than 1 (9% more nodes). The same at 11
-/// to 13 empties, where the ordering values cost more, saved nothing.
-const QUICK_REPLIES: u32 = 1;
-
-/// Smallest number of empties at which children are looked up in the table before
-/// searching (enhanced transposition cutoff): the first whose children are in the
-/// table (it was 12 when the table started at 11; 10 or 14 were no better).
-const ETC_MIN: u32 = SHALLOW_MAX + 2;
-
-/// Smallest number of empties at which a sorted shallow search looks its children up
-/// in the thread's small table before valuing them (the enhanced transposition
-/// cutoff of [`ETC_MIN`] on `local_table.rs`, after Egaroucid): a child proven bad
-/// enough for the opponent settles the node, and one proven no better than alpha is
-/// not searched. FFO #45–#52 one thread, paired runs: 1.209 G → 1.164 G nodes, 0.969
-/// of the time (four rounds); from 7 empties 1.150 G nodes, 1.01 of the time of 8;
-/// from 9 and 10, 1.172 G and 1.187 G nodes.
-const LOCAL_ETC_MIN: u32 = 8;
 
 /// For `n` empties, the smallest alpha for which the stability cutoff is tried (below
 /// it the opponent cannot have enough stable discs to matter).

@@ -13,13 +13,7 @@ use super::eval::eval_discs;
 use super::hash::{HashEntry, NO_MOVE, board_hash};
 use super::moves::{INF, Move, MoveList, QUADRANT, final_score, ordering_score};
 use super::parallel::SiblingScores;
-
-/// Weight of a disc of the shallow-search score in the ordering value: a quarter of
-/// an opponent move ([`ordering_score`] counts each reply 2^15). Fastest-first
-/// counts for more than the evaluation's small differences: FFO #45–#52 on one
-/// thread, 2.28 G nodes with 2^16, 1.95 G with 2^15, 1.87 G with 2^14, 1.81 G with
-/// 2^13, 1.91 G with 2^12.
-const W_EVAL: i32 = 1 << 13;
+use super::params::W_EVAL;
 
 impl Searcher<'_> {
     /// Value of `(p, o)` searched `depth` plies within `(alpha, beta)`, fail-soft.

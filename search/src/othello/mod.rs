@@ -25,12 +25,12 @@ mod weights;
 pub use book::Book;
 pub use eval::{embedded_weights, evaluate, install_weights, is_trained};
 pub use moves::final_score;
-pub use parallel::{NULL_WINDOW_SPLIT_MIN_EMPTIES, SPLIT_MIN_EMPTIES};
+pub use params::{NULL_WINDOW_SPLIT_MIN_EMPTIES, PLAY_ENDGAME_GAP, SPLIT_MIN_EMPTIES};
 pub use perft::{parallel_perft, parallel_perft_until};
 pub use play::{ClockPlan, exact_reach, level_limits, plan_clock, think, think_limits};
 pub use player::{BUILT_IN_BOOK, Choice, OthelloPlayer, Request, built_in_book};
 pub use probcut::endcut_depth;
-pub use solver::{PLAY_ENDGAME_GAP, Solution, SolveLimits, SolveMode, Solver, ThinkLimits, Thought};
+pub use solver::{Solution, SolveLimits, SolveMode, Solver, ThinkLimits, Thought};
 pub use stability::stable_discs;
 
 use bitboards::othello::{Move, OthelloBoard, Position};

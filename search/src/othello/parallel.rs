@@ -18,27 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 
 use super::context::{Cancel, Searcher};
 use super::moves::{INF, Move, QUADRANT};
-
-/// Fewest empties at which a principal-variation node of the endgame (and the root)
-/// searches its moves after the first in parallel ([`SiblingScores`]). It was the
-/// threshold of every node before the null-window nodes got their own
-/// ([`NULL_WINDOW_SPLIT_MIN_EMPTIES`]); lower, the threads spent more time on moves a
-/// sibling's cut made useless (`sente ffo ffo/problems/ffo_40_59.txt --only 51,52
-/// --threads 2`: 12 → 18.5 s, 15 → 17.7 s, 18 → 16.8 s, 21 → 17.2 s, 24 → 21.4 s).
-pub const SPLIT_MIN_EMPTIES: u32 = 18;
-
-/// Fewest empties at which a null-window node splits after its first move
-/// ([`Searcher::split_endgame`]). Higher than [`SPLIT_MIN_EMPTIES`]: there the second
-/// move usually cuts and the helper's work is lost, and once the principal-variation
-/// nodes split, the threads have enough to do without the small null-window nodes.
-/// `sente ffo ffo/problems/ffo_40_59.txt --threads 2`, the two thresholds in turn,
-/// twice each (a Zen 5 host, 2026-11-24): 22 took 14.74 G nodes, 171.5 and 169.0 s;
-/// 18 took 14.92–14.94 G nodes, 171.7 and 172.2 s (#57: 1.35 G → 1.26 G nodes).
-pub const NULL_WINDOW_SPLIT_MIN_EMPTIES: u32 = 22;
-
-/// Fewest plies a midgame principal-variation node must have left to search its
-/// moves after the first in parallel (null-window nodes: one more).
-pub const MIDGAME_SPLIT_MIN_DEPTH: u32 = 6;
+use super::params::{MIDGAME_SPLIT_MIN_DEPTH, NULL_WINDOW_SPLIT_MIN_EMPTIES, SPLIT_MIN_EMPTIES};
 
 impl Searcher<'_> {
     /// Whether a principal-variation node with `n` empties may hand its moves after
@@ -89,7 +69,7 @@ impl Searcher<'_> {
     /// subtrees store nothing in the table) and, with those not started, come back as
     /// `None`. If the search was stopped from outside, `self.aborted` is set.
     ///
-    /// [`Self::split_endgame`] uses it at null-window nodes, where the work after the
+    /// [`Self::split_null_window`] uses it at null-window nodes, where the work after the
     /// first move is speculative (the second move usually cuts); the solver's
     /// principal-variation nodes use it for the moves after the first, which must all
     /// be refuted (or found better), so none of that work is wasted.

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use bitboards::othello::{Board, Position};
 
+use super::params::{MOVE_OVERHEAD, NOMINAL_NODES_PER_SECOND, RESERVE, SOLVE_SHARE};
 use super::solver::{Solver, ThinkLimits, Thought};
 use crate::game::Game;
 use crate::limits::{Limits, StopFlag, TimeBudget};
@@ -23,11 +24,6 @@ pub fn exact_reach(time: Option<Duration>) -> u32 {
     }
 }
 
-/// The speed at which a node budget (`go nodes`) is taken as a time by
-/// [`think_limits`], to choose how deep to solve: about what one thread searches
-/// on this project's machines at 20–24 empties.
-const NOMINAL_NODES_PER_SECOND: f64 = 10e6;
-
 /// The time [`exact_reach`] takes to reach `empties` (the inverse of its table): a
 /// rough model of an exact solve's time on one core.
 fn solve_time(empties: u32) -> Duration {
@@ -39,16 +35,6 @@ fn solve_time(empties: u32) -> Duration {
         _ => 30.0,
     })
 }
-
-/// Share of the clock kept back, never planned for: slack for the searches that
-/// overrun and the protocol's round trips.
-const RESERVE: f64 = 0.1;
-
-/// At most this share of the time left goes to the exact solve.
-const SOLVE_SHARE: f64 = 0.4;
-
-/// Time kept back on each move for the protocol round trip.
-const MOVE_OVERHEAD: Duration = Duration::from_millis(20);
 
 /// How one move spends the clock: aim at `target` (no new iteration after half of
 /// it), abort at `hard`, solve exactly from `exact_empties`.

@@ -14,14 +14,7 @@
 use super::context::Searcher;
 use super::eval::eval_discs;
 use super::hash::EXACT;
-
-/// Confidence multiplier `t` of each selectivity level (a cut needs the shallow
-/// value `t` standard deviations past the bound): under a normal error, about 73%,
-/// 87%, 95%, 98% and 99% of the cuts are right.
-pub const LEVELS: [f32; 5] = [1.1, 1.5, 2.0, 2.6, 3.3];
-
-/// The level of the solver's midgame iterations (95%).
-pub const SOLVER_LEVEL: u8 = 2;
+use super::params::{ENDCUT_MIN_EMPTIES, ENDCUT_SIGMA, LEVELS, PLAY_T_SCALE};
 
 /// Fewest plies at which ProbCut is tried.
 const MIN_DEPTH: u32 = 3;
@@ -92,14 +85,6 @@ fn play_sigma(depth: u32, shallow: u32, n: u32) -> f32 {
     }
 }
 
-/// The player's confidence multipliers are [`LEVELS`] times this (the full-width
-/// error measured before was 1.5 times the formula's on average; this table is 1.3
-/// times). On the move-quality benchmark (`sente othello-accuracy --nodes N` for N =
-/// 0.3, 1 and 3 million) the sum of the mean disc losses is 1.19 with two thirds
-/// against 1.20 with the formula, and scalings from 0.4 to 1.0 of the midgame level
-/// alone did no better (docs/othello-play.md).
-const PLAY_T_SCALE: f32 = 2.0 / 3.0;
-
 /// Depth of the shallow search that predicts the exact score with `n` empties: about
 /// a third, with the same parity. Shallower than [`shallow_depth`]: the selective
 /// endgame search is there to fill the table with good moves cheaply, and on FFO
@@ -107,18 +92,6 @@ const PLAY_T_SCALE: f32 = 2.0 / 3.0;
 pub fn endcut_depth(n: u32) -> u32 {
     ((n / 3) & !1) + (n & 1)
 }
-
-/// Standard deviation, in discs, of (exact final score − shallow value) with `n`
-/// empties and the shallow depth of [`endcut_depth`]`(n)`. Measured on positions
-/// with exact labels that the evaluation of the time was not fitted on (`cargo run
-/// --release -p search --example endcut_sigma -- gen3.dat`): 4.8–7.2 discs at 12–19
-/// and 22 empties, no trend in `n` (9.2 at 20–21, on fewer positions). The value sits
-/// low in that range: with it, the 95% level did better on FFO #40–#49 than 87% or
-/// 98%; with the evaluation refitted on more data, 4.5 and 6.5 did worse on #45–#52.
-const ENDCUT_SIGMA: f32 = 5.5;
-
-/// Fewest empties at which the selective endgame search tries a cut.
-pub const ENDCUT_MIN_EMPTIES: u32 = 12;
 
 impl Searcher<'_> {
     /// Tries to decide the null window `(alpha, alpha + 1)` of a `depth`-ply midgame
@@ -166,6 +139,7 @@ impl Searcher<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::params::SOLVER_LEVEL;
     use super::*;
 
     #[test]

@@ -21,34 +21,11 @@ use super::context::{Searcher, Shared};
 use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
 use super::moves::{INF, Move, QUADRANT, final_score, ordered_moves, parity_of};
 use super::parallel::SiblingScores;
-use super::params::SHALLOW_MAX;
-use super::probcut::{ENDCUT_MIN_EMPTIES, LEVELS, SOLVER_LEVEL};
+use super::params::{
+    ENDCUT_MIN_EMPTIES, EXACT_WINDOW, LEVELS, MIDGAME_GAP, PLAY_ENDGAME_GAP, PLAY_LEVEL, ROOT_SORT_MAX_DEPTH,
+    SHALLOW_MAX, SOLVER_LEVEL,
+};
 use crate::tt::TranspositionTable;
-
-/// How many plies short of the end the midgame iterations stop before a solve
-/// (measured on FFO #40–#49: 10 to 14 all do well, 12 best).
-const MIDGAME_GAP: u32 = 12;
-
-/// The selectivity of the player's midgame iterations (see [`ThinkLimits::selective`]):
-/// 87%. On the move-quality benchmark at a million nodes a move (`sente
-/// othello-accuracy --nodes 1000000`, with [`PLAY_ENDGAME_GAP`] 8): mean disc loss
-/// 0.49 at 73%, 0.46 at 87%, 0.44 at 95% (0.76 without ProbCut).
-const PLAY_LEVEL: u8 = 1;
-
-/// How many plies short of the end the player's selective midgame iterations stop
-/// and its selective endgame searches begin. Same benchmark, [`PLAY_LEVEL`] 87%: mean
-/// disc loss 0.40, 0.40, 0.35, 0.46, 0.46 and 0.53 with gaps of 5, 6, 7, 8, 10 and 12
-/// plies (a standard error of about 0.08 each).
-pub const PLAY_ENDGAME_GAP: u32 = 7;
-
-/// Half-width of the exact search's first aspiration window around the selective
-/// endgame search's score.
-const EXACT_WINDOW: i32 = 5;
-
-/// Deepest search sorting the root moves: deeper ones cost more than they save once
-/// the table holds the previous iterations' moves (FFO #40–#49: 2 to 8 all do well;
-/// uncapped, the exact iteration's sorting alone took seconds).
-const ROOT_SORT_MAX_DEPTH: u32 = 6;
 
 /// What the solver is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

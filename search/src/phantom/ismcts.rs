@@ -33,14 +33,15 @@ use rand_xoshiro::rand_core::SeedableRng;
 
 use super::belief::{Belief, Sample};
 use super::choice::{Budget, Choice, PlayerSettings, ranked_choice};
-use crate::go::mcts::{EXPLORATION, rave_weight};
+use crate::go::mcts::rave_weight;
+use crate::go::params::EXPLORATION;
 use crate::go::playout::{move_cap, playout};
 
 /// Nodes the tree may hold (28 bytes each): beyond, iterations go on through the tree
 /// as it stands.
 pub const MAX_NODES: usize = 500_000;
 /// Visits a node gets before its children are made. More than the Go MCTS's
-/// [`crate::go::mcts::EXPAND_AFTER`] (2): an expansion here adds a child for every
+/// [`crate::go::params::EXPAND_AFTER`] (2): an expansion here adds a child for every
 /// point but the view's own stones (up to 81 nodes), whatever the sampled board lets
 /// be played.
 const EXPAND_AFTER: u32 = 8;

@@ -1,0 +1,165 @@
+//! The numeric tunables of the Go search, gathered in one place (as Viridithas gathers
+//! its search parameters): the tree search ([`super::mcts`]), the priors of new nodes
+//! ([`super::prior`]), the playouts ([`super::playout`]) and the player around the
+//! search ([`super::player`]). Each constant's doc says what it sets and what was
+//! measured to choose it; "hand-set, not measured" where nothing was. Board sizes,
+//! table layouts and other structural numbers stay beside their code.
+//!
+//! The measurements are in docs/go.md, docs/arena.md, docs/benchmarks.md and
+//! docs/go-move-model.md (9×9, komi 7, on the 2-core AMD EPYC VM unless said).
+
+use std::time::Duration;
+
+// ---------------------------------------------------------------------------------
+// The tree search (mcts.rs).
+// ---------------------------------------------------------------------------------
+
+/// A node is expanded once it has been visited this many times. Hand-set, not
+/// measured (Phantom Go's information-set search uses its own, 8).
+pub const EXPAND_AFTER: u32 = 2;
+
+/// RAVE equivalence parameter: the number of visits at which the tree's own
+/// statistics weigh as much as RAVE's (see [`super::mcts::rave_weight`]); Phantom Go's
+/// information-set search uses it too. Hand-set, not measured.
+pub(crate) const RAVE_EQUIVALENCE: f32 = 800.0;
+
+/// UCB exploration constant, of this search and of Phantom Go's information-set search.
+/// Hand-set, not measured.
+pub(crate) const EXPLORATION: f32 = 0.25;
+
+/// First-play urgency: what a child with neither visits nor prior (in the tree, a
+/// pass) scores above its RAVE rate. Hand-set, not measured.
+pub(crate) const FIRST_PLAY_URGENCY: f32 = 0.1;
+
+/// How much worse a pass's selection value is made while the board still has moves
+/// (passing is a last resort). Hand-set, not measured.
+pub(crate) const PASS_PENALTY: f32 = 0.3;
+
+/// The moves left that a clock's time is shared over ([`crate::TimeBudget::new`]) by
+/// the search and the engine's stepped one. Not [`crate::Game::moves_left_estimate`]
+/// of a Go game (a third of the empty points, at least 10: 27 on an empty 9×9 board),
+/// which would spend a clock faster. Hand-set, not measured.
+pub const CLOCK_MOVES_LEFT: u32 = 40;
+
+/// Playouts of a search given no limit at all (neither playouts, time nor a clock):
+/// `go` alone, or `go depth N`, a limit MCTS has no counterpart for. Hand-set, not
+/// measured.
+pub const DEFAULT_PLAYOUTS: u64 = 10_000;
+
+/// Iterations of a search thread between two looks at whether the best root move can
+/// still change (smart pruning on a clock). Hand-set, not measured; the early stop
+/// itself made a forced capture at 2 s end in about 0.65 s (commit 7b0f2f9).
+pub(crate) const EARLY_STOP_CHECK: u64 = 256;
+
+// ---------------------------------------------------------------------------------
+// The priors of new nodes (prior.rs), in virtual visits. Every child starts at EVEN
+// visits, half of them won; each rule that fires adds visits that are all won (good)
+// or all lost (bad). The amounts are hand-set, none measured alone; what was measured
+// is the priors as a whole: the priors with tree reuse beat the build before them
+// 34–5–1 at 0.3 s a move and tree reuse alone was worth 27–13 of it (docs/arena.md,
+// "Priors and tree reuse"), and the tactical rules (ladder, snapback, dead end, vital
+// point, the self-atari exceptions) won 47–31–2 (+70 ± 78 Elo) at 3 000 playouts and
+// raised the tactics suite's share from 60 % to 70 % (docs/go.md, "Tactical
+// reading").
+// ---------------------------------------------------------------------------------
+
+/// Virtual visits every child starts with, half of them won. Hand-set, not measured.
+pub const EVEN: u8 = 10;
+
+/// Won visits for a move that captures a chain. Hand-set, not measured.
+pub(crate) const PRIOR_CAPTURE: u8 = 10;
+
+/// Won visits for a capture, more per stone captured (up to [`PRIOR_MAX_STONES`]).
+/// Hand-set, not measured.
+pub(crate) const PRIOR_CAPTURE_PER_STONE: u8 = 5;
+
+/// The most stones a capture or a save counts for [`PRIOR_CAPTURE_PER_STONE`] and
+/// [`PRIOR_SAVE_PER_STONE`]. Hand-set, not measured.
+pub(crate) const PRIOR_MAX_STONES: u32 = 4;
+
+/// Won visits more for capturing a chain that the last move played or touches.
+/// Hand-set, not measured.
+pub(crate) const PRIOR_CAPTURE_LAST: u8 = 10;
+
+/// Won visits for saving an own chain in atari (extending to two liberties or more,
+/// or capturing). Hand-set, not measured.
+pub(crate) const PRIOR_SAVE: u8 = 15;
+
+/// Won visits for a save, more per stone saved (up to [`PRIOR_MAX_STONES`]).
+/// Hand-set, not measured.
+pub(crate) const PRIOR_SAVE_PER_STONE: u8 = 5;
+
+/// Lost visits for extending an own chain in atari that a ladder captures anyway
+/// (instead of [`PRIOR_SAVE`]). Hand-set, not measured alone (the tactical rules
+/// together: the section comment above).
+pub(crate) const PRIOR_LADDER_DEAD_END: u8 = 10;
+
+/// Lost visits for a self-atari of two or more stones that captures nothing, unless
+/// the reading finds it a nakade or a snapback. Hand-set, not measured.
+pub(crate) const PRIOR_BIG_SELF_ATARI: u8 = 30;
+
+/// Won visits for an atari that starts a working ladder. Hand-set, not measured alone
+/// (the tactical rules together: the section comment above).
+pub(crate) const PRIOR_LADDER_ATARI: u8 = 20;
+
+/// Won visits for a throw-in that sets up a snapback. Hand-set, not measured alone
+/// (the tactical rules together: the section comment above).
+pub(crate) const PRIOR_SNAPBACK: u8 = 20;
+
+/// Won visits for the vital point of a nakade eye space of either colour. Hand-set,
+/// not measured alone (the tactical rules together: the section comment above).
+pub(crate) const PRIOR_VITAL_POINT: u8 = 15;
+
+/// Won visits for a point next to the last move (its 8 neighbours). Hand-set, not
+/// measured.
+pub(crate) const PRIOR_NEAR_LAST: u8 = 4;
+
+/// Won visits more for a point next to the last move that matches a MoGo 3×3
+/// pattern. Hand-set, not measured.
+pub(crate) const PRIOR_PATTERN: u8 = 10;
+
+/// Lost visits for a first-line move while more than half the board is empty (unless
+/// it captures or saves: without that exception `kgs-genmove_cleanup` left a dead
+/// stone whose last liberty was on the edge, commit 8b5461a). Hand-set, not measured.
+pub(crate) const PRIOR_FIRST_LINE: u8 = 10;
+
+/// Virtual visits a move gets per unit of the natural log of its move-model strength
+/// relative to the mean of the candidates (a move 10 times the mean strength gets
+/// about 14 won visits, one a tenth of it about 14 lost). Hand-set, not measured
+/// alone; the model term as a whole (with [`MODEL_MAX_VISITS`]) won 11–3 at 3 000
+/// playouts a move and 12–3 at 0.2 s a move against the same engine without it
+/// (SPRT elo0=0 elo1=100 accepted both times; docs/go-move-model.md).
+pub(crate) const MODEL_VISITS_PER_NAT: f32 = 6.0;
+
+/// The most virtual visits the move model adds to a move, won or lost. Hand-set, not
+/// measured alone (the model term as a whole: [`MODEL_VISITS_PER_NAT`]).
+pub(crate) const MODEL_MAX_VISITS: f32 = 30.0;
+
+// ---------------------------------------------------------------------------------
+// The playouts (playout.rs).
+// ---------------------------------------------------------------------------------
+
+/// The playout length cap, in moves per point of the board: random play with simple
+/// ko can cycle forever (triple ko); a playout this long is scored as it stands.
+/// Hand-set, not measured.
+pub const PLAYOUT_MOVES_PER_POINT: usize = 3;
+
+/// How many uniform draws a heavy playout's random move makes before it scans for a
+/// move that is no big self-atari. Hand-set, not measured.
+pub(crate) const RANDOM_DRAWS: usize = 4;
+
+// ---------------------------------------------------------------------------------
+// The player around the search (player.rs).
+// ---------------------------------------------------------------------------------
+
+/// Below this win rate (after [`RESIGN_MIN_PLAYOUTS`] playouts) the player resigns
+/// (GTP). Hand-set, not measured.
+pub const RESIGN_WIN_RATE: f32 = 0.02;
+
+/// Playouts a search must have run before the player may resign. Hand-set, not
+/// measured.
+pub const RESIGN_MIN_PLAYOUTS: u64 = 5_000;
+
+/// The shortest step of a search run in steps with progress reports: with less time
+/// left the search ends. Hand-set, not measured.
+pub(crate) const MIN_STEP: Duration = Duration::from_millis(30);
