@@ -222,6 +222,39 @@ fn the_playout_policy_is_set_over_gtp() {
 }
 
 #[test]
+fn the_move_model_is_switched_over_gtp_and_ugi() {
+    // One table entry: GTP `sente-movemodel` and UGI+ `MoveModel`. Off, the same seed
+    // and playouts give the moves of the hand-set priors; on (the default), others.
+    let mut e = Engine::start(&["gtp"]);
+    assert_eq!(gtp(&mut e, "sente-movemodel"), "= true");
+    assert_eq!(gtp(&mut e, "sente-movemodel false"), "=");
+    assert_eq!(gtp(&mut e, "sente-movemodel"), "= false");
+    assert!(gtp(&mut e, "sente-movemodel maybe").starts_with("? bad MoveModel 'maybe'"));
+    assert_eq!(gtp(&mut e, "sente-movemodel"), "= false", "a refused value keeps the setting");
+    assert!(gtp(&mut e, "list_commands").contains("sente-movemodel"));
+    let mut u = Engine::start(&["ugi"]);
+    u.send("ugi");
+    let hello = u.until(|l| l == "ugiok");
+    assert!(hello.iter().all(|l| !l.contains("MoveModel")), "not an Othello option: {hello:?}");
+    u.send("setoption name Game value go");
+    u.send("ugi");
+    let hello = u.until(|l| l == "ugiok");
+    assert!(hello.iter().any(|l| l == "option name MoveModel type check default true"), "{hello:?}");
+    u.send("quit");
+    let best = |model: &str| {
+        let mut u = Engine::start(&["ugi"]);
+        u.send("setoption name Game value go");
+        u.send(&format!("setoption name MoveModel value {model}"));
+        u.send("position startpos moves E5 C3 G5 D7 C6");
+        u.send("go nodes 3000");
+        u.until(|l| l.starts_with("bestmove")).pop().unwrap_or_default()
+    };
+    let (on, off) = (best("true"), best("false"));
+    assert_eq!(off, best("false"), "deterministic at fixed playouts");
+    assert_ne!(on, off, "the model changes the choice here");
+}
+
+#[test]
 fn threads_and_hash_come_from_the_command_line() {
     // Two threads on a tree of at most 8 MiB: legal moves, and the memory stays within
     // the budget. (The tree's memory comes zeroed from the system and is resident only

@@ -35,6 +35,15 @@ fn games_are_made_resumably_and_fitted() {
     assert!(ok && stderr.contains("3 games in") && stderr.contains("2 to play"), "{stderr}");
     let all = std::fs::read_to_string(games).expect("the games file");
     assert!(all.starts_with(&first) && all.lines().count() == 5, "{all}");
+    // A run stopped while writing leaves part of a line: the next run drops it and
+    // plays that game again.
+    let before = std::fs::read_to_string(games).expect("the games file");
+    std::fs::write(games, format!("{before}5 E5 D")).expect("a partial line");
+    let (ok, _, stderr) = generate("6");
+    assert!(ok && stderr.contains("dropping a partly written last line"), "{stderr}");
+    let all = std::fs::read_to_string(games).expect("the games file");
+    assert!(all.starts_with(&before) && all.lines().count() == 6 && all.ends_with('\n'), "{all}");
+    assert!(all.lines().last().is_some_and(|l| l.starts_with("5 ") && l.split_whitespace().count() > 10), "{all}");
     // The same seed in another file gives the same games.
     let again = dir.path().join("again.games");
     let (ok, _, _) = sente(&[

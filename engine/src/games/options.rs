@@ -29,12 +29,13 @@ pub fn announce<S>(table: &[GameOption<S>]) -> Vec<(&'static str, OptionKind)> {
 }
 
 /// UGI+ `setoption name <name> [value <value>]`: `Ok(false)` if `name` (any case) is
-/// not in `table`. Only a text option may go without a value (it is then empty).
+/// not in `table`. Only a text option whose default is empty may go without a value
+/// (it is then empty again).
 pub fn set_by_name<S>(table: &[GameOption<S>], state: &mut S, name: &str, value: Option<&str>) -> Result<bool> {
     let Some(option) = table.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else { return Ok(false) };
     let value = match value {
         Some(v) => v,
-        None if matches!((option.kind)(), OptionKind::Text { .. }) => "",
+        None if matches!((option.kind)(), OptionKind::Text { default } if default.is_empty()) => "",
         None => return Err(EngineError::Refused(format!("option '{}' needs a value", option.name))),
     };
     (option.set)(state, value)?;

@@ -176,8 +176,12 @@ const PHANTOM_OPTIONS: &[GameOption<PhantomSession>] = &[
         kind: || OptionKind::Text { default: "7.5".into() },
         get: |s| s.config.komi.to_string(),
         set: |s, v| {
+            let old = s.config;
             s.config = s.config.with_komi(bitboards::go::parse_komi(v)?);
-            s.replay()?;
+            if let Err(e) = s.replay() {
+                s.config = old;
+                return Err(e.into());
+            }
             Ok(())
         },
     },

@@ -38,6 +38,11 @@ pub enum TrainGoCommand {
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Search with the built-in move model in the priors (the engine's default);
+        /// without it, with the hand-set priors only (how the built-in model's games
+        /// were made).
+        #[arg(long)]
+        move_model: bool,
         /// The games file.
         #[arg(long)]
         out: PathBuf,
@@ -62,7 +67,9 @@ pub enum TrainGoCommand {
 /// Runs the subcommand.
 pub fn main(command: TrainGoCommand) -> Result<()> {
     match command {
-        TrainGoCommand::Gen { games, playouts, seed, threads, out } => generate(games, playouts, seed, threads, &out),
+        TrainGoCommand::Gen { games, playouts, seed, threads, move_model, out } => {
+            generate(Generator { games, playouts, seed, threads, move_model }, &out)
+        }
         TrainGoCommand::Fit { data, iterations, holdout_percent, out } => {
             fit_file(&data, iterations, holdout_percent, &out)
         }
@@ -87,30 +94,67 @@ fn read_games(path: &Path) -> Result<Vec<(u64, Vec<Move>)>> {
     Ok(games)
 }
 
-fn generate(games: u64, playouts: u64, seed: u64, threads: usize, out: &Path) -> Result<()> {
+/// What `gen` plays.
+struct Generator {
+    games: u64,
+    playouts: u64,
+    seed: u64,
+    threads: usize,
+    move_model: bool,
+}
+
+/// Cuts a games file back to its last whole line (a run stopped while writing leaves
+/// part of one), saying so.
+fn drop_partial_line(out: &Path) -> Result<()> {
+    let Ok(bytes) = std::fs::read(out) else { return Ok(()) };
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(());
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    eprintln!("{}: dropping a partly written last line ({} bytes)", out.display(), bytes.len() - keep);
+    OpenOptions::new().write(true).open(out)?.set_len(keep as u64)?;
+    Ok(())
+}
+
+fn generate(g: Generator, out: &Path) -> Result<()> {
+    drop_partial_line(out)?;
     let done: BTreeSet<u64> =
         if out.exists() { read_games(out)?.into_iter().map(|(n, _)| n).collect() } else { BTreeSet::new() };
-    let todo: Vec<u64> = (0..games).filter(|n| !done.contains(n)).collect();
-    eprintln!("{} games in {}, {} to play at {playouts} playouts a move", done.len(), out.display(), todo.len());
+    let todo: Vec<u64> = (0..g.games).filter(|n| !done.contains(n)).collect();
+    let model = if g.move_model { "with" } else { "without" };
+    eprintln!(
+        "{} games in {}, {} to play at {} playouts a move, {model} the move model",
+        done.len(),
+        out.display(),
+        todo.len(),
+        g.playouts
+    );
     let mut file = OpenOptions::new().create(true).append(true).open(out)?;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build()?;
+    let threads = g.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let start = Instant::now();
-    // Chunks of a few games per thread, each chunk appended whole, so that a stop loses
-    // at most the chunk under way.
-    for (k, chunk) in todo.chunks(threads.max(1) * 2).enumerate() {
+    // Chunks of a few games per thread, each chunk written with one write, so that a
+    // stop loses at most the chunk under way (and a partly written line is dropped by
+    // the next run).
+    for (k, chunk) in todo.chunks(threads * 2).enumerate() {
         let played: Vec<(u64, Result<Vec<Move>, String>)> = pool.install(|| {
             chunk
                 .par_iter()
-                .map(|&n| (n, self_play_game(SIZE, KOMI, playouts, seed.wrapping_mul(1_000_003).wrapping_add(n))))
+                .map(|&n| {
+                    let seed = g.seed.wrapping_mul(1_000_003).wrapping_add(n);
+                    (n, self_play_game(SIZE, KOMI, g.playouts, seed, g.move_model))
+                })
                 .collect()
         });
+        let mut text = String::new();
         for (n, moves) in played {
             let moves = moves.map_err(anyhow::Error::msg)?;
-            let text: Vec<String> = moves.iter().map(|m| m.to_gtp(SIZE)).collect();
-            writeln!(file, "{n} {}", text.join(" "))?;
+            let words: Vec<String> = moves.iter().map(|m| m.to_gtp(SIZE)).collect();
+            text.push_str(&format!("{n} {}\n", words.join(" ")));
         }
+        file.write_all(text.as_bytes())?;
         file.flush()?;
-        let so_far = ((k + 1) * threads.max(1) * 2).min(todo.len());
+        let so_far = ((k + 1) * threads * 2).min(todo.len());
         eprintln!("{so_far}/{} games, {:.0} s", todo.len(), start.elapsed().as_secs_f64());
     }
     Ok(())
@@ -128,7 +172,10 @@ fn fit_file(data: &Path, iterations: usize, holdout_percent: usize, out: &Path) 
             // Up to the first pass: after it self-play games go on filling territory
             // that is settled, which teaches nothing about choosing moves.
             let end = moves.iter().position(|&m| m == Move::Pass).unwrap_or(moves.len());
-            all.extend(samples_from_moves(SIZE, KOMI, &moves[..end]).map_err(|e| anyhow::anyhow!("game {n}: {e}"))?);
+            all.extend(
+                samples_from_moves(SIZE, KOMI, &moves[..end])
+                    .map_err(|e| anyhow::anyhow!("{}: game {n}: {e}", data.display()))?,
+            );
         }
         Ok(all)
     };

@@ -97,7 +97,7 @@ pub struct MctsSettings {
 }
 
 /// Whether searches use the move model unless told otherwise: yes, since against the
-/// same engine without it (the built-in model fitted to 430 self-play games) it won
+/// same engine without it (the built-in model fitted to 429 self-play games) it won
 /// 11–3 at 3,000 playouts a move and 12–3 at 0.2 s a move (SPRT elo0=0 elo1=100
 /// accepted both times; docs/go-move-model.md).
 pub const MOVE_MODEL_BY_DEFAULT: bool = true;
@@ -767,7 +767,7 @@ impl Mcts {
     /// Gives `node` (at the position `board`) the children block of the same position
     /// reached before by another order of moves, if the table has one; otherwise
     /// expands it ([`Mcts::expand`]) and enters the new block. A shared block keeps the
-    /// priors it was made with (after the first path's last move).
+    /// priors it was made with (after the first path's last two moves).
     fn expand_or_share(
         tree: &Tree,
         node: usize,

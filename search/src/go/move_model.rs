@@ -431,8 +431,8 @@ mod tests {
     #[test]
     fn a_model_trained_on_self_play_beats_the_uniform_model() {
         let games: Vec<Vec<Move>> =
-            (0..6).map(|seed| self_play_game(9, 7.5, 64, seed).expect("a self-play game")).collect();
-        assert_eq!(games[0], self_play_game(9, 7.5, 64, 0).expect("a self-play game"), "deterministic");
+            (0..6).map(|seed| self_play_game(9, 7.5, 64, seed, false).expect("a self-play game")).collect();
+        assert_eq!(games[0], self_play_game(9, 7.5, 64, 0, false).expect("a self-play game"), "deterministic");
         let samples = |range: Range<usize>| -> Vec<Sample> {
             games[range].iter().flat_map(|g| samples_from_moves(9, 7.5, g).expect("legal games")).collect()
         };

@@ -367,9 +367,9 @@ pub fn built_in_model() -> &'static MoveModel {
     MODEL.get_or_init(|| MoveModel::load(include_str!("../../data/go-move-model.txt")).unwrap_or_default())
 }
 
-/// The move-model term of the priors of `cells` (the children of one node, a pass
-/// among them as cell 0) at `board` after the moves `last` and `before` (cells; 0 a
-/// pass): each child's strength relative to the mean of all, as virtual wins (above
+/// The move-model term of the priors of `cells` (the points among one node's
+/// children; a pass gets no prior) at `board` after the moves `last` and `before`
+/// (cells; 0 is a pass, or no move at the start): each child's strength relative to the mean of all, as virtual wins (above
 /// the mean) or losses (below), added to `priors`: [`MODEL_VISITS_PER_NAT`] visits per
 /// nat of strength relative to the mean, at most [`MODEL_MAX_VISITS`].
 pub fn add_model_priors(
@@ -478,7 +478,8 @@ mod tests {
             if capture {
                 assert!(after.wins > before.wins && after.rate() > before.rate(), "{before:?} {after:?}");
             } else {
-                assert!(after.wins == before.wins && after.visits >= before.visits, "{before:?} {after:?}");
+                // Below the mean strength (20 × 2 + the rest, over all): lost visits.
+                assert!(after.wins == before.wins && after.visits > before.visits, "{before:?} {after:?}");
             }
         }
     }

@@ -11,13 +11,15 @@ use crate::{Limits, StopFlag};
 /// Plays a game on an empty board of side `size` with `komi` by this crate's MCTS, one
 /// thread and `playouts` playouts a move, each search seeded from `seed` and the move
 /// number (so the same arguments give the same game), until two passes in a row or
-/// `2 × size²` moves; returns its moves.
-pub fn self_play_game(size: usize, komi: f64, playouts: u64, seed: u64) -> Result<Vec<Move>, String> {
+/// `2 × size²` moves; returns its moves. With `move_model` the searches' priors use the
+/// built-in move model (as the engine's do by default), without it only the hand-set
+/// priors.
+pub fn self_play_game(size: usize, komi: f64, playouts: u64, seed: u64, move_model: bool) -> Result<Vec<Move>, String> {
     if !(2..=MAX_SIZE).contains(&size) {
         return Err(format!("board size {size}: 2 to {MAX_SIZE}"));
     }
     let mut game = Game::new(Board::new(size), komi, Superko::Positional);
-    let settings = MctsSettings { threads: 1, ..MctsSettings::default() };
+    let settings = MctsSettings { threads: 1, move_model, ..MctsSettings::default() };
     let limits = Limits { nodes: Some(playouts.max(1)), ..Limits::default() };
     let stop = StopFlag::new();
     let mut moves = Vec::new();
