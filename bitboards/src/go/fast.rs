@@ -242,6 +242,21 @@ impl FastBoard {
         around & self.stones[me] != 0 && around & self.stones[me ^ 1] == 0
     }
 
+    /// The position as a [`Board`]: its stones and its colour to move (not its ko
+    /// point, which a `Board` takes only from a move).
+    pub fn to_board(&self) -> Board {
+        let (black, white) = self.stone_sets();
+        let mut board = Board::new(self.size());
+        for p in super::bits(black) {
+            board.set(p, Some(Color::BLACK));
+        }
+        for p in super::bits(white) {
+            board.set(p, Some(Color::WHITE));
+        }
+        board.set_to_move(self.to_move());
+        board
+    }
+
     /// The stones of each colour as bitboards of the [`super::Board`] layout.
     pub fn stone_sets(&self) -> (u128, u128) {
         let (mut black, mut white) = (0, 0);

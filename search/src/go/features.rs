@@ -400,16 +400,7 @@ impl Position {
 
     /// [`Position::new`] for a playout board (the tree's boards).
     pub fn from_fast(fast: &FastBoard, last: Option<Move>, before: Option<Move>) -> Position {
-        let (black, white) = fast.stone_sets();
-        let mut board = Board::new(fast.size());
-        for p in bits(black) {
-            board.set(p, Some(Color::BLACK));
-        }
-        for p in bits(white) {
-            board.set(p, Some(Color::WHITE));
-        }
-        board.set_to_move(fast.to_move());
-        Position::read(fast.clone(), board, last, before)
+        Position::read(fast.clone(), fast.to_board(), last, before)
     }
 
     fn read(fast: FastBoard, board: Board, last: Option<Move>, before: Option<Move>) -> Position {

@@ -42,7 +42,7 @@
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
-use bitboards::go::{Board, Cell, Color, FastBoard, Move, Point, bits, flood};
+use bitboards::go::{Board, Cell, FastBoard, Move, Point, bits, flood};
 
 use super::features;
 use super::move_model::MoveModel;
@@ -305,16 +305,8 @@ fn with_tactics<T>(fast: &FastBoard, f: impl FnOnce(&Tactics) -> T) -> T {
 
 /// Reads the ladders, snapbacks and eye spaces of the position for its side to move.
 fn read_tactics(fast: &FastBoard, key: u64) -> Tactics {
-    let (black, white) = fast.stone_sets();
-    let mut board = Board::new(fast.size());
-    for p in bits(black) {
-        board.set(p, Some(Color::BLACK));
-    }
-    for p in bits(white) {
-        board.set(p, Some(Color::WHITE));
-    }
+    let board = fast.to_board();
     let me = fast.to_move();
-    board.set_to_move(me);
     let mask = board.mask();
     let mut facts = Tactics { key, board, ladder_captures: 0, snapbacks: 0, dead_ends: 0, vital_points: 0 };
     for color in [me, me.other()] {
