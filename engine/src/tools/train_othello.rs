@@ -39,6 +39,17 @@ pub enum TrainCommand {
         /// many plies (0: with the game's result); at most --solve-empties − 7.
         #[arg(long, default_value_t = 0)]
         label_depth: u32,
+        /// Random opening plies of a game, drawn uniformly between MIN and MAX
+        /// (`MIN-MAX`, or one number).
+        #[arg(long, default_value = "6-20")]
+        random_plies: String,
+        /// Depth of the searches that choose the moves after the random opening (a
+        /// softmax over their values).
+        #[arg(long, default_value_t = 2)]
+        move_depth: u32,
+        /// Softmax temperature over those values, in discs (lower: closer to the best move).
+        #[arg(long, default_value_t = 1.5)]
+        temperature: f64,
         /// Table size per thread in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
@@ -111,10 +122,20 @@ pub fn main(command: TrainCommand) -> Result<()> {
             children_from,
             label_min,
             label_depth,
+            random_plies,
+            move_depth,
+            temperature,
             hash,
             shard,
             resume,
         } => {
+            let (random_min, random_max) = parse_range(&random_plies, "--random-plies")?;
+            if !(1..=12).contains(&move_depth) {
+                bail!("--move-depth {move_depth}: from 1 to 12");
+            }
+            if !(temperature.is_finite() && temperature > 0.0) {
+                bail!("--temperature {temperature}: a positive number of discs");
+            }
             let shard = shard.map(|s| Shard::parse(&s, "--shard")).transpose()?;
             if label_depth > 0 && label_depth + 7 > solve_empties {
                 bail!(
@@ -128,6 +149,10 @@ pub fn main(command: TrainCommand) -> Result<()> {
                 children_from,
                 label_min,
                 label_depth,
+                random_min,
+                random_max,
+                search_depth: move_depth,
+                temperature,
                 ..Default::default()
             };
             let run = train::GenRun { games, threads, seed, settings, hash_mb: hash, out, resume, shard };
@@ -162,6 +187,37 @@ pub fn main(command: TrainCommand) -> Result<()> {
         }
         TrainCommand::Errors { data, weights } => {
             train::errors(&data, weights.as_deref(), &mut std::io::stdout().lock())
+        }
+    }
+}
+
+/// Reads `MIN-MAX` or a single number (both ends), at most 59.
+fn parse_range(text: &str, flag: &str) -> Result<(u32, u32)> {
+    let bad = || anyhow::anyhow!("{flag} '{text}': MIN-MAX or one number of plies, at most 59");
+    let (min, max) = match text.split_once('-') {
+        Some((a, b)) => (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?),
+        None => {
+            let n = text.trim().parse().map_err(|_| bad())?;
+            (n, n)
+        }
+    };
+    if min > max || max > 59 {
+        return Err(bad());
+    }
+    Ok((min, max))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_range;
+
+    #[test]
+    fn random_plies_are_a_range_or_one_number() {
+        assert_eq!(parse_range("6-20", "--random-plies").unwrap(), (6, 20));
+        assert_eq!(parse_range("8", "--random-plies").unwrap(), (8, 8));
+        for bad in ["", "9-4", "x", "3-", "1-60"] {
+            let e = parse_range(bad, "--random-plies").unwrap_err().to_string();
+            assert!(e.contains("--random-plies"), "{e}");
         }
     }
 }
