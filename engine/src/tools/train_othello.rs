@@ -40,11 +40,11 @@ pub enum TrainCommand {
         #[arg(long, default_value_t = 0)]
         label_depth: u32,
         /// Random opening plies of a game, drawn uniformly between MIN and MAX
-        /// (`MIN-MAX`, or one number).
+        /// (`MIN-MAX`, or one number; at most 59, and none past --solve-empties).
         #[arg(long, default_value = "6-20")]
         random_plies: String,
         /// Depth of the searches that choose the moves after the random opening (a
-        /// softmax over their values).
+        /// softmax over their values), 1 to 12.
         #[arg(long, default_value_t = 2)]
         move_depth: u32,
         /// Softmax temperature over those values, in discs (lower: closer to the best move).
@@ -193,7 +193,7 @@ pub fn main(command: TrainCommand) -> Result<()> {
 
 /// Reads `MIN-MAX` or a single number (both ends), at most 59.
 fn parse_range(text: &str, flag: &str) -> Result<(u32, u32)> {
-    let bad = || anyhow::anyhow!("{flag} '{text}': MIN-MAX or one number of plies, at most 59");
+    let bad = || anyhow::anyhow!("{flag} '{text}': MIN-MAX (MIN at most MAX) or one number of plies, at most 59");
     let (min, max) = match text.split_once('-') {
         Some((a, b)) => (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?),
         None => {
