@@ -5,6 +5,7 @@
 //! first pass, holding the last games out to measure it, and writes it.
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -150,7 +151,7 @@ fn generate(g: Generator, out: &Path) -> Result<()> {
         for (n, moves) in played {
             let moves = moves.map_err(anyhow::Error::msg)?;
             let words: Vec<String> = moves.iter().map(|m| m.to_gtp(SIZE)).collect();
-            text.push_str(&format!("{n} {}\n", words.join(" ")));
+            writeln!(text, "{n} {}", words.join(" "))?;
         }
         file.write_all(text.as_bytes())?;
         file.flush()?;

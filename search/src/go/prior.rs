@@ -361,9 +361,9 @@ pub fn built_in_model() -> &'static MoveModel {
 
 /// The move-model term of the priors of `cells` (the points among one node's
 /// children; a pass gets no prior) at `board` after the moves `last` and `before`
-/// (cells; 0 is a pass, or no move at the start): each child's strength relative to the mean of all, as virtual wins (above
-/// the mean) or losses (below), added to `priors`: [`MODEL_VISITS_PER_NAT`] visits per
-/// nat of strength relative to the mean, at most [`MODEL_MAX_VISITS`].
+/// (cells; 0 is a pass, or no move at the start): each child's strength relative to
+/// the mean of all, as virtual wins (above the mean) or losses (below), added to
+/// `priors`: [`MODEL_VISITS_PER_NAT`] visits per nat, at most [`MODEL_MAX_VISITS`].
 pub fn add_model_priors(
     model: &MoveModel,
     board: &FastBoard,
