@@ -1,7 +1,8 @@
 //! `sente train-go`: self-play games at fixed playouts appended to a games file (a
 //! second run plays only the games the file lacks, and the same seed gives the same
 //! games), and a fit whose model the engine can load and that beats the uniform model
-//! on the held-out games.
+//! on the held-out games; SGF records imported into a games file (the records that
+//! cannot be used left out by name) and fitted past their opening moves.
 
 use std::process::Command;
 
@@ -91,4 +92,93 @@ fn games_are_made_resumably_and_fitted() {
     let bad = dir.path().join("bad.games");
     let (ok, _, stderr) = sente(&["train-go", "fit", "--data", bad.to_str().unwrap(), "--out", "/dev/null"]);
     assert!(!ok && stderr.contains("line 1") && stderr.contains("Z9"), "{stderr}");
+}
+
+/// The SGF record of a games-file line's moves (GTP vertices: columns A–J without I,
+/// rows from the bottom; SGF: letters from the top left).
+fn sgf_of(moves: &[&str]) -> String {
+    let mut text = String::from("(;FF[4]GM[1]SZ[9]KM[7]");
+    for (i, mv) in moves.iter().enumerate() {
+        let colour = if i % 2 == 0 { 'B' } else { 'W' };
+        let point = if mv.eq_ignore_ascii_case("pass") {
+            String::new()
+        } else {
+            let column = "ABCDEFGHJ".find(mv.as_bytes()[0] as char).expect("a column");
+            let row: usize = mv[1..].parse().expect("a row");
+            format!("{}{}", (b'a' + column as u8) as char, (b'a' + (9 - row) as u8) as char)
+        };
+        text.push_str(&format!(";{colour}[{point}]"));
+    }
+    text + ")"
+}
+
+#[test]
+fn sgf_records_are_imported_and_fitted_past_their_openings() {
+    let dir = Scratch::new("train-go-import");
+    let games = dir.path().join("self.games");
+    let (ok, _, stderr) = sente(&[
+        "train-go",
+        "gen",
+        "--games",
+        "3",
+        "--playouts",
+        "40",
+        "--seed",
+        "5",
+        "--out",
+        games.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let made = std::fs::read_to_string(&games).expect("the games file");
+    // Each game as an SGF record in a folder, with two records that cannot be used: a
+    // 13×13 game and a game whose colours do not alternate.
+    let records = dir.path().join("records");
+    std::fs::create_dir_all(&records).unwrap();
+    for line in made.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        std::fs::write(records.join(format!("{:0>3}.sgf", words[0])), sgf_of(&words[1..])).unwrap();
+    }
+    std::fs::write(records.join("100.sgf"), "(;FF[4]GM[1]SZ[13];B[aa];W[bb])").unwrap();
+    std::fs::write(records.join("101.sgf"), "(;FF[4]GM[1]SZ[9];B[aa];B[bb])").unwrap();
+    std::fs::write(records.join("notes.txt"), "not a record").unwrap();
+    let imported = dir.path().join("imported.games");
+    let (ok, stdout, stderr) =
+        sente(&["train-go", "import", records.to_str().unwrap(), "--out", imported.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("3 games") && stdout.contains("2 records left out"), "{stdout}");
+    assert!(stderr.contains("100.sgf") && stderr.contains("13×13") && stderr.contains("101.sgf"), "{stderr}");
+    // The same games, numbered in the records' name order (passes as `pass`).
+    let back = std::fs::read_to_string(&imported).expect("the imported games");
+    assert_eq!(back.to_lowercase(), made.to_lowercase());
+
+    // Fitted past the first 10 plies of each game: 10 fewer moves a game.
+    let fit = |skip: &str| {
+        let model = dir.path().join("model.txt");
+        let (ok, stdout, stderr) = sente(&[
+            "train-go",
+            "fit",
+            "--data",
+            imported.to_str().unwrap(),
+            "--iterations",
+            "3",
+            "--skip-plies",
+            skip,
+            "--out",
+            model.to_str().unwrap(),
+        ]);
+        assert!(ok, "{stderr}");
+        let line = stdout.lines().find(|l| l.starts_with("fit to ")).unwrap_or_else(|| panic!("{stdout}"));
+        let count = |after: &str| -> usize {
+            let at = line.find(after).unwrap_or_else(|| panic!("{line}"));
+            line[..at].split_whitespace().last().and_then(|w| w.parse().ok()).unwrap_or_else(|| panic!("{line}"))
+        };
+        count(" moves of") + count(" moves of 1 games")
+    };
+    let (all, later) = (fit("0"), fit("10"));
+    assert!(all > 60 && later + 30 <= all, "{all} {later}");
+    // No SGF file at all is an error.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let (ok, _, stderr) = sente(&["train-go", "import", empty.to_str().unwrap(), "--out", "/dev/null"]);
+    assert!(!ok && stderr.contains("no SGF files"), "{stderr}");
 }

@@ -1,8 +1,10 @@
 //! `sente train-go`: the Go move model's training ([`search::go::move_model`]): `gen`
 //! plays self-play games at fixed playouts and appends them to a games file, one game
 //! a line (`<game number> <GTP moves…>`, so a stopped run goes on with the same
-//! command); `fit` fits the model to the moves of a games file before each game's
-//! first pass, holding the last games out to measure it, and writes it.
+//! command); `import` makes a games file of SGF records (a teacher's games, e.g. those
+//! an arena match of another engine against itself wrote); `fit` fits the model to the
+//! moves of a games file before each game's first pass, holding the last games out to
+//! measure it, and writes it.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -12,10 +14,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use bitboards::go::Move;
+use bitboards::go::sgf;
+use bitboards::go::{Color, Move};
 use clap::Subcommand;
 use rayon::prelude::*;
 use search::go::move_model::{MoveModel, Sample, fit, samples_from_moves};
+use search::go::prior::built_in_model;
 use search::go::self_play::self_play_game;
 
 /// The board side of the games (9×9) and their komi.
@@ -59,7 +63,26 @@ pub enum TrainGoCommand {
         /// The share of the games, the last ones, held out to measure the fit.
         #[arg(long, default_value_t = 10)]
         holdout_percent: usize,
+        /// Moves at the start of each game that are not fitted (still played to reach
+        /// the positions after them): an arena's random opening.
+        #[arg(long, default_value_t = 0)]
+        skip_plies: usize,
+        /// Also learn the spatial patterns (the 12 points around a move) played at
+        /// least this often in the fitted games; 0: none.
+        #[arg(long, default_value_t = 0)]
+        spatial_min_played: usize,
         /// Where to write the model (one feature a line).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Make a games file of 9×9 SGF game records (files, or folders whose `.sgf`
+    /// files are read in name order), numbered in that order: another engine's games
+    /// to fit the model to.
+    Import {
+        /// SGF files or folders of them.
+        #[arg(required = true)]
+        sgf: Vec<PathBuf>,
+        /// The games file to write (replaced if it exists).
         #[arg(long)]
         out: PathBuf,
     },
@@ -71,10 +94,91 @@ pub fn main(command: TrainGoCommand) -> Result<()> {
         TrainGoCommand::Gen { games, playouts, seed, threads, move_model, out } => {
             generate(Generator { games, playouts, seed, threads, move_model }, &out)
         }
-        TrainGoCommand::Fit { data, iterations, holdout_percent, out } => {
-            fit_file(&data, iterations, holdout_percent, &out)
+        TrainGoCommand::Fit { data, iterations, holdout_percent, skip_plies, spatial_min_played, out } => {
+            let settings = FitSettings { iterations, holdout_percent, skip_plies, spatial_min_played };
+            fit_file(&data, &settings, &out)
+        }
+        TrainGoCommand::Import { sgf, out } => import(&sgf, &out),
+    }
+}
+
+/// The SGF files named: each file, and each folder's `.sgf` files in name order.
+fn sgf_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("cannot read the folder {}", path.display()))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")))
+                .collect();
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(path.clone());
         }
     }
+    Ok(files)
+}
+
+/// The moves of an SGF record as a games file holds them: a 9×9 game without setup
+/// stones, Black first and the colours alternating (passes are moves).
+fn record_moves(text: &str) -> Result<Vec<Move>> {
+    let game = sgf::parse(text)?;
+    if game.size != SIZE {
+        bail!("a {}×{} game; only {SIZE}×{SIZE} games are fitted", game.size, game.size);
+    }
+    if !game.setup.is_empty() {
+        bail!("setup stones (AB/AW): the games file holds games from the empty board only");
+    }
+    let mut moves = Vec::with_capacity(game.moves.len());
+    for (i, &(color, mv)) in game.moves.iter().enumerate() {
+        let expected = if i % 2 == 0 { Color::BLACK } else { Color::WHITE };
+        if color != expected {
+            bail!(
+                "move {} is {}'s, but colours must alternate from Black",
+                i + 1,
+                if color == Color::BLACK { "Black" } else { "White" }
+            );
+        }
+        moves.push(mv);
+    }
+    Ok(moves)
+}
+
+/// Writes the games file of the records in `paths`. A record that cannot be read,
+/// or whose moves are not legal from the empty board, is left out with a line on
+/// standard error naming it (one odd record does not stop a conversion of thousands).
+fn import(paths: &[PathBuf], out: &Path) -> Result<()> {
+    let files = sgf_files(paths)?;
+    if files.is_empty() {
+        bail!("no SGF files in {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+    }
+    let mut text = String::new();
+    let (mut games, mut moves_in_all, mut left_out) = (0, 0, 0);
+    for file in &files {
+        let record = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+        // The same check `fit` makes: every move legal from the empty board.
+        let moves = record_moves(&record).and_then(|moves| {
+            samples_from_moves(SIZE, KOMI, &moves).map_err(anyhow::Error::msg)?;
+            Ok(moves)
+        });
+        let moves = match moves {
+            Ok(moves) => moves,
+            Err(e) => {
+                eprintln!("{}: left out: {e:#}", file.display());
+                left_out += 1;
+                continue;
+            }
+        };
+        moves_in_all += moves.len();
+        let words: Vec<String> = moves.iter().map(|m| m.to_gtp(SIZE)).collect();
+        writeln!(text, "{games} {}", words.join(" "))?;
+        games += 1;
+    }
+    std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
+    println!("{games} games ({moves_in_all} moves) written to {}; {left_out} records left out", out.display());
+    Ok(())
 }
 
 /// The games of a games file, in file order: (number, moves); a bad line is an error
@@ -161,7 +265,16 @@ fn generate(g: Generator, out: &Path) -> Result<()> {
     Ok(())
 }
 
-fn fit_file(data: &Path, iterations: usize, holdout_percent: usize, out: &Path) -> Result<()> {
+/// What `fit` does with a games file.
+struct FitSettings {
+    iterations: usize,
+    holdout_percent: usize,
+    skip_plies: usize,
+    spatial_min_played: usize,
+}
+
+fn fit_file(data: &Path, settings: &FitSettings, out: &Path) -> Result<()> {
+    let FitSettings { iterations, holdout_percent, skip_plies, spatial_min_played } = *settings;
     let games = read_games(data)?;
     if games.len() < 2 {
         bail!("{}: {} games; at least 2 are needed (one to fit, one to hold out)", data.display(), games.len());
@@ -173,29 +286,30 @@ fn fit_file(data: &Path, iterations: usize, holdout_percent: usize, out: &Path) 
             // Up to the first pass: after it self-play games go on filling territory
             // that is settled, which teaches nothing about choosing moves.
             let end = moves.iter().position(|&m| m == Move::Pass).unwrap_or(moves.len());
-            all.extend(
-                samples_from_moves(SIZE, KOMI, &moves[..end])
-                    .map_err(|e| anyhow::anyhow!("{}: game {n}: {e}", data.display()))?,
-            );
+            let game = samples_from_moves(SIZE, KOMI, &moves[..end])
+                .map_err(|e| anyhow::anyhow!("{}: game {n}: {e}", data.display()))?;
+            all.extend(game.into_iter().skip(skip_plies));
         }
         Ok(all)
     };
     let (train, test) = games.split_at(games.len() - held);
     let (train, test) = (samples(train)?, samples(test)?);
     let start = Instant::now();
-    let model = fit(&train, iterations);
+    let model = fit(&train, iterations, spatial_min_played);
     let seconds = start.elapsed().as_secs_f64();
     let uniform = MoveModel::uniform().mean_log_probability(&test).unwrap_or(f64::NAN);
+    let built_in = built_in_model().mean_log_probability(&test).unwrap_or(f64::NAN);
     let fitted = model.mean_log_probability(&test).unwrap_or(f64::NAN);
     let fitted_train = model.mean_log_probability(&train).unwrap_or(f64::NAN);
     println!(
-        "fit to {} moves of {} games in {seconds:.1} s ({iterations} rounds); held out {} moves of {held} games",
+        "fit to {} moves of {} games in {seconds:.1} s ({iterations} rounds, {} spatial patterns); held out {} moves of {held} games",
         train.len(),
         games.len() - held,
+        model.spatial_patterns(),
         test.len()
     );
     println!(
-        "mean log-probability of the move played: held out {fitted:.3} (uniform {uniform:.3}), fitted moves {fitted_train:.3}"
+        "mean log-probability of the move played: held out {fitted:.3} (uniform {uniform:.3}, the built-in model {built_in:.3}), fitted moves {fitted_train:.3}"
     );
     model.save_file(out).with_context(|| format!("cannot write {}", out.display()))?;
     Ok(())

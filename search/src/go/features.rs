@@ -604,6 +604,60 @@ impl Position {
     }
 }
 
+/// Offsets (row, column) of the cells of a spatial pattern ([`Position::spatial_code`]):
+/// the 3×3 ring in [`RING_OFFSETS`]' order, then the four points two steps away in a
+/// straight line (all points at Coulom's distance 4 or less, the centre left out).
+const SPATIAL_OFFSETS: [(i8, i8); 12] =
+    [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1), (-2, 0), (0, -2), (0, 2), (2, 0)];
+
+/// For each of the 8 symmetries of the square, where each cell of the transformed
+/// spatial pattern takes its content from (as [`symmetries`] for the 3×3 ring).
+fn spatial_symmetries() -> &'static [[usize; 12]; 8] {
+    static TABLE: OnceLock<[[usize; 12]; 8]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [[0; 12]; 8];
+        for (s, row) in table.iter_mut().enumerate() {
+            for (i, from) in row.iter_mut().enumerate() {
+                let (dr, dc) = SPATIAL_OFFSETS[i];
+                let (r, c) = if s & 4 != 0 { (dc, dr) } else { (dr, dc) };
+                let r = if s & 1 != 0 { -r } else { r };
+                let c = if s & 2 != 0 { -c } else { c };
+                *from = SPATIAL_OFFSETS.iter().position(|&o| o == (r, c)).unwrap_or(0);
+            }
+        }
+        table
+    })
+}
+
+impl Position {
+    /// The spatial pattern around the empty point `p`: the 12 points within Coulom's
+    /// distance 4 ([`SPATIAL_OFFSETS`]), each empty (0), the mover's stone (1), the
+    /// opponent's (2) or off the board (3), 2 bits a cell; the smallest code of the 8
+    /// symmetric images, so all images of a shape share it. Colours are seen from the
+    /// side to move, as in the 3×3 patterns. A larger neighbourhood than the 3×3
+    /// pattern, without its atari marks; the move model knows the shapes its training
+    /// data played often ([`super::move_model`]).
+    pub fn spatial_code(&self, p: Point) -> u32 {
+        let size = self.board.size() as isize;
+        let cells: [u32; 12] = SPATIAL_OFFSETS.map(|(dr, dc)| {
+            let (r, c) = (p.row() as isize + dr as isize, p.col() as isize + dc as isize);
+            if r < 0 || c < 0 || r >= size || c >= size {
+                return u32::from(OFF);
+            }
+            match self.board.at(Point::new(r as usize, c as usize)) {
+                None => u32::from(EMPTY),
+                Some(colour) if colour == self.me => u32::from(OWN),
+                Some(_) => u32::from(ENEMY),
+            }
+        });
+        spatial_symmetries()
+            .iter()
+            .map(|from| from.iter().enumerate().fold(0, |code, (i, &j)| code | cells[j] << (2 * i)))
+            .min()
+            .unwrap_or(0)
+    }
+}
+
 /// Clears from each mask the points of the masks before it.
 fn keep_first(masks: &mut [u128]) {
     let mut taken = 0;
@@ -710,6 +764,47 @@ mod tests {
         let open = pattern_of(&empty, at("E5")).expect("a pattern fires");
         assert_ne!(Some(open), edge);
         assert_eq!(feature_name(Group::Pattern.feature(open)).as_deref(), Some("pattern:.../.*./..."));
+    }
+
+    #[test]
+    fn the_spatial_code_is_the_same_under_the_eight_symmetries_and_colour_swap() {
+        let (b, w) = (Color::BLACK, Color::WHITE);
+        // Stones on the ring and two steps away, asymmetric in every direction.
+        let stones = [((-2, 0), w), ((-1, 1), b), ((0, 2), b), ((1, 0), w), ((0, -1), w), ((2, 0), b)];
+        let centre = Point::new(4, 4);
+        let code = |board: &Board| Position::new(board, None, None).spatial_code(centre);
+        let reference = code(&shape(&stones, false));
+        for s in 0..8 {
+            let image: Vec<_> = stones
+                .iter()
+                .map(|&((r, c), colour)| {
+                    let (r, c) = if s & 4 != 0 { (c, r) } else { (r, c) };
+                    let (r, c) = (if s & 1 != 0 { -r } else { r }, if s & 2 != 0 { -c } else { c });
+                    ((r, c), colour)
+                })
+                .collect();
+            assert_eq!(code(&shape(&image, false)), reference, "symmetry {s}");
+            let swapped: Vec<_> = image.iter().map(|&(o, c)| (o, c.other())).collect();
+            assert_eq!(code(&shape(&swapped, true)), reference, "swapped {s}");
+        }
+        // The other side to move, or one stone two steps away moved, is another shape;
+        // a stone three steps away is outside the pattern.
+        assert_ne!(code(&shape(&stones, true)), reference);
+        let moved: Vec<_> = stones.iter().map(|&(o, c)| if o == (2, 0) { ((0, -2), c) } else { (o, c) }).collect();
+        assert_ne!(code(&shape(&moved, false)), reference);
+        let far: Vec<_> = stones.iter().copied().chain([((3, 0), w), ((-1, -2), b)]).collect();
+        assert_eq!(code(&shape(&far, false)), reference);
+        // Off-board cells: on the empty board the four edges' midpoints share a code,
+        // the first and second lines differ, and the centre's code is 0 (all empty).
+        let empty = Position::new(&Board::new(9), None, None);
+        let edge = empty.spatial_code(at("E1"));
+        for p in ["A5", "E9", "J5"] {
+            assert_eq!(empty.spatial_code(at(p)), edge);
+        }
+        assert_ne!(empty.spatial_code(at("E2")), edge);
+        assert_ne!(empty.spatial_code(at("E2")), 0);
+        assert_eq!(empty.spatial_code(at("E5")), 0);
+        assert!(empty.spatial_code(at("A1")) < 1 << 24);
     }
 
     #[test]

@@ -80,7 +80,7 @@ const NODE_AND_TABLE_BYTES: usize = NODE_BYTES + 3;
 pub const DEFAULT_MAX_NODES: usize = (64 << 20) / NODE_AND_TABLE_BYTES;
 
 /// How a search runs: threads and the size of its tree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MctsSettings {
     /// Search threads sharing the tree (at least 1).
     pub threads: usize,
@@ -94,12 +94,16 @@ pub struct MctsSettings {
     /// The priors add the built-in move model's opinion
     /// ([`super::prior::add_model_priors`]); only with `priors`.
     pub move_model: bool,
+    /// The UCB exploration constant of the selection ([`EXPLORATION`] unless a caller
+    /// tuned its own, as Phantom Go's belief search).
+    pub exploration: f32,
 }
 
 /// Whether searches use the move model unless told otherwise: yes, since against the
-/// same engine without it (the built-in model fitted to 429 self-play games) it won
-/// 11–3 at 3,000 playouts a move and 12–3 at 0.2 s a move (SPRT elo0=0 elo1=100
-/// accepted both times; docs/go-move-model.md).
+/// same engine without it (the first built-in model, fitted to 429 self-play games) it
+/// won 11–3 at 3,000 playouts a move and 12–3 at 0.2 s a move (SPRT elo0=0 elo1=100
+/// accepted both times), and the model fitted to Pachi's games beat that one 13–5
+/// (SPRT accepted; docs/go-move-model.md).
 pub const MOVE_MODEL_BY_DEFAULT: bool = true;
 
 impl Default for MctsSettings {
@@ -110,6 +114,7 @@ impl Default for MctsSettings {
             policy: Policy::default(),
             priors: true,
             move_model: MOVE_MODEL_BY_DEFAULT,
+            exploration: EXPLORATION,
         }
     }
 }
@@ -123,6 +128,7 @@ impl MctsSettings {
             policy: Policy::default(),
             priors: true,
             move_model: MOVE_MODEL_BY_DEFAULT,
+            exploration: EXPLORATION,
         }
     }
 }
@@ -168,7 +174,7 @@ impl Node {
 
     /// The selection value; the prior's virtual visits and wins count in both the
     /// node's own statistics and its RAVE statistics.
-    fn value(&self, parent_log: f32) -> f32 {
+    fn value(&self, parent_log: f32, exploration: f32) -> f32 {
         let prior_visits = u32::from(self.prior_visits.load(Relaxed));
         let prior_wins = u32::from(self.prior_wins.load(Relaxed));
         let rave_word = self.rave.load(Relaxed);
@@ -182,7 +188,7 @@ impl Node {
         let n = visits as f32;
         let q = (self.wins.load(Relaxed) + prior_wins) as f32 / n;
         let beta = rave_weight(n);
-        (1.0 - beta) * q + beta * rave + EXPLORATION * (parent_log / n).sqrt()
+        (1.0 - beta) * q + beta * rave + exploration * (parent_log / n).sqrt()
     }
 }
 
@@ -811,13 +817,13 @@ impl Mcts {
         priors
     }
 
-    fn select(tree: &Tree, node: usize, children: std::ops::Range<usize>) -> usize {
+    fn select(tree: &Tree, node: usize, children: std::ops::Range<usize>, exploration: f32) -> usize {
         let log = (tree.nodes[node].visits.load(Relaxed).max(1) as f32).ln();
         let mut best = children.start;
         let mut best_value = f32::MIN;
         for i in children {
             let child = &tree.nodes[i];
-            let mut v = child.value(log);
+            let mut v = child.value(log, exploration);
             if child.cell() == PASS {
                 // Passing is a last resort while the board still has moves.
                 v -= PASS_PENALTY;
@@ -868,7 +874,7 @@ impl Mcts {
                     }
                 }
             };
-            let child = Self::select(tree, node, children);
+            let child = Self::select(tree, node, children, self.settings.exploration);
             visits_before = tree.nodes[child].visits.fetch_add(1, Relaxed);
             let cell = tree.nodes[child].cell();
             let black = board.to_move() == Color::BLACK;

@@ -24,15 +24,25 @@
 //! [`Sample`] per move; [`super::self_play::self_play_game`] plays a game with this crate's MCTS at a fixed
 //! number of playouts per move, for training data without game records.
 //!
+//! **Spatial patterns.** Besides the fixed features, a model knows the larger shapes
+//! ([`Position::spatial_code`]: the 12 points within distance 4 of the move) that its
+//! training data played at least a given number of times, harvested from the data as
+//! Coulom harvests his large patterns (only when [`fit`] is asked to); each is a
+//! feature of one more group, and a shape the model does not know has γ = 1.
+//!
 //! **Files** ([`MoveModel::save`], [`MoveModel::load`]) are plain text, one line per
-//! feature: `id name gamma`.
+//! feature: `id name gamma`; a spatial pattern is named `spatial:` and its code in
+//! hexadecimal, with ids after the fixed features'.
 
 use std::fmt::Write as _;
 use std::ops::Range;
 
 use bitboards::go::{Board, Game, MAX_SIZE, Move, Superko};
 
-use super::features::{FeatureId, Group, Position, feature_count, feature_name};
+use super::features::{FeatureId, Features, Group, Position, feature_count, feature_name};
+
+/// Name prefix of the spatial patterns in model files.
+const SPATIAL_PREFIX: &str = "spatial:";
 
 /// Virtual wins each feature starts with in training (its one won virtual game).
 const PRIOR_WINS: f64 = 1.0;
@@ -43,6 +53,9 @@ const PRIOR_GAMES: f64 = 2.0;
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveModel {
     gammas: Vec<f32>,
+    /// The spatial patterns known ([`Position::spatial_code`]), by code in increasing
+    /// order, with their γ.
+    spatial: Vec<(u32, f32)>,
 }
 
 impl Default for MoveModel {
@@ -54,7 +67,17 @@ impl Default for MoveModel {
 impl MoveModel {
     /// Every γ 1: all candidates equally likely.
     pub fn uniform() -> MoveModel {
-        MoveModel { gammas: vec![1.0; feature_count()] }
+        MoveModel { gammas: vec![1.0; feature_count()], spatial: Vec::new() }
+    }
+
+    /// The number of spatial patterns the model knows.
+    pub fn spatial_patterns(&self) -> usize {
+        self.spatial.len()
+    }
+
+    /// The γ of the spatial pattern `code` (1 if the model does not know it).
+    pub fn spatial_gamma(&self, code: u32) -> f32 {
+        self.spatial.binary_search_by_key(&code, |&(c, _)| c).map_or(1.0, |k| self.spatial[k].1)
     }
 
     /// The γ of a feature (1 for an id past the last feature).
@@ -70,7 +93,13 @@ impl MoveModel {
     /// The strength of `mv` in `position` (the product of the γ of the features that
     /// fire for it).
     pub fn score(&self, position: &Position, mv: Move) -> f32 {
-        self.strength(&position.features(mv))
+        let strength = self.strength(&position.features(mv));
+        match mv {
+            Move::Play(p) if !self.spatial.is_empty() && position.board().at(p).is_none() => {
+                strength * self.spatial_gamma(position.spatial_code(p))
+            }
+            _ => strength,
+        }
     }
 
     /// The probability of each candidate move of `position` ([`Position::candidates`]:
@@ -112,6 +141,9 @@ impl MoveModel {
             let name = feature_name(id as FeatureId).unwrap_or_default();
             let _ = writeln!(text, "{id} {name} {gamma}");
         }
+        for (k, (code, gamma)) in self.spatial.iter().enumerate() {
+            let _ = writeln!(text, "{} {SPATIAL_PREFIX}{code:06x} {gamma}", self.gammas.len() + k);
+        }
         text
     }
 
@@ -131,15 +163,34 @@ impl MoveModel {
                 return Err(format!("line {}: expected 'id name gamma', got '{line}'", n + 1));
             };
             let id: FeatureId = id.parse().map_err(|_| format!("line {}: bad feature id '{id}'", n + 1))?;
-            let expected = feature_name(id).ok_or_else(|| format!("line {}: no feature {id}", n + 1))?;
-            if name != expected {
-                return Err(format!("line {}: feature {id} is '{expected}', not '{name}'", n + 1));
-            }
             let gamma: f32 = gamma.parse().map_err(|_| format!("line {}: bad gamma '{gamma}'", n + 1))?;
             if !(gamma.is_finite() && gamma > 0.0) {
                 return Err(format!("line {}: gamma {gamma} is not a positive number", n + 1));
             }
+            if let Some(hex) = name.strip_prefix(SPATIAL_PREFIX) {
+                let code = u32::from_str_radix(hex, 16)
+                    .ok()
+                    .filter(|&c| c < 1 << 24)
+                    .ok_or_else(|| format!("line {}: bad spatial pattern '{hex}'", n + 1))?;
+                if (id as usize) < feature_count() {
+                    return Err(format!(
+                        "line {}: spatial pattern ids follow the {} fixed features",
+                        n + 1,
+                        feature_count()
+                    ));
+                }
+                model.spatial.push((code, gamma));
+                continue;
+            }
+            let expected = feature_name(id).ok_or_else(|| format!("line {}: no feature {id}", n + 1))?;
+            if name != expected {
+                return Err(format!("line {}: feature {id} is '{expected}', not '{name}'", n + 1));
+            }
             model.gammas[id as usize] = gamma;
+        }
+        model.spatial.sort_unstable_by_key(|&(code, _)| code);
+        if let Some(w) = model.spatial.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(format!("spatial pattern {:06x} is given twice", w[0].0));
         }
         Ok(model)
     }
@@ -199,18 +250,57 @@ pub fn samples_from_moves(size: usize, komi: f64, moves: &[Move]) -> Result<Vec<
 
 /// Fits a model to `samples` with `iterations` rounds of MM (each round updates every
 /// feature group once). Samples whose played move is not a candidate
-/// ([`Position::candidates`], e.g. filling an own true eye) are left out.
-pub fn fit(samples: &[Sample], iterations: usize) -> MoveModel {
-    let mut competitions = Competitions::default();
+/// ([`Position::candidates`], e.g. filling an own true eye) are left out. With
+/// `spatial_min_played` above 0 the model also learns the spatial patterns played at
+/// least that often in the samples; with 0 it knows none.
+pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize) -> MoveModel {
+    // Each usable sample's candidates: their fixed features and spatial codes (a pass:
+    // none), and the played move's index.
+    let mut read = Vec::new();
     for sample in samples {
         let position = sample.position();
         let candidates = position.candidates();
         let Some(winner) = candidates.iter().position(|&m| m == sample.played) else { continue };
-        competitions.push(candidates.iter().map(|&m| position.features(m)), winner);
+        let teams: Vec<(Features, Option<u32>)> = candidates
+            .iter()
+            .map(|&m| {
+                let code = match m {
+                    Move::Play(p) => Some(position.spatial_code(p)),
+                    Move::Pass => None,
+                };
+                (position.features(m), code)
+            })
+            .collect();
+        read.push((teams, winner));
     }
-    let groups: Vec<Range<FeatureId>> = Group::ALL.iter().map(|g| g.first()..g.first() + g.levels()).collect();
-    let gammas = minorize_maximize(&competitions, &groups, feature_count(), iterations);
-    MoveModel { gammas: gammas.into_iter().map(|g| g as f32).collect() }
+    // The spatial patterns played often enough.
+    let mut played: Vec<u32> = read.iter().filter_map(|(teams, winner)| teams[*winner].1).collect();
+    played.sort_unstable();
+    let known: Vec<u32> = played
+        .chunk_by(|a, b| a == b)
+        .filter(|run| spatial_min_played > 0 && run.len() >= spatial_min_played)
+        .map(|run| run[0])
+        .collect();
+    let fixed = feature_count() as FeatureId;
+    let mut competitions = Competitions::default();
+    for (teams, winner) in &read {
+        let teams = teams.iter().map(|(features, code)| {
+            let mut team: Vec<FeatureId> = features.to_vec();
+            if let Some(k) = code.and_then(|c| known.binary_search(&c).ok()) {
+                team.push(fixed + k as FeatureId);
+            }
+            team
+        });
+        competitions.push(teams, *winner);
+    }
+    let mut groups: Vec<Range<FeatureId>> = Group::ALL.iter().map(|g| g.first()..g.first() + g.levels()).collect();
+    groups.push(fixed..fixed + known.len() as FeatureId);
+    let gammas = minorize_maximize(&competitions, &groups, fixed as usize + known.len(), iterations);
+    let (gammas, spatial) = gammas.split_at(fixed as usize);
+    MoveModel {
+        gammas: gammas.iter().map(|&g| g as f32).collect(),
+        spatial: known.into_iter().zip(spatial.iter().map(|&g| g as f32)).collect(),
+    }
 }
 
 /// Competitions between teams of features, stored flat: the features of every
@@ -375,6 +465,20 @@ mod tests {
         assert!(MoveModel::load(&format!("{capture} {name} -1")).is_err());
         assert!(MoveModel::load(&format!("{capture} {name} nan")).is_err());
         assert!(MoveModel::load(&format!("{capture} {name}")).is_err());
+        // Spatial patterns: after the fixed features, by code; a bad code, a spatial
+        // line with a fixed feature's id and a code given twice are refused.
+        let mut with_spatial = model.clone();
+        with_spatial.spatial = vec![(0x00_0015, 2.5), (0xab_cdef, 0.25)];
+        let text = with_spatial.save();
+        assert!(text.contains(&format!("{} spatial:000015 2.5", feature_count())), "{text}");
+        assert_eq!(MoveModel::load(&text), Ok(with_spatial.clone()));
+        assert_eq!(with_spatial.spatial_gamma(0xab_cdef), 0.25);
+        assert_eq!(with_spatial.spatial_gamma(0x00_0016), 1.0);
+        let n = feature_count();
+        assert!(MoveModel::load(&format!("{n} spatial:zz 2")).is_err());
+        assert!(MoveModel::load(&format!("{n} spatial:1000000 2")).is_err());
+        assert!(MoveModel::load(&format!("{capture} spatial:000015 2")).is_err());
+        assert!(MoveModel::load(&format!("{n} spatial:000015 2\n{} spatial:000015 3", n + 1)).is_err());
         // Through a file.
         let path = std::env::temp_dir().join(format!("sente-move-model-{}.txt", std::process::id()));
         model.save_file(&path).expect("writes");
@@ -438,12 +542,27 @@ mod tests {
         };
         let (train, held_out) = (samples(0..4), samples(4..6));
         assert!(train.len() > 100, "{} training moves", train.len());
-        let model = fit(&train, 8);
+        let model = fit(&train, 8, 5);
         let trained = model.mean_log_probability(&held_out).expect("moves to score");
         let uniform = MoveModel::uniform().mean_log_probability(&held_out).expect("moves to score");
         assert!(trained > uniform + 1.0, "trained {trained:.3} against uniform {uniform:.3}");
         // Answering next to the last move is liked, a bad self-atari is not.
         assert!(model.gamma(Group::DistanceLast.feature(0)) > 2.0);
         assert!(model.gamma(Group::SelfAtari.feature(0)) < 1.0);
+        // The spatial patterns played at least 5 times are known, and they change the
+        // scores: without them the held-out moves score otherwise. Not asked for, none.
+        assert!(model.spatial_patterns() > 0);
+        let mut fixed_only = model.clone();
+        fixed_only.spatial.clear();
+        let without = fixed_only.mean_log_probability(&held_out).expect("moves to score");
+        assert!((trained - without).abs() > 1e-6, "{trained} {without}");
+        for &(code, gamma) in &model.spatial {
+            let played = train
+                .iter()
+                .filter(|s| matches!(s.played, Move::Play(p) if s.position().spatial_code(p) == code))
+                .count();
+            assert!(played >= 5 && gamma > 0.0, "{code:06x}: {played}");
+        }
+        assert_eq!(fit(&train, 1, 0).spatial_patterns(), 0);
     }
 }

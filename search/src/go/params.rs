@@ -20,12 +20,22 @@ pub const EXPAND_AFTER: u32 = 2;
 
 /// RAVE equivalence parameter: the number of visits at which the tree's own
 /// statistics weigh as much as RAVE's (see [`super::mcts::rave_weight`]); Phantom Go's
-/// information-set search uses it too. Hand-set, not measured.
+/// information-set search uses it too. Hand-set; measured against other values with
+/// the move model fitted to Pachi's games, 3 000 playouts a move, 120 games each
+/// (docs/go-move-model.md): 3 000 lost 31–88–1 to 800 (with [`EXPLORATION`] 0.25),
+/// 300 scored 57–60–3 against 800 (with 0.1).
 pub(crate) const RAVE_EQUIVALENCE: f32 = 800.0;
 
-/// UCB exploration constant, of this search and of Phantom Go's information-set search.
-/// Hand-set, not measured.
-pub(crate) const EXPLORATION: f32 = 0.25;
+/// UCB exploration constant of this search. 0.1 against the hand-set 0.25, with the move model fitted to Pachi's games, 3 000
+/// playouts a move: 70–47–3 over 120 games (+67 ± 63 Elo); 0.03 against 0.1: 59–58–3
+/// (docs/go-move-model.md).
+pub(crate) const EXPLORATION: f32 = 0.1;
+
+/// UCB exploration constant of Phantom Go's searches (the information-set search and
+/// the Go trees of the belief search on sampled boards): the Go search's hand-set value
+/// before it was measured (0.25), kept when the Go search's changed; not measured for
+/// Phantom Go, whose players were tuned and measured with it.
+pub(crate) const PHANTOM_EXPLORATION: f32 = 0.25;
 
 /// First-play urgency: what a child with neither visits nor prior (in the tree, a
 /// pass) scores above its RAVE rate. Hand-set, not measured.
@@ -125,15 +135,16 @@ pub(crate) const PRIOR_FIRST_LINE: u8 = 10;
 
 /// Virtual visits a move gets per unit of the natural log of its move-model strength
 /// relative to the mean of the candidates (a move 10 times the mean strength gets
-/// about 14 won visits, one a tenth of it about 14 lost). Hand-set, not measured
-/// alone; the model term as a whole (with [`MODEL_MAX_VISITS`]) won 11–3 at 3 000
-/// playouts a move and 12–3 at 0.2 s a move against the same engine without it
-/// (SPRT elo0=0 elo1=100 accepted both times; docs/go-move-model.md).
-pub(crate) const MODEL_VISITS_PER_NAT: f32 = 6.0;
+/// about 28 won visits, one a tenth of it about 28 lost). With the model fitted to
+/// Pachi's games, 12 (and [`MODEL_MAX_VISITS`] 50) against the 6 and 30 set for the
+/// self-play model: 77–39–4 over 120 games at 3 000 playouts a move (+114 ± 65 Elo;
+/// docs/go-move-model.md). The model term as a whole first won 11–3 and 12–3 against
+/// the engine without it.
+pub(crate) const MODEL_VISITS_PER_NAT: f32 = 12.0;
 
-/// The most virtual visits the move model adds to a move, won or lost. Hand-set, not
-/// measured alone (the model term as a whole: [`MODEL_VISITS_PER_NAT`]).
-pub(crate) const MODEL_MAX_VISITS: f32 = 30.0;
+/// The most virtual visits the move model adds to a move, won or lost: 50, measured
+/// with [`MODEL_VISITS_PER_NAT`] (30 before).
+pub(crate) const MODEL_MAX_VISITS: f32 = 50.0;
 
 // ---------------------------------------------------------------------------------
 // The playouts (playout.rs).

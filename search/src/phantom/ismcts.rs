@@ -34,7 +34,7 @@ use rand_xoshiro::rand_core::SeedableRng;
 use super::belief::{Belief, Sample};
 use super::choice::{Budget, Choice, PlayerSettings, ranked_choice};
 use crate::go::mcts::rave_weight;
-use crate::go::params::EXPLORATION;
+use crate::go::params::PHANTOM_EXPLORATION;
 use crate::go::playout::{move_cap, playout};
 
 /// Nodes the tree may hold (28 bytes each): beyond, iterations go on through the tree
@@ -94,7 +94,7 @@ impl Node {
             let beta = rave_weight(self.visits as f32);
             (1.0 - beta) * q + beta * self.rave_wins / self.rave_visits as f32
         };
-        let explore = EXPLORATION * ((self.avail.max(1) as f32).ln() / self.visits.max(1) as f32).sqrt();
+        let explore = PHANTOM_EXPLORATION * ((self.avail.max(1) as f32).ln() / self.visits.max(1) as f32).sqrt();
         blended + explore
     }
 

@@ -33,6 +33,7 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use super::belief::{Belief, deduced_opponent};
 use super::choice::{Budget, Choice, PASS_MARGIN, PhantomPlayer, PlayerSettings, ranked_choice};
 use crate::go::mcts::{Mcts, MctsSettings};
+use crate::go::params::PHANTOM_EXPLORATION;
 use crate::limits::{Limits, StopFlag, TimeBudget};
 
 /// Playouts of the MCTS on each sampled board: this many per candidate, within
@@ -205,9 +206,15 @@ fn belief_search(view: &View, settings: &PlayerSettings, candidates: u128, budge
         samples += 1;
         let board: Board = sample.board;
         let game = Game::new(board, settings.komi, Superko::Off);
-        // No priors: the player was tuned and measured without them (the priors were
-        // measured in Go, not in Phantom Go).
-        let settings = MctsSettings { policy: settings.playouts, priors: false, ..MctsSettings::default() };
+        // No priors, and the exploration the player was tuned with: it was measured
+        // without the priors and the Go search's later settings (those were measured
+        // in Go, not in Phantom Go).
+        let settings = MctsSettings {
+            policy: settings.playouts,
+            priors: false,
+            exploration: PHANTOM_EXPLORATION,
+            ..MctsSettings::default()
+        };
         let mut tree = Mcts::with_pass(&game, rng.next_u64(), true).with_settings(settings);
         let per_sample =
             (PLAYOUTS_PER_CANDIDATE * u64::from(candidates.count_ones())).clamp(MIN_PER_SAMPLE, MAX_PER_SAMPLE);
