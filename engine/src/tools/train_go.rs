@@ -157,9 +157,9 @@ fn import(paths: &[PathBuf], out: &Path) -> Result<()> {
     let mut text = String::new();
     let (mut games, mut moves_in_all, mut left_out) = (0, 0, 0);
     for file in &files {
-        let record = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
         // The same check `fit` makes: every move legal from the empty board.
-        let moves = record_moves(&record).and_then(|moves| {
+        let moves = std::fs::read_to_string(file).map_err(anyhow::Error::from).and_then(|record| {
+            let moves = record_moves(&record)?;
             samples_from_moves(SIZE, KOMI, &moves).map_err(anyhow::Error::msg)?;
             Ok(moves)
         });

@@ -172,12 +172,10 @@ impl MoveModel {
                     .ok()
                     .filter(|&c| c < 1 << 24)
                     .ok_or_else(|| format!("line {}: bad spatial pattern '{hex}'", n + 1))?;
-                if (id as usize) < feature_count() {
-                    return Err(format!(
-                        "line {}: spatial pattern ids follow the {} fixed features",
-                        n + 1,
-                        feature_count()
-                    ));
+                // Spatial ids follow the fixed features', in order.
+                let expected = feature_count() + model.spatial.len();
+                if id as usize != expected {
+                    return Err(format!("line {}: spatial pattern id {id}, {expected} expected", n + 1));
                 }
                 model.spatial.push((code, gamma));
                 continue;
@@ -294,7 +292,9 @@ pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize) -> 
         competitions.push(teams, *winner);
     }
     let mut groups: Vec<Range<FeatureId>> = Group::ALL.iter().map(|g| g.first()..g.first() + g.levels()).collect();
-    groups.push(fixed..fixed + known.len() as FeatureId);
+    if !known.is_empty() {
+        groups.push(fixed..fixed + known.len() as FeatureId);
+    }
     let gammas = minorize_maximize(&competitions, &groups, fixed as usize + known.len(), iterations);
     let (gammas, spatial) = gammas.split_at(fixed as usize);
     MoveModel {
@@ -479,6 +479,7 @@ mod tests {
         assert!(MoveModel::load(&format!("{n} spatial:1000000 2")).is_err());
         assert!(MoveModel::load(&format!("{capture} spatial:000015 2")).is_err());
         assert!(MoveModel::load(&format!("{n} spatial:000015 2\n{} spatial:000015 3", n + 1)).is_err());
+        assert!(MoveModel::load(&format!("{} spatial:000015 2", n + 1)).is_err(), "ids in order");
         // Through a file.
         let path = std::env::temp_dir().join(format!("sente-move-model-{}.txt", std::process::id()));
         model.save_file(&path).expect("writes");
