@@ -244,20 +244,27 @@ fn ring_index(offset: (i8, i8)) -> usize {
     RING_OFFSETS.iter().position(|&o| o == offset).unwrap_or(0)
 }
 
-/// For each of the 8 symmetries of the square, where each ring cell of the transformed
-/// shape takes its content from.
-fn symmetries() -> [[usize; 8]; 8] {
-    let mut table = [[0; 8]; 8];
+/// For each of the 8 symmetries of the square (bit 2 transposes, then bit 0 flips the
+/// rows and bit 1 the columns), where each cell of a shape with cells at `offsets`
+/// takes its content from in the transformed shape. `offsets` must be closed under the
+/// symmetries.
+fn symmetry_table<const N: usize>(offsets: &[(i8, i8); N]) -> [[usize; N]; 8] {
+    let mut table = [[0; N]; 8];
     for (s, row) in table.iter_mut().enumerate() {
         for (i, from) in row.iter_mut().enumerate() {
-            let (dr, dc) = RING_OFFSETS[i];
+            let (dr, dc) = offsets[i];
             let (r, c) = if s & 4 != 0 { (dc, dr) } else { (dr, dc) };
             let r = if s & 1 != 0 { -r } else { r };
             let c = if s & 2 != 0 { -c } else { c };
-            *from = ring_index((r, c));
+            *from = offsets.iter().position(|&o| o == (r, c)).unwrap_or(0);
         }
     }
     table
+}
+
+/// [`symmetry_table`] of the 3×3 ring.
+fn symmetries() -> [[usize; 8]; 8] {
+    symmetry_table(&RING_OFFSETS)
 }
 
 /// The smallest raw code of a shape's 8 symmetric images.
@@ -610,23 +617,10 @@ impl Position {
 const SPATIAL_OFFSETS: [(i8, i8); 12] =
     [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1), (-2, 0), (0, -2), (0, 2), (2, 0)];
 
-/// For each of the 8 symmetries of the square, where each cell of the transformed
-/// spatial pattern takes its content from (as [`symmetries`] for the 3×3 ring).
+/// [`symmetry_table`] of the spatial pattern, built on first use.
 fn spatial_symmetries() -> &'static [[usize; 12]; 8] {
     static TABLE: OnceLock<[[usize; 12]; 8]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut table = [[0; 12]; 8];
-        for (s, row) in table.iter_mut().enumerate() {
-            for (i, from) in row.iter_mut().enumerate() {
-                let (dr, dc) = SPATIAL_OFFSETS[i];
-                let (r, c) = if s & 4 != 0 { (dc, dr) } else { (dr, dc) };
-                let r = if s & 1 != 0 { -r } else { r };
-                let c = if s & 2 != 0 { -c } else { c };
-                *from = SPATIAL_OFFSETS.iter().position(|&o| o == (r, c)).unwrap_or(0);
-            }
-        }
-        table
-    })
+    TABLE.get_or_init(|| symmetry_table(&SPATIAL_OFFSETS))
 }
 
 impl Position {
