@@ -71,6 +71,10 @@ pub enum TrainGoCommand {
         /// least this often in the fitted games; 0: none.
         #[arg(long, default_value_t = 0)]
         spatial_min_played: usize,
+        /// Also learn the ownership feature: who owns each point at the end of 64
+        /// heavy playouts from the position (about 1 ms of playouts a move fitted).
+        #[arg(long)]
+        ownership: bool,
         /// Where to write the model (one feature a line).
         #[arg(long)]
         out: PathBuf,
@@ -94,8 +98,8 @@ pub fn main(command: TrainGoCommand) -> Result<()> {
         TrainGoCommand::Gen { games, playouts, seed, threads, move_model, out } => {
             generate(Generator { games, playouts, seed, threads, move_model }, &out)
         }
-        TrainGoCommand::Fit { data, iterations, holdout_percent, skip_plies, spatial_min_played, out } => {
-            let settings = FitSettings { iterations, holdout_percent, skip_plies, spatial_min_played };
+        TrainGoCommand::Fit { data, iterations, holdout_percent, skip_plies, spatial_min_played, ownership, out } => {
+            let settings = FitSettings { iterations, holdout_percent, skip_plies, spatial_min_played, ownership };
             fit_file(&data, &settings, &out)
         }
         TrainGoCommand::Import { sgf, out } => import(&sgf, &out),
@@ -271,10 +275,11 @@ struct FitSettings {
     holdout_percent: usize,
     skip_plies: usize,
     spatial_min_played: usize,
+    ownership: bool,
 }
 
 fn fit_file(data: &Path, settings: &FitSettings, out: &Path) -> Result<()> {
-    let FitSettings { iterations, holdout_percent, skip_plies, spatial_min_played } = *settings;
+    let FitSettings { iterations, holdout_percent, skip_plies, spatial_min_played, ownership } = *settings;
     let games = read_games(data)?;
     if games.len() < 2 {
         bail!("{}: {} games; at least 2 are needed (one to fit, one to hold out)", data.display(), games.len());
@@ -295,17 +300,18 @@ fn fit_file(data: &Path, settings: &FitSettings, out: &Path) -> Result<()> {
     let (train, test) = games.split_at(games.len() - held);
     let (train, test) = (samples(train)?, samples(test)?);
     let start = Instant::now();
-    let model = fit(&train, iterations, spatial_min_played);
+    let model = fit(&train, iterations, spatial_min_played, ownership);
     let seconds = start.elapsed().as_secs_f64();
     let uniform = MoveModel::uniform().mean_log_probability(&test).unwrap_or(f64::NAN);
     let built_in = built_in_model().mean_log_probability(&test).unwrap_or(f64::NAN);
     let fitted = model.mean_log_probability(&test).unwrap_or(f64::NAN);
     let fitted_train = model.mean_log_probability(&train).unwrap_or(f64::NAN);
     println!(
-        "fit to {} moves of {} games in {seconds:.1} s ({iterations} rounds, {} spatial patterns); held out {} moves of {held} games",
+        "fit to {} moves of {} games in {seconds:.1} s ({iterations} rounds, {} spatial patterns{}); held out {} moves of {held} games",
         train.len(),
         games.len() - held,
         model.spatial_patterns(),
+        if ownership { ", ownership" } else { "" },
         test.len()
     );
     println!(

@@ -42,6 +42,7 @@ use bitboards::rng::splitmix64;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 
+use super::move_model::{OWNERSHIP_PLAYOUTS, Ownership};
 /// The default playout count, re-exported where the engine looks for it.
 pub use super::params::DEFAULT_PLAYOUTS;
 use super::params::{
@@ -60,6 +61,9 @@ pub(crate) fn rave_weight(visits: f32) -> f32 {
 
 /// Cell 0 stands for a pass in the tree (it is off the board).
 const PASS: Cell = 0;
+
+/// Mixed into a tree's seed for the root's ownership playouts.
+const OWNERSHIP_SEED: u64 = 0x726f_6f74_6f77_6e73;
 
 /// Longest path walked down the tree in one iteration.
 const MAX_DEPTH: usize = 400;
@@ -519,6 +523,9 @@ pub struct Mcts {
     searches: u64,
     cap: usize,
     settings: MctsSettings,
+    /// Who owns each point at the end of heavy playouts from the root, measured by the
+    /// first search when the move model rates ownership; the priors of every node read it.
+    ownership: Option<Ownership>,
     /// The memory refused to the arena of the last search, which was smaller then.
     refused: Option<AllocError>,
 }
@@ -649,6 +656,7 @@ impl Mcts {
             },
             settings: MctsSettings::default(),
             root_game: game.clone(),
+            ownership: None,
             refused: None,
         }
     }
@@ -749,8 +757,9 @@ impl Mcts {
     /// Children for a node inside the tree: playable points of the playout board (never
     /// an own true eye, unless filling it saves an own chain in atari), and a pass; with
     /// their priors after the node's move `last` when `priors`.
-    fn expand(tree: &Tree, node: usize, board: &FastBoard, moves: (Cell, Cell), settings: &MctsSettings) -> bool {
-        let (last, before) = moves;
+    fn expand(&self, tree: &Tree, node: usize, board: &FastBoard, moves: (Cell, Cell)) -> bool {
+        let settings = &self.settings;
+        let last = moves.0;
         let mut cells = [0 as Cell; 128];
         let mut values = [Prior::default(); 128];
         let mut n = 0;
@@ -764,7 +773,8 @@ impl Mcts {
             }
         }
         if settings.priors && settings.move_model && n > 0 {
-            add_model_priors(built_in_model(), board, last, before, &cells[..n], &mut values[..n]);
+            let ownership = self.ownership.as_ref();
+            add_model_priors(built_in_model(), ownership, board, moves, &cells[..n], &mut values[..n]);
         }
         cells[n] = PASS;
         tree.add_children(node, &cells[..=n], &values[..=n])
@@ -774,19 +784,13 @@ impl Mcts {
     /// reached before by another order of moves, if the table has one; otherwise
     /// expands it ([`Mcts::expand`]) and enters the new block. A shared block keeps the
     /// priors it was made with (after the first path's last two moves).
-    fn expand_or_share(
-        tree: &Tree,
-        node: usize,
-        board: &FastBoard,
-        moves: (Cell, Cell),
-        settings: &MctsSettings,
-    ) -> bool {
+    fn expand_or_share(&self, tree: &Tree, node: usize, board: &FastBoard, moves: (Cell, Cell)) -> bool {
         let key = board.position_key();
         if let Some(word) = tree.table.find(key) {
             tree.nodes[node].children.store(word, Release);
             return true;
         }
-        if !Self::expand(tree, node, board, moves, settings) {
+        if !self.expand(tree, node, board, moves) {
             return false;
         }
         tree.table.insert(key, tree.nodes[node].children.load(Relaxed));
@@ -808,7 +812,8 @@ impl Mcts {
             let cells: Vec<Cell> = points.iter().map(|&k| self.root_cells[k]).collect();
             let mut values: Vec<Prior> = points.iter().map(|&k| priors[k]).collect();
             if !cells.is_empty() {
-                add_model_priors(built_in_model(), &self.root, self.root_last, self.root_before, &cells, &mut values);
+                let moves = (self.root_last, self.root_before);
+                add_model_priors(built_in_model(), self.ownership.as_ref(), &self.root, moves, &cells, &mut values);
             }
             for (&k, v) in points.iter().zip(values) {
                 priors[k] = v;
@@ -865,7 +870,7 @@ impl Mcts {
                         2 => self.root_last,
                         _ => tree.nodes[w.path[depth - 2] as usize].cell(),
                     };
-                    if !claimed || !Self::expand_or_share(tree, node, &board, (last, before), &self.settings) {
+                    if !claimed || !self.expand_or_share(tree, node, &board, (last, before)) {
                         break;
                     }
                     match tree.nodes[node].children() {
@@ -966,6 +971,14 @@ impl Mcts {
         if self.tree.as_ref().is_some_and(|t| t.nodes.len() < wanted) {
             // A kept tree too small for this search: start again.
             self.tree = None;
+        }
+        if self.ownership.is_none()
+            && self.settings.priors
+            && self.settings.move_model
+            && built_in_model().uses_ownership()
+        {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(splitmix64(self.seed ^ OWNERSHIP_SEED));
+            self.ownership = Some(Ownership::measure(&self.root, OWNERSHIP_PLAYOUTS, &mut rng));
         }
         if self.tree.is_none() {
             let tree = self.allocate_tree(wanted);

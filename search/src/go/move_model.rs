@@ -30,24 +30,91 @@
 //! Coulom harvests his large patterns (only when [`fit`] is asked to); each is a
 //! feature of one more group, and a shape the model does not know has γ = 1.
 //!
+//! **Ownership.** A model may also rate a point by who owns it at the end of short
+//! playouts from the position ([`Ownership`]): Coulom's "MC owner" feature, with
+//! [`OWNERSHIP_LEVELS`] levels of the share of [`OWNERSHIP_PLAYOUTS`] heavy playouts
+//! in which the point ends in the mover's area. Training measures it for every sample
+//! (only when [`fit`] is asked to); a search measures it once at its root.
+//!
 //! **Files** ([`MoveModel::save`], [`MoveModel::load`]) are plain text, one line per
 //! feature: `id name gamma`; a spatial pattern is named `spatial:` and its code in
-//! hexadecimal, with ids after the fixed features'.
+//! hexadecimal, with ids after the fixed features'; an ownership level is named
+//! `ownership:` and its level, with ids after the spatial patterns'.
 
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use bitboards::go::{Board, Game, MAX_SIZE, Move, Superko};
+use bitboards::go::{Board, Cell, Color, FastBoard, Game, MAX_SIZE, Move, Superko, bits, board_mask};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::SeedableRng;
+use rayon::prelude::*;
 
 use super::features::{FeatureId, Features, Group, Position, feature_count, feature_name};
+use super::playout::{area_owners, heavy_playout, move_cap};
 
 /// Name prefix of the spatial patterns in model files.
 const SPATIAL_PREFIX: &str = "spatial:";
+/// Name prefix of the ownership levels in model files.
+const OWNERSHIP_PREFIX: &str = "ownership:";
+
+/// Levels of the ownership feature: the share of playouts in which a point ends in the
+/// mover's area, in eighths.
+pub const OWNERSHIP_LEVELS: usize = 8;
+/// Heavy playouts that measure a position's ownership, in training and at a search's
+/// root (Coulom used 63). Measured on 548 of Pachi's games: the feature raised the
+/// held-out mean log-probability from −2.183 to −2.129 (docs/go-move-model.md).
+pub const OWNERSHIP_PLAYOUTS: usize = 64;
+/// Seed of the ownership playouts of training sample `k` is this plus `k`.
+const OWNERSHIP_SEED: u64 = 0x6f77_6e65_7273;
 
 /// Virtual wins each feature starts with in training (its one won virtual game).
 const PRIOR_WINS: f64 = 1.0;
 /// Virtual games each feature plays against a team of strength 1.
 const PRIOR_GAMES: f64 = 2.0;
+
+/// Who owns each point at the end of heavy playouts from one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ownership {
+    /// Per cell ([`FastBoard::cell`]), the playouts that ended with it in black's area
+    /// (index 0) and in white's (index 1).
+    owned: [[u16; 128]; 2],
+    playouts: u16,
+}
+
+impl Ownership {
+    /// Plays `playouts` (at most 65 535) heavy playouts from `board` and counts who
+    /// owns each point at their end.
+    pub fn measure(board: &FastBoard, playouts: usize, rng: &mut Xoshiro256PlusPlus) -> Ownership {
+        let playouts = playouts.min(usize::from(u16::MAX));
+        let mask = board_mask(board.size());
+        let mut owned = [[0u16; 128]; 2];
+        for _ in 0..playouts {
+            let mut end = board.clone();
+            heavy_playout(&mut end, rng, move_cap(board.size()), |_, _| {});
+            let (black, white) = area_owners(&end, mask);
+            for (side, area) in [black, white].into_iter().enumerate() {
+                for p in bits(area) {
+                    owned[side][usize::from(FastBoard::cell(p))] += 1;
+                }
+            }
+        }
+        Ownership { owned, playouts: playouts as u16 }
+    }
+
+    /// The ownership level of `cell` for `mover` (0 to [`OWNERSHIP_LEVELS`] − 1): the
+    /// share of the playouts in which it ended in `mover`'s area.
+    pub fn level(&self, cell: Cell, mover: Color) -> usize {
+        let side = usize::from(mover != Color::BLACK);
+        let owned = usize::from(self.owned[side][usize::from(cell) & 127]);
+        owned * OWNERSHIP_LEVELS / (usize::from(self.playouts) + 1)
+    }
+}
+
+/// The ownership of a training sample's position, measured with its own seed.
+fn sample_ownership(sample: &Sample, k: usize) -> Ownership {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(OWNERSHIP_SEED.wrapping_add(k as u64));
+    Ownership::measure(&FastBoard::from_board(&sample.board), OWNERSHIP_PLAYOUTS, &mut rng)
+}
 
 /// The strength γ of every feature (index = [`FeatureId`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -56,6 +123,8 @@ pub struct MoveModel {
     /// The spatial patterns known ([`Position::spatial_code`]), by code in increasing
     /// order, with their γ.
     spatial: Vec<(u32, f32)>,
+    /// The γ of each ownership level, or nothing if the model has no ownership feature.
+    ownership: Vec<f32>,
 }
 
 impl Default for MoveModel {
@@ -67,7 +136,13 @@ impl Default for MoveModel {
 impl MoveModel {
     /// Every γ 1: all candidates equally likely.
     pub fn uniform() -> MoveModel {
-        MoveModel { gammas: vec![1.0; feature_count()], spatial: Vec::new() }
+        MoveModel { gammas: vec![1.0; feature_count()], spatial: Vec::new(), ownership: Vec::new() }
+    }
+
+    /// Whether the model rates moves by ownership (its scores then want an
+    /// [`Ownership`] of the position).
+    pub fn uses_ownership(&self) -> bool {
+        !self.ownership.is_empty()
     }
 
     /// The number of spatial patterns the model knows.
@@ -91,42 +166,61 @@ impl MoveModel {
     }
 
     /// The strength of `mv` in `position` (the product of the γ of the features that
-    /// fire for it).
+    /// fire for it), without the ownership feature.
     pub fn score(&self, position: &Position, mv: Move) -> f32 {
+        self.score_owned(position, mv, None)
+    }
+
+    /// The strength of `mv` in `position` with the position's `ownership` (an
+    /// ownership level's γ joins the product when both it and the model's ownership
+    /// feature are there).
+    pub fn score_owned(&self, position: &Position, mv: Move, ownership: Option<&Ownership>) -> f32 {
         let strength = self.strength(&position.features(mv));
-        match mv {
-            Move::Play(p) if !self.spatial.is_empty() && position.board().at(p).is_none() => {
-                strength * self.spatial_gamma(position.spatial_code(p))
-            }
-            _ => strength,
+        let Move::Play(p) = mv else { return strength };
+        if position.board().at(p).is_some() {
+            return strength;
         }
+        let spatial = if self.spatial.is_empty() { 1.0 } else { self.spatial_gamma(position.spatial_code(p)) };
+        let owned = match ownership {
+            Some(own) if self.uses_ownership() => {
+                self.ownership[own.level(FastBoard::cell(p), position.to_move()).min(OWNERSHIP_LEVELS - 1)]
+            }
+            _ => 1.0,
+        };
+        strength * spatial * owned
     }
 
     /// The probability of each candidate move of `position` ([`Position::candidates`]:
-    /// the playable points and a pass), in the candidates' order.
-    pub fn probabilities(&self, position: &Position) -> Vec<(Move, f32)> {
+    /// the playable points and a pass), in the candidates' order, with the position's
+    /// `ownership` if known.
+    pub fn probabilities(&self, position: &Position, ownership: Option<&Ownership>) -> Vec<(Move, f32)> {
         let candidates = position.candidates();
-        let strengths: Vec<f64> = candidates.iter().map(|&m| f64::from(self.score(position, m))).collect();
+        let strengths: Vec<f64> =
+            candidates.iter().map(|&m| f64::from(self.score_owned(position, m, ownership))).collect();
         let total: f64 = strengths.iter().sum();
         candidates.into_iter().zip(strengths).map(|(m, s)| (m, (s / total) as f32)).collect()
     }
 
     /// The mean natural log of the probability the model gives the played move, over
-    /// the samples whose played move is a candidate; `None` if none is.
+    /// the samples whose played move is a candidate; `None` if none is. A model with
+    /// the ownership feature measures each sample's ownership as [`fit`] does.
     pub fn mean_log_probability(&self, samples: &[Sample]) -> Option<f64> {
-        let mut sum = 0.0;
-        let mut counted = 0usize;
-        for sample in samples {
-            let position = sample.position();
-            let candidates = position.candidates();
-            if !candidates.contains(&sample.played) {
-                continue;
-            }
-            let total: f64 = candidates.iter().map(|&m| f64::from(self.score(&position, m))).sum();
-            sum += (f64::from(self.score(&position, sample.played)) / total).ln();
-            counted += 1;
-        }
-        (counted > 0).then(|| sum / counted as f64)
+        let logs: Vec<f64> = samples
+            .par_iter()
+            .enumerate()
+            .filter_map(|(k, sample)| {
+                let position = sample.position();
+                let candidates = position.candidates();
+                if !candidates.contains(&sample.played) {
+                    return None;
+                }
+                let ownership = self.uses_ownership().then(|| sample_ownership(sample, k));
+                let score = |m: Move| f64::from(self.score_owned(&position, m, ownership.as_ref()));
+                let total: f64 = candidates.iter().map(|&m| score(m)).sum();
+                Some((score(sample.played) / total).ln())
+            })
+            .collect();
+        (!logs.is_empty()).then(|| logs.iter().sum::<f64>() / logs.len() as f64)
     }
 
     /// The model as text: a comment line, then `id name gamma` for every feature whose
@@ -144,13 +238,17 @@ impl MoveModel {
         for (k, (code, gamma)) in self.spatial.iter().enumerate() {
             let _ = writeln!(text, "{} {SPATIAL_PREFIX}{code:06x} {gamma}", self.gammas.len() + k);
         }
+        let first_owned = self.gammas.len() + self.spatial.len();
+        for (level, gamma) in self.ownership.iter().enumerate() {
+            let _ = writeln!(text, "{} {OWNERSHIP_PREFIX}{level} {gamma}", first_owned + level);
+        }
         text
     }
 
     /// Reads [`MoveModel::save`]'s text. Blank lines and lines starting with `#` are
     /// skipped; features without a line keep γ = 1. Each line's name must be the name
     /// of its id (a file made for other features is refused) and its γ a positive
-    /// finite number.
+    /// finite number. Ownership levels, if any, come last, all of them, in order.
     pub fn load(text: &str) -> Result<MoveModel, String> {
         let mut model = MoveModel::uniform();
         for (n, line) in text.lines().enumerate() {
@@ -166,6 +264,20 @@ impl MoveModel {
             let gamma: f32 = gamma.parse().map_err(|_| format!("line {}: bad gamma '{gamma}'", n + 1))?;
             if !(gamma.is_finite() && gamma > 0.0) {
                 return Err(format!("line {}: gamma {gamma} is not a positive number", n + 1));
+            }
+            if let Some(level) = name.strip_prefix(OWNERSHIP_PREFIX) {
+                let expected = feature_count() + model.spatial.len() + model.ownership.len();
+                if level != model.ownership.len().to_string() || model.ownership.len() >= OWNERSHIP_LEVELS {
+                    return Err(format!("line {}: ownership level '{level}' out of order", n + 1));
+                }
+                if id as usize != expected {
+                    return Err(format!("line {}: ownership level id {id}, {expected} expected", n + 1));
+                }
+                model.ownership.push(gamma);
+                continue;
+            }
+            if !model.ownership.is_empty() {
+                return Err(format!("line {}: a feature after the ownership levels", n + 1));
             }
             if let Some(hex) = name.strip_prefix(SPATIAL_PREFIX) {
                 let code = u32::from_str_radix(hex, 16)
@@ -185,6 +297,9 @@ impl MoveModel {
                 return Err(format!("line {}: feature {id} is '{expected}', not '{name}'", n + 1));
             }
             model.gammas[id as usize] = gamma;
+        }
+        if !model.ownership.is_empty() && model.ownership.len() != OWNERSHIP_LEVELS {
+            return Err(format!("{} ownership levels, {OWNERSHIP_LEVELS} expected", model.ownership.len()));
         }
         model.spatial.sort_unstable_by_key(|&(code, _)| code);
         if let Some(w) = model.spatial.windows(2).find(|w| w[0].0 == w[1].0) {
@@ -250,27 +365,35 @@ pub fn samples_from_moves(size: usize, komi: f64, moves: &[Move]) -> Result<Vec<
 /// feature group once). Samples whose played move is not a candidate
 /// ([`Position::candidates`], e.g. filling an own true eye) are left out. With
 /// `spatial_min_played` above 0 the model also learns the spatial patterns played at
-/// least that often in the samples; with 0 it knows none.
-pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize) -> MoveModel {
-    // Each usable sample's candidates: their fixed features and spatial codes (a pass:
-    // none), and the played move's index.
-    let mut read = Vec::new();
-    for sample in samples {
-        let position = sample.position();
-        let candidates = position.candidates();
-        let Some(winner) = candidates.iter().position(|&m| m == sample.played) else { continue };
-        let teams: Vec<(Features, Option<u32>)> = candidates
-            .iter()
-            .map(|&m| {
-                let code = match m {
-                    Move::Play(p) => Some(position.spatial_code(p)),
-                    Move::Pass => None,
-                };
-                (position.features(m), code)
-            })
-            .collect();
-        read.push((teams, winner));
-    }
+/// least that often in the samples; with 0 it knows none. With `ownership` it also
+/// learns the ownership levels ([`Ownership`], measured for every sample with a seed
+/// of its own: the same samples give the same model).
+pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize, ownership: bool) -> MoveModel {
+    // Each usable sample's candidates: their fixed features, spatial codes and
+    // ownership levels (a pass: none), and the played move's index.
+    type Team = (Features, Option<u32>, Option<usize>);
+    let read: Vec<(Vec<Team>, usize)> = samples
+        .par_iter()
+        .enumerate()
+        .filter_map(|(k, sample)| {
+            let position = sample.position();
+            let candidates = position.candidates();
+            let winner = candidates.iter().position(|&m| m == sample.played)?;
+            let owned = ownership.then(|| sample_ownership(sample, k));
+            let teams = candidates
+                .iter()
+                .map(|&m| match m {
+                    Move::Play(p) => (
+                        position.features(m),
+                        Some(position.spatial_code(p)),
+                        owned.as_ref().map(|o| o.level(FastBoard::cell(p), position.to_move())),
+                    ),
+                    Move::Pass => (position.features(m), None, None),
+                })
+                .collect();
+            Some((teams, winner))
+        })
+        .collect();
     // The spatial patterns played often enough.
     let mut played: Vec<u32> = read.iter().filter_map(|(teams, winner)| teams[*winner].1).collect();
     played.sort_unstable();
@@ -280,12 +403,16 @@ pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize) -> 
         .map(|run| run[0])
         .collect();
     let fixed = feature_count() as FeatureId;
+    let first_owned = fixed + known.len() as FeatureId;
     let mut competitions = Competitions::default();
     for (teams, winner) in &read {
-        let teams = teams.iter().map(|(features, code)| {
+        let teams = teams.iter().map(|(features, code, level)| {
             let mut team: Vec<FeatureId> = features.to_vec();
             if let Some(k) = code.and_then(|c| known.binary_search(&c).ok()) {
                 team.push(fixed + k as FeatureId);
+            }
+            if let Some(level) = level {
+                team.push(first_owned + (*level).min(OWNERSHIP_LEVELS - 1) as FeatureId);
             }
             team
         });
@@ -293,13 +420,19 @@ pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize) -> 
     }
     let mut groups: Vec<Range<FeatureId>> = Group::ALL.iter().map(|g| g.first()..g.first() + g.levels()).collect();
     if !known.is_empty() {
-        groups.push(fixed..fixed + known.len() as FeatureId);
+        groups.push(fixed..first_owned);
     }
-    let gammas = minorize_maximize(&competitions, &groups, fixed as usize + known.len(), iterations);
-    let (gammas, spatial) = gammas.split_at(fixed as usize);
+    let owned_levels = if ownership { OWNERSHIP_LEVELS } else { 0 };
+    if ownership {
+        groups.push(first_owned..first_owned + OWNERSHIP_LEVELS as FeatureId);
+    }
+    let gammas = minorize_maximize(&competitions, &groups, first_owned as usize + owned_levels, iterations);
+    let (gammas, rest) = gammas.split_at(fixed as usize);
+    let (spatial, owned) = rest.split_at(known.len());
     MoveModel {
         gammas: gammas.iter().map(|&g| g as f32).collect(),
         spatial: known.into_iter().zip(spatial.iter().map(|&g| g as f32)).collect(),
+        ownership: owned.iter().map(|&g| g as f32).collect(),
     }
 }
 
@@ -498,7 +631,7 @@ mod tests {
         let mut model = MoveModel::uniform();
         model.gammas[Group::Capture.feature(2) as usize] = 20.0;
         model.gammas[Group::Pass.feature(1) as usize] = 0.01;
-        let probabilities = model.probabilities(&position);
+        let probabilities = model.probabilities(&position, None);
         assert_eq!(probabilities.len(), position.candidates().len());
         let total: f32 = probabilities.iter().map(|p| p.1).sum();
         assert!((total - 1.0).abs() < 1e-4, "{total}");
@@ -509,7 +642,7 @@ mod tests {
         assert!((p(capture) / p(quiet) - 20.0).abs() < 1e-3);
         assert!((p(Move::Pass) / p(quiet) - 0.01).abs() < 1e-5);
         // The uniform model: 1 / candidates for every move.
-        let uniform = MoveModel::uniform().probabilities(&position);
+        let uniform = MoveModel::uniform().probabilities(&position, None);
         assert!(uniform.iter().all(|x| (x.1 * uniform.len() as f32 - 1.0).abs() < 1e-4));
     }
 
@@ -543,7 +676,7 @@ mod tests {
         };
         let (train, held_out) = (samples(0..4), samples(4..6));
         assert!(train.len() > 100, "{} training moves", train.len());
-        let model = fit(&train, 8, 5);
+        let model = fit(&train, 8, 5, false);
         let trained = model.mean_log_probability(&held_out).expect("moves to score");
         let uniform = MoveModel::uniform().mean_log_probability(&held_out).expect("moves to score");
         assert!(trained > uniform + 1.0, "trained {trained:.3} against uniform {uniform:.3}");
@@ -564,6 +697,60 @@ mod tests {
                 .count();
             assert!(played >= 5 && gamma > 0.0, "{code:06x}: {played}");
         }
-        assert_eq!(fit(&train, 1, 0).spatial_patterns(), 0);
+        assert_eq!(fit(&train, 1, 0, false).spatial_patterns(), 0);
+        // With ownership: the levels are learned, the same samples give the same model,
+        // and the mover's own settled points are rated below the contested ones.
+        let owned = fit(&train, 8, 0, true);
+        assert!(owned.uses_ownership() && !model.uses_ownership());
+        assert_eq!(owned, fit(&train, 8, 0, true), "deterministic");
+        assert!(owned.ownership[OWNERSHIP_LEVELS - 1] < owned.ownership[OWNERSHIP_LEVELS / 2], "{:?}", owned.ownership);
+        assert!(owned.mean_log_probability(&held_out).expect("moves to score") > uniform + 1.0);
+    }
+
+    #[test]
+    fn ownership_counts_who_owns_each_point() {
+        // Black's wall on the D line holds the left side, white's on the E line the
+        // right side.
+        let board = parse_board_text(
+            "...XO..../...XO..../...XO..../...XO..../...XO..../...XO..../...XO..../...XO..../...XO.... b",
+        )
+        .expect("a board");
+        let fast = FastBoard::from_board(&board);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let own = Ownership::measure(&fast, OWNERSHIP_PLAYOUTS, &mut rng);
+        let cell = |t: &str| FastBoard::cell(at(t));
+        // Each side's points and stones end in its area in most playouts (an invasion
+        // lives now and then), and never in both areas at once.
+        for (points, owner) in [(["A5", "C1", "D9"], Color::BLACK), (["J5", "F1", "E9"], Color::WHITE)] {
+            for t in points {
+                let (mine, theirs) = (own.level(cell(t), owner), own.level(cell(t), owner.other()));
+                assert!(mine >= OWNERSHIP_LEVELS - 3 && theirs <= 2 && mine + theirs < OWNERSHIP_LEVELS, "{t}");
+            }
+        }
+        let empty = Ownership::measure(&FastBoard::from_board(&Board::new(9)), 0, &mut rng);
+        assert_eq!(empty.level(cell("E5"), Color::BLACK), 0, "no playouts: nobody owns anything");
+        // The score: an ownership level's γ joins the product only with both parts.
+        let position = Position::new(&board, None, None);
+        let mut model = MoveModel::uniform();
+        let a5 = Move::Play(at("A5"));
+        assert_eq!(model.score_owned(&position, a5, Some(&own)), 1.0);
+        model.ownership = (0..OWNERSHIP_LEVELS).map(|l| 1.0 + l as f32).collect();
+        let level = own.level(cell("A5"), Color::BLACK);
+        assert_eq!(model.score_owned(&position, a5, Some(&own)), 1.0 + level as f32);
+        assert_eq!(model.score_owned(&position, a5, None), 1.0);
+        assert_eq!(model.score(&position, a5), 1.0);
+        // Saved after the spatial patterns, all levels in order; a partial or
+        // disordered set is refused.
+        model.spatial = vec![(0x15, 2.0)];
+        let text = model.save();
+        let first = feature_count() + 1;
+        assert!(text.contains(&format!("{first} ownership:0 1\n")), "{text}");
+        assert_eq!(MoveModel::load(&text), Ok(model.clone()));
+        let without_last: String = text.lines().take(text.lines().count() - 1).map(|l| format!("{l}\n")).collect();
+        assert!(MoveModel::load(&without_last).is_err(), "seven levels");
+        let swapped = text.replace("ownership:0 ", "ownership:9 ");
+        assert!(MoveModel::load(&swapped).is_err(), "out of order");
+        let late_spatial = format!("{text}{} spatial:000016 2\n", first + OWNERSHIP_LEVELS);
+        assert!(MoveModel::load(&late_spatial).is_err(), "a spatial pattern after the levels");
     }
 }

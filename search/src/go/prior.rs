@@ -45,7 +45,7 @@ use std::sync::OnceLock;
 use bitboards::go::{Board, Cell, FastBoard, Move, Point, bits, flood};
 
 use super::features;
-use super::move_model::MoveModel;
+use super::move_model::{MoveModel, Ownership};
 use super::params::{
     EVEN, MODEL_MAX_VISITS, MODEL_VISITS_PER_NAT, PRIOR_BIG_SELF_ATARI, PRIOR_CAPTURE, PRIOR_CAPTURE_LAST,
     PRIOR_CAPTURE_PER_STONE, PRIOR_FIRST_LINE, PRIOR_LADDER_ATARI, PRIOR_LADDER_DEAD_END, PRIOR_MAX_STONES,
@@ -364,20 +364,23 @@ pub fn built_in_model() -> &'static MoveModel {
 /// (cells; 0 is a pass, or no move at the start): each child's strength relative to
 /// the mean of all, as virtual wins (above the mean) or losses (below), added to
 /// `priors`: [`MODEL_VISITS_PER_NAT`] visits per nat, at most [`MODEL_MAX_VISITS`].
+/// `ownership` (of the search's root, when the model rates it) is the
+/// ownership the model's ownership feature reads.
 pub fn add_model_priors(
     model: &MoveModel,
+    ownership: Option<&Ownership>,
     board: &FastBoard,
-    last: Cell,
-    before: Cell,
+    moves: (Cell, Cell),
     cells: &[Cell],
     priors: &mut [Prior],
 ) {
+    let (last, before) = moves;
     let to_move = |c: Cell| if c == 0 { Move::Pass } else { Move::Play(FastBoard::point(c)) };
     let position = features::Position::from_fast(board, Some(to_move(last)), Some(to_move(before)));
     let mut strengths = [0f32; 128];
     let mut total = 0.0;
     for (k, &c) in cells.iter().enumerate() {
-        strengths[k] = model.score(&position, to_move(c));
+        strengths[k] = model.score_owned(&position, to_move(c), ownership);
         total += strengths[k];
     }
     if total <= 0.0 {
@@ -395,6 +398,7 @@ pub fn add_model_priors(
 mod tests {
     use super::*;
 
+    use crate::go::move_model::{OWNERSHIP_LEVELS, OWNERSHIP_PLAYOUTS};
     use crate::go::playout::pattern_reply;
     use bitboards::go::{Board, Color, Point};
     use rand_xoshiro::Xoshiro256PlusPlus;
@@ -450,7 +454,7 @@ mod tests {
         let base: Vec<Prior> = cells.iter().map(|&c| prior(&b, c, 0)).collect();
         // The uniform model rates every move alike: nothing changes.
         let mut same = base.clone();
-        add_model_priors(&MoveModel::uniform(), &b, 0, 0, &cells, &mut same);
+        add_model_priors(&MoveModel::uniform(), None, &b, (0, 0), &cells, &mut same);
         assert_eq!(same, base);
         // A model that rates captures 20 times a quiet move: the two captures gain won
         // visits, the quiet moves lost ones.
@@ -463,7 +467,7 @@ mod tests {
             .collect();
         let model = MoveModel::load(&text).expect("a model");
         let mut rated = base.clone();
-        add_model_priors(&model, &b, 0, 0, &cells, &mut rated);
+        add_model_priors(&model, None, &b, (0, 0), &cells, &mut rated);
         for (k, &c) in cells.iter().enumerate() {
             let capture = c == at(9, 3, 2) || c == at(9, 7, 6);
             let (before, after) = (base[k], rated[k]);
@@ -474,6 +478,38 @@ mod tests {
                 assert!(after.wins == before.wins && after.visits > before.visits, "{before:?} {after:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_model_term_reads_the_ownership_when_the_model_rates_it() {
+        // Black's wall on the D line, white's on the E line: black's side is black's
+        // in most playouts, white's side white's.
+        let rows = ["...XO...."; 9];
+        let b = board(&rows, Color::BLACK);
+        let cells: Vec<Cell> = b.empties().filter(|&c| b.is_playable(c)).collect();
+        let base: Vec<Prior> = cells.iter().map(|&c| prior(&b, c, 0)).collect();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let ownership = Ownership::measure(&b, OWNERSHIP_PLAYOUTS, &mut rng);
+        // A model whose only opinion is that points the mover owns are bad moves.
+        let first = features::feature_count();
+        let text: String = (0..OWNERSHIP_LEVELS)
+            .map(|level| format!("{} ownership:{level} {}\n", first + level, if level >= 5 { 0.05 } else { 1.0 }))
+            .collect();
+        let model = MoveModel::load(&text).expect("a model");
+        let mut without = base.clone();
+        add_model_priors(&model, None, &b, (0, 0), &cells, &mut without);
+        assert_eq!(without, base, "no ownership known: every move alike");
+        let mut rated = base.clone();
+        add_model_priors(&model, Some(&ownership), &b, (0, 0), &cells, &mut rated);
+        let own_side = |c: Cell| FastBoard::point(c).col() < 3;
+        for (k, &c) in cells.iter().enumerate() {
+            let (before, after) = (base[k], rated[k]);
+            if own_side(c) && ownership.level(c, Color::BLACK) >= 5 {
+                assert!(after.rate() < before.rate(), "{before:?} {after:?}");
+            }
+        }
+        let gains = cells.iter().enumerate().any(|(k, &c)| !own_side(c) && rated[k].rate() > base[k].rate());
+        assert!(gains, "the points the mover does not own gain");
     }
 
     #[test]
