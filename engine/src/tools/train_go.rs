@@ -18,8 +18,8 @@ use bitboards::go::sgf;
 use bitboards::go::{Color, Move};
 use clap::Subcommand;
 use rayon::prelude::*;
+use search::go::move_model::built_in_model;
 use search::go::move_model::{MoveModel, Sample, fit, samples_from_moves};
-use search::go::prior::built_in_model;
 use search::go::self_play::self_play_game;
 
 /// The board side of the games (9×9) and their komi.

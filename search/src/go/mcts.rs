@@ -42,14 +42,14 @@ use bitboards::rng::splitmix64;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 
-use super::move_model::{OWNERSHIP_PLAYOUTS, Ownership};
+use super::move_model::{OWNERSHIP_PLAYOUTS, Ownership, add_model_priors, built_in_model};
 /// The default playout count, re-exported where the engine looks for it.
 pub use super::params::DEFAULT_PLAYOUTS;
 use super::params::{
     CLOCK_MOVES_LEFT, EARLY_STOP_CHECK, EXPAND_AFTER, EXPLORATION, FIRST_PLAY_URGENCY, PASS_PENALTY, RAVE_EQUIVALENCE,
 };
 use super::playout::{Policy, area_owners, move_cap, playout, settling_playout};
-use super::prior::{Prior, add_model_priors, built_in_model, prior};
+use super::prior::{Prior, prior};
 use crate::limits::{Limits, StopFlag, TimeBudget};
 use crate::tt::{AllocError, try_zeroed_slice};
 
@@ -96,7 +96,7 @@ pub struct MctsSettings {
     /// New nodes start with virtual experience from Go knowledge ([`super::prior`]).
     pub priors: bool,
     /// The priors add the built-in move model's opinion
-    /// ([`super::prior::add_model_priors`]); only with `priors`.
+    /// ([`super::move_model::add_model_priors`]); only with `priors`.
     pub move_model: bool,
     /// The UCB exploration constant of the selection ([`EXPLORATION`] unless a caller
     /// tuned its own, as Phantom Go's belief search).

@@ -43,6 +43,7 @@
 
 use std::fmt::Write as _;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use bitboards::go::{Board, Cell, Color, FastBoard, Game, MAX_SIZE, Move, Superko, bits, board_mask};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -50,7 +51,9 @@ use rand_xoshiro::rand_core::SeedableRng;
 use rayon::prelude::*;
 
 use super::features::{FeatureId, Features, Group, Position, feature_count, feature_name};
+use super::params::{MODEL_MAX_VISITS, MODEL_VISITS_PER_NAT};
 use super::playout::{area_owners, heavy_playout, move_cap};
+use super::prior::Prior;
 
 /// Name prefix of the spatial patterns in model files.
 const SPATIAL_PREFIX: &str = "spatial:";
@@ -317,6 +320,48 @@ impl MoveModel {
     pub fn load_file(path: &std::path::Path) -> Result<MoveModel, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         MoveModel::load(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// The built-in move model (`search/data/go-move-model.txt`, made by `sente train-go`;
+/// see docs/go-move-model.md), read once.
+pub fn built_in_model() -> &'static MoveModel {
+    static MODEL: OnceLock<MoveModel> = OnceLock::new();
+    MODEL.get_or_init(|| MoveModel::load(include_str!("../../data/go-move-model.txt")).unwrap_or_default())
+}
+
+/// The move-model term of the priors of `cells` (the points among one node's
+/// children; a pass gets no prior) at `board` after the moves `last` and `before`
+/// (cells; 0 is a pass, or no move at the start): each child's strength relative to
+/// the mean of all, as virtual wins (above the mean) or losses (below), added to
+/// `priors`: [`MODEL_VISITS_PER_NAT`] visits per nat, at most [`MODEL_MAX_VISITS`].
+/// `ownership` (of the search's root, when the model rates it) is the
+/// ownership the model's ownership feature reads.
+pub fn add_model_priors(
+    model: &MoveModel,
+    ownership: Option<&Ownership>,
+    board: &FastBoard,
+    moves: (Cell, Cell),
+    cells: &[Cell],
+    priors: &mut [Prior],
+) {
+    let (last, before) = moves;
+    let to_move = |c: Cell| if c == 0 { Move::Pass } else { Move::Play(FastBoard::point(c)) };
+    let position = Position::from_fast(board, Some(to_move(last)), Some(to_move(before)));
+    let mut strengths = [0f32; 128];
+    let mut total = 0.0;
+    for (k, &c) in cells.iter().enumerate() {
+        strengths[k] = model.score_owned(&position, to_move(c), ownership);
+        total += strengths[k];
+    }
+    if total <= 0.0 {
+        return;
+    }
+    let mean = total / cells.len() as f32;
+    for (k, prior) in priors.iter_mut().enumerate().take(cells.len()) {
+        let visits = (MODEL_VISITS_PER_NAT * (strengths[k] / mean).ln()).clamp(-MODEL_MAX_VISITS, MODEL_MAX_VISITS);
+        let n = visits.abs().round() as u8;
+        if visits > 0.0 { prior.good(n) } else { prior.bad(n) }
     }
 }
 

@@ -21,9 +21,10 @@
 //! | next to the last move (its 8 neighbours) | [`PRIOR_NEAR_LAST`] won |
 //! | first line while more than half the board is empty (unless it captures or saves) | [`PRIOR_FIRST_LINE`] lost |
 //!
-//! The move model ([`add_model_priors`]) adds [`MODEL_VISITS_PER_NAT`] visits per
-//! nat of a move's strength above or below the mean of its siblings, won or lost, at
-//! most [`MODEL_MAX_VISITS`].
+//! The move model ([`super::move_model::add_model_priors`]) adds
+//! [`super::params::MODEL_VISITS_PER_NAT`] visits per nat of a move's strength above or
+//! below the mean of its siblings, won or lost, at most
+//! [`super::params::MODEL_MAX_VISITS`].
 //!
 //! The tactical rules read the position once per expansion (ladders, snapbacks, eye
 //! spaces on a [`Board`] copy, [`super::tactics`]); the children of the same position
@@ -42,14 +43,12 @@
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
-use bitboards::go::{Board, Cell, FastBoard, Move, Point, bits, flood};
+use bitboards::go::{Board, Cell, FastBoard, Point, bits, flood};
 
-use super::features;
-use super::move_model::{MoveModel, Ownership};
 use super::params::{
-    EVEN, MODEL_MAX_VISITS, MODEL_VISITS_PER_NAT, PRIOR_BIG_SELF_ATARI, PRIOR_CAPTURE, PRIOR_CAPTURE_LAST,
-    PRIOR_CAPTURE_PER_STONE, PRIOR_FIRST_LINE, PRIOR_LADDER_ATARI, PRIOR_LADDER_DEAD_END, PRIOR_MAX_STONES,
-    PRIOR_NEAR_LAST, PRIOR_PATTERN, PRIOR_SAVE, PRIOR_SAVE_PER_STONE, PRIOR_SNAPBACK, PRIOR_VITAL_POINT,
+    EVEN, PRIOR_BIG_SELF_ATARI, PRIOR_CAPTURE, PRIOR_CAPTURE_LAST, PRIOR_CAPTURE_PER_STONE, PRIOR_FIRST_LINE,
+    PRIOR_LADDER_ATARI, PRIOR_LADDER_DEAD_END, PRIOR_MAX_STONES, PRIOR_NEAR_LAST, PRIOR_PATTERN, PRIOR_SAVE,
+    PRIOR_SAVE_PER_STONE, PRIOR_SNAPBACK, PRIOR_VITAL_POINT,
 };
 use super::tactics;
 
@@ -64,12 +63,12 @@ pub struct Prior {
 }
 
 impl Prior {
-    fn good(&mut self, n: u8) {
+    pub(crate) fn good(&mut self, n: u8) {
         self.visits = self.visits.saturating_add(n);
         self.wins = self.wins.saturating_add(n);
     }
 
-    fn bad(&mut self, n: u8) {
+    pub(crate) fn bad(&mut self, n: u8) {
         self.visits = self.visits.saturating_add(n);
     }
 
@@ -352,53 +351,14 @@ fn touches(board: &FastBoard, chain: Cell, cell: Cell) -> bool {
     FastBoard::neighbours(cell).iter().any(|&q| board.same_chain(chain, q))
 }
 
-/// The built-in move model (`search/data/go-move-model.txt`, made by `sente train-go`;
-/// see docs/go-move-model.md), read once.
-pub fn built_in_model() -> &'static MoveModel {
-    static MODEL: OnceLock<MoveModel> = OnceLock::new();
-    MODEL.get_or_init(|| MoveModel::load(include_str!("../../data/go-move-model.txt")).unwrap_or_default())
-}
-
-/// The move-model term of the priors of `cells` (the points among one node's
-/// children; a pass gets no prior) at `board` after the moves `last` and `before`
-/// (cells; 0 is a pass, or no move at the start): each child's strength relative to
-/// the mean of all, as virtual wins (above the mean) or losses (below), added to
-/// `priors`: [`MODEL_VISITS_PER_NAT`] visits per nat, at most [`MODEL_MAX_VISITS`].
-/// `ownership` (of the search's root, when the model rates it) is the
-/// ownership the model's ownership feature reads.
-pub fn add_model_priors(
-    model: &MoveModel,
-    ownership: Option<&Ownership>,
-    board: &FastBoard,
-    moves: (Cell, Cell),
-    cells: &[Cell],
-    priors: &mut [Prior],
-) {
-    let (last, before) = moves;
-    let to_move = |c: Cell| if c == 0 { Move::Pass } else { Move::Play(FastBoard::point(c)) };
-    let position = features::Position::from_fast(board, Some(to_move(last)), Some(to_move(before)));
-    let mut strengths = [0f32; 128];
-    let mut total = 0.0;
-    for (k, &c) in cells.iter().enumerate() {
-        strengths[k] = model.score_owned(&position, to_move(c), ownership);
-        total += strengths[k];
-    }
-    if total <= 0.0 {
-        return;
-    }
-    let mean = total / cells.len() as f32;
-    for (k, prior) in priors.iter_mut().enumerate().take(cells.len()) {
-        let visits = (MODEL_VISITS_PER_NAT * (strengths[k] / mean).ln()).clamp(-MODEL_MAX_VISITS, MODEL_MAX_VISITS);
-        let n = visits.abs().round() as u8;
-        if visits > 0.0 { prior.good(n) } else { prior.bad(n) }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    use crate::go::move_model::{OWNERSHIP_LEVELS, OWNERSHIP_PLAYOUTS};
+    use crate::go::features;
+    use crate::go::move_model::{
+        MoveModel, OWNERSHIP_LEVELS, OWNERSHIP_PLAYOUTS, Ownership, add_model_priors, built_in_model,
+    };
     use crate::go::playout::pattern_reply;
     use bitboards::go::{Board, Color, Point};
     use rand_xoshiro::Xoshiro256PlusPlus;
