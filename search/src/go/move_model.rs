@@ -185,9 +185,7 @@ impl MoveModel {
         }
         let spatial = if self.spatial.is_empty() { 1.0 } else { self.spatial_gamma(position.spatial_code(p)) };
         let owned = match ownership {
-            Some(own) if self.uses_ownership() => {
-                self.ownership[own.level(FastBoard::cell(p), position.to_move()).min(OWNERSHIP_LEVELS - 1)]
-            }
+            Some(own) if self.uses_ownership() => self.ownership[own.level(FastBoard::cell(p), position.to_move())],
             _ => 1.0,
         };
         strength * spatial * owned
@@ -457,7 +455,7 @@ pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize, own
                 team.push(fixed + k as FeatureId);
             }
             if let Some(level) = level {
-                team.push(first_owned + (*level).min(OWNERSHIP_LEVELS - 1) as FeatureId);
+                team.push(first_owned + *level as FeatureId);
             }
             team
         });
@@ -467,11 +465,12 @@ pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize, own
     if !known.is_empty() {
         groups.push(fixed..first_owned);
     }
-    let owned_levels = if ownership { OWNERSHIP_LEVELS } else { 0 };
+    let mut count = first_owned as usize;
     if ownership {
         groups.push(first_owned..first_owned + OWNERSHIP_LEVELS as FeatureId);
+        count += OWNERSHIP_LEVELS;
     }
-    let gammas = minorize_maximize(&competitions, &groups, first_owned as usize + owned_levels, iterations);
+    let gammas = minorize_maximize(&competitions, &groups, count, iterations);
     let (gammas, rest) = gammas.split_at(fixed as usize);
     let (spatial, owned) = rest.split_at(known.len());
     MoveModel {
