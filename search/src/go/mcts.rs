@@ -46,11 +46,10 @@ use super::move_model::{OWNERSHIP_PLAYOUTS, Ownership, add_model_priors, built_i
 /// The default playout count, re-exported where the engine looks for it.
 pub use super::params::DEFAULT_PLAYOUTS;
 use super::params::{
-    CLOCK_MOVES_LEFT, EARLY_STOP_CHECK, EXPAND_AFTER, EXPLORATION, FIRST_PLAY_URGENCY, PASS_PENALTY, RACE_READ_AFTER,
-    RAVE_EQUIVALENCE,
+    CLOCK_MOVES_LEFT, EARLY_STOP_CHECK, EXPAND_AFTER, EXPLORATION, FIRST_PLAY_URGENCY, PASS_PENALTY, RAVE_EQUIVALENCE,
 };
 use super::playout::{Policy, area_owners, move_cap, playout, settling_playout};
-use super::prior::{Prior, add_race_priors, prior};
+use super::prior::{Prior, prior};
 use crate::limits::{Limits, StopFlag, TimeBudget};
 use crate::tt::{AllocError, try_zeroed_slice};
 
@@ -712,13 +711,6 @@ impl Mcts {
         let same = old.len() == self.root_cells.len()
             && old.iter().zip(&self.root_cells).all(|(&i, &c)| tree.nodes[i].cell() == c);
         if same {
-            // A node visited RACE_READ_AFTER times has had its race priors already.
-            if self.settings.priors
-                && tree.nodes[0].visits.load(Relaxed) < RACE_READ_AFTER
-                && let Some(children) = tree.nodes[0].children()
-            {
-                Self::add_race_priors_to(tree, children, &self.root);
-            }
             return;
         }
         let keep: Vec<Option<usize>> =
@@ -827,26 +819,7 @@ impl Mcts {
                 priors[k] = v;
             }
         }
-        if self.settings.priors {
-            add_race_priors(&self.root, &self.root_cells, &mut priors);
-        }
         priors
-    }
-
-    /// Adds the capturing-race priors of the position `board` to the existing children
-    /// of a node ([`add_race_priors`]).
-    fn add_race_priors_to(tree: &Tree, children: std::ops::Range<usize>, board: &FastBoard) {
-        let nodes = &tree.nodes[children];
-        let cells: Vec<Cell> = nodes.iter().map(Node::cell).collect();
-        let mut priors: Vec<Prior> = nodes
-            .iter()
-            .map(|n| Prior { visits: n.prior_visits.load(Relaxed), wins: n.prior_wins.load(Relaxed) })
-            .collect();
-        add_race_priors(board, &cells, &mut priors);
-        for (n, p) in nodes.iter().zip(priors) {
-            n.prior_visits.store(p.visits, Relaxed);
-            n.prior_wins.store(p.wins, Relaxed);
-        }
     }
 
     fn select(tree: &Tree, node: usize, children: std::ops::Range<usize>, exploration: f32) -> usize {
@@ -906,10 +879,6 @@ impl Mcts {
                     }
                 }
             };
-            if node != 0 && visits_before == RACE_READ_AFTER && self.settings.priors {
-                // The root's children get the race priors when they are made.
-                Self::add_race_priors_to(tree, children.clone(), &board);
-            }
             let child = Self::select(tree, node, children, self.settings.exploration);
             visits_before = tree.nodes[child].visits.fetch_add(1, Relaxed);
             let cell = tree.nodes[child].cell();
@@ -1278,39 +1247,6 @@ mod tests {
         let r = m.search(&Limits { nodes: Some(3000), ..Limits::default() }, &StopFlag::new(), Color::BLACK);
         assert_eq!(r.best, Move::Play(Point::new(1, 2)), "{:?}", &r.root_moves[..3]);
         assert!(r.win_rate > 0.6);
-    }
-
-    #[test]
-    fn the_root_children_get_the_race_priors() {
-        // 9×9: three white stones on the edge with two liberties, C2 and D1; black B2
-        // and A2 below them. Black captures them by C2: that child's prior is the
-        // hand-set one plus the race bonus; D1's is the hand-set one alone (the move
-        // model off, so that the hand-set priors are all there is besides the race).
-        let mut b = Board::new(9);
-        for (r, c, col) in [
-            (0, 0, Color::WHITE),
-            (0, 1, Color::WHITE),
-            (0, 2, Color::WHITE),
-            (1, 0, Color::BLACK),
-            (1, 1, Color::BLACK),
-        ] {
-            b.set(Point::new(r, c), Some(col));
-        }
-        let game = Game::new(b, 7.0, Superko::Positional);
-        let settings = MctsSettings { move_model: false, ..MctsSettings::default() };
-        let mut m = Mcts::new(&game, 1).with_settings(settings);
-        m.search(&Limits { nodes: Some(1), ..Limits::default() }, &StopFlag::new(), Color::BLACK);
-        let tree = m.tree.as_ref().expect("a tree");
-        let children = tree.nodes[0].children().expect("root children");
-        let wins = |p: Point| {
-            let cell = FastBoard::cell(p);
-            let i = children.clone().find(|&i| tree.nodes[i].cell() == cell).expect("a child");
-            (tree.nodes[i].prior_wins.load(Relaxed), prior(&m.root, cell, PASS).wins)
-        };
-        let (attack, hand_set) = wins(Point::new(1, 2));
-        assert_eq!(attack, hand_set + super::super::params::PRIOR_RACE_ATTACK);
-        let (other, hand_set) = wins(Point::new(0, 3));
-        assert_eq!(other, hand_set);
     }
 
     #[test]

@@ -131,25 +131,6 @@ pub(crate) const PRIOR_NEAR_LAST: u8 = 4;
 /// pattern. Hand-set, not measured.
 pub(crate) const PRIOR_PATTERN: u8 = 10;
 
-/// Visits after which a tree node's children get the capturing-race priors
-/// ([`super::prior::add_race_priors`]; the root's get them when they are made).
-/// Hand-set.
-pub(crate) const RACE_READ_AFTER: u32 = 128;
-
-/// Node budget of each attack or defence read of [`super::prior::add_race_priors`].
-/// Hand-set.
-pub(crate) const RACE_READING_NODES: u32 = 2_000;
-
-/// Won visits for the move the attack/defence reading ([`super::tactics::defend`])
-/// finds to save an own chain of two or three liberties that it can capture with the
-/// opponent to move. Hand-set.
-pub(crate) const PRIOR_RACE_DEFENCE: u8 = 20;
-
-/// Won visits for the move the attack/defence reading ([`super::tactics::attack`])
-/// finds to capture an opponent chain of two or three liberties that its owner could
-/// still save by moving first. Hand-set.
-pub(crate) const PRIOR_RACE_ATTACK: u8 = 20;
-
 /// Lost visits for a first-line move while more than half the board is empty (unless
 /// it captures or saves: without that exception `kgs-genmove_cleanup` left a dead
 /// stone whose last liberty was on the edge, commit 8b5461a). Hand-set, not measured.

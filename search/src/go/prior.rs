@@ -17,8 +17,6 @@
 //! | a throw-in that sets up a snapback ([`tactics::is_snapback`]) | [`PRIOR_SNAPBACK`] won |
 //! | extending an own chain in atari that a ladder captures anyway (instead of the save bonus) | [`PRIOR_LADDER_DEAD_END`] lost |
 //! | the vital point of a nakade eye space of either colour ([`tactics::vital_point`]) | [`PRIOR_VITAL_POINT`] won |
-//! | saves an own chain of 2–3 liberties that [`tactics::attack`] captures ([`tactics::defend`]'s move; [`add_race_priors`]) | [`PRIOR_RACE_DEFENCE`] won |
-//! | captures an opponent chain of 2–3 liberties that [`tactics::defend`] could save ([`tactics::attack`]'s move; [`add_race_priors`]) | [`PRIOR_RACE_ATTACK`] won |
 //! | matches a MoGo 3×3 pattern, next to the last move | [`PRIOR_PATTERN`] won more |
 //! | next to the last move (its 8 neighbours) | [`PRIOR_NEAR_LAST`] won |
 //! | first line while more than half the board is empty (unless it captures or saves) | [`PRIOR_FIRST_LINE`] lost |
@@ -30,11 +28,7 @@
 //!
 //! The tactical rules read the position once per expansion (ladders, snapbacks, eye
 //! spaces on a [`Board`] copy, [`super::tactics`]); the children of the same position
-//! share that reading through a per-thread cache. The attack and defence of chains
-//! with 2–3 liberties costs too much for every expansion (it halved the playouts a
-//! second): [`add_race_priors`] reads it for the root and for a node once it has been
-//! visited [`super::params::RACE_READ_AFTER`] times, where the search spends its
-//! playouts.
+//! share that reading through a per-thread cache.
 //!
 //! Own true eyes are never children at all (the tree only expands points
 //! [`FastBoard::is_playable`] allows); a pass gets no prior.
@@ -53,8 +47,8 @@ use bitboards::go::{Board, Cell, FastBoard, Point, bits, flood};
 
 use super::params::{
     EVEN, PRIOR_BIG_SELF_ATARI, PRIOR_CAPTURE, PRIOR_CAPTURE_LAST, PRIOR_CAPTURE_PER_STONE, PRIOR_FIRST_LINE,
-    PRIOR_LADDER_ATARI, PRIOR_LADDER_DEAD_END, PRIOR_MAX_STONES, PRIOR_NEAR_LAST, PRIOR_PATTERN, PRIOR_RACE_ATTACK,
-    PRIOR_RACE_DEFENCE, PRIOR_SAVE, PRIOR_SAVE_PER_STONE, PRIOR_SNAPBACK, PRIOR_VITAL_POINT, RACE_READING_NODES,
+    PRIOR_LADDER_ATARI, PRIOR_LADDER_DEAD_END, PRIOR_MAX_STONES, PRIOR_NEAR_LAST, PRIOR_PATTERN, PRIOR_SAVE,
+    PRIOR_SAVE_PER_STONE, PRIOR_SNAPBACK, PRIOR_VITAL_POINT,
 };
 use super::tactics;
 
@@ -352,50 +346,6 @@ fn read_tactics(fast: &FastBoard, key: u64) -> Tactics {
     facts
 }
 
-/// Adds the capturing-race priors of `board` (side to move) to the children `cells`:
-/// [`PRIOR_RACE_DEFENCE`] won visits to the move [`tactics::defend`] finds for each own
-/// chain of two or three liberties that [`tactics::attack`] captures with the opponent
-/// to move, and [`PRIOR_RACE_ATTACK`] to the move that captures each opponent chain of
-/// two or three liberties that its owner could still save by moving first (each read
-/// within [`RACE_READING_NODES`] nodes).
-pub fn add_race_priors(board: &FastBoard, cells: &[Cell], priors: &mut [Prior]) {
-    let position = board.to_board();
-    let me = board.to_move();
-    let mut defences = 0u128;
-    let mut attacks = 0u128;
-    for color in [me, me.other()] {
-        let mut rest = position.stones(color);
-        while rest != 0 {
-            let seed = rest & rest.wrapping_neg();
-            let chain = flood(seed, position.stones(color), position.mask());
-            rest &= !chain;
-            if !(2..=3).contains(&position.liberties(chain).count_ones()) {
-                continue;
-            }
-            let at = Point(seed.trailing_zeros() as u8);
-            let Some(attack) = tactics::attack_within(&position, at, RACE_READING_NODES) else { continue };
-            let defence = tactics::defend_within(&position, at, RACE_READING_NODES);
-            match (color == me, defence) {
-                (true, Some(d)) => defences |= d.bit(),
-                (false, Some(_)) => attacks |= attack.bit(),
-                _ => {}
-            }
-        }
-    }
-    for (&cell, prior) in cells.iter().zip(priors) {
-        if cell == 0 {
-            continue;
-        }
-        let bit = FastBoard::point(cell).bit();
-        if defences & bit != 0 {
-            prior.good(PRIOR_RACE_DEFENCE);
-        }
-        if attacks & bit != 0 {
-            prior.good(PRIOR_RACE_ATTACK);
-        }
-    }
-}
-
 /// True if a stone of the chain on `chain` is next to `cell`.
 fn touches(board: &FastBoard, chain: Cell, cell: Cell) -> bool {
     FastBoard::neighbours(cell).iter().any(|&q| board.same_chain(chain, q))
@@ -680,52 +630,6 @@ mod tests {
             Color::BLACK,
         );
         assert!(matches_pattern(&b, at(9, 8, 3)));
-    }
-
-    /// Every child of `b` with the race priors added to the even prior.
-    fn race_bonuses(b: &FastBoard) -> Vec<(Cell, Prior)> {
-        let cells: Vec<Cell> = b.empties().collect();
-        let mut priors = vec![Prior { visits: EVEN, wins: EVEN / 2 }; cells.len()];
-        add_race_priors(b, &cells, &mut priors);
-        cells.into_iter().zip(priors).filter(|(_, p)| p.visits > EVEN).collect()
-    }
-
-    #[test]
-    fn the_race_priors_go_to_the_reading_s_attack_and_defence() {
-        // Three white stones on the top edge with two liberties, (0, 3) and (1, 2):
-        // black to move captures them by (1, 2) (then a ladder along the edge); white
-        // to move saves them.
-        let mut rows = vec!["OOO......", "XX......."];
-        rows.extend(["........."; 7]);
-        let attacker = board(&rows, Color::BLACK);
-        let target = FastBoard::point(at(9, 0, 0));
-        let attack = tactics::attack(&attacker.to_board(), target).expect("black captures");
-        assert_eq!(FastBoard::cell(attack), at(9, 1, 2));
-        let bonuses = race_bonuses(&attacker);
-        assert_eq!(bonuses.len(), 1, "{bonuses:?}");
-        assert_eq!(bonuses[0].0, at(9, 1, 2));
-        assert_eq!(bonuses[0].1.wins, EVEN / 2 + PRIOR_RACE_ATTACK);
-        // White to move: the defence the reading finds gets the bonus, and it is a
-        // liberty of the chain.
-        let defender = board(&rows, Color::WHITE);
-        let defence = tactics::defend(&defender.to_board(), target).expect("white saves them");
-        let bonuses = race_bonuses(&defender);
-        assert_eq!(bonuses.len(), 1, "{bonuses:?}");
-        assert_eq!(bonuses[0].0, FastBoard::cell(defence));
-        assert!([at(9, 1, 2), at(9, 0, 3)].contains(&bonuses[0].0), "{defence:?}");
-        assert_eq!(bonuses[0].1.wins, EVEN / 2 + PRIOR_RACE_DEFENCE);
-        // With a white stone on (1, 3) the chain cannot be caught: nothing to read.
-        rows[1] = "XX.O.....";
-        assert!(race_bonuses(&board(&rows, Color::BLACK)).is_empty());
-        // Already dead (two liberties, (0, 3) and (0, 4), and a white move on either
-        // is a self-atari): no bonus for either side.
-        let mut dead = vec!["OOO..X...", "XXXXXX..."];
-        dead.extend(["........."; 7]);
-        for to_move in [Color::BLACK, Color::WHITE] {
-            let b = board(&dead, to_move);
-            assert!(tactics::attack(&b.to_board(), target).is_some());
-            assert!(race_bonuses(&b).is_empty(), "{to_move:?}");
-        }
     }
 
     #[test]

@@ -166,14 +166,9 @@ fn ladder_chase(board: &Board, p: Point, color: Color, budget: &mut Budget) -> O
 /// (the opponent to move), read to [`READING_DEPTH`] plies within [`READING_NODES`]
 /// nodes; `None` if no capture was read out (or `p` is empty).
 pub fn attack(board: &Board, p: Point) -> Option<Point> {
-    attack_within(board, p, READING_NODES)
-}
-
-/// [`attack`] within `nodes` nodes.
-pub fn attack_within(board: &Board, p: Point, nodes: u32) -> Option<Point> {
     let color = board.at(p)?;
     let board = with_mover(board, color.other());
-    Reader { budget: Budget(nodes) }.attack(&board, p, color, READING_DEPTH)
+    Reader { budget: Budget(READING_NODES) }.attack(&board, p, color, READING_DEPTH)
 }
 
 /// A move of the owner of the chain on `p` (its owner to move) after which [`attack`]
@@ -181,15 +176,9 @@ pub fn attack_within(board: &Board, p: Point, nodes: u32) -> Option<Point> {
 /// elsewhere does (a seki, or a chain not in danger: see [`is_capturable`]). Only moves
 /// that touch the fight are tried (liberties, captures, counter-ataris, making room).
 pub fn defend(board: &Board, p: Point) -> Option<Point> {
-    defend_within(board, p, READING_NODES)
-}
-
-/// [`defend`] within `nodes` nodes (when they run out, the first candidate that was
-/// not read out is the answer, as at the reading's depth limit).
-pub fn defend_within(board: &Board, p: Point, nodes: u32) -> Option<Point> {
     let color = board.at(p)?;
     let board = with_mover(board, color);
-    Reader { budget: Budget(nodes) }.defend(&board, p, color, READING_DEPTH).flatten()
+    Reader { budget: Budget(READING_NODES) }.defend(&board, p, color, READING_DEPTH).flatten()
 }
 
 /// Whether the chain on `p` can be captured with its opponent to move.
