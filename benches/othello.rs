@@ -1,10 +1,11 @@
-//! Othello: move generators, flip routines and perft.
+//! Othello: move generators, flip routines, the pattern evaluation and perft.
 //!
 //! Run with `cargo bench -p benches --bench othello`.
 
 use benches::othello_boards;
 use bitboards::othello::{Board, flips, movegen, perft, squares};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use search::othello::eval_discs;
 use std::hint::black_box;
 
 /// A named move generator.
@@ -49,6 +50,18 @@ fn flip_computation(c: &mut Criterion) {
     group.finish();
 }
 
+/// The trained pattern evaluation (every pattern instance, mobility, potential
+/// mobility) of boards from random games, 7 to 50 plies in.
+fn pattern_evaluation(c: &mut Criterion) {
+    let boards = othello_boards(4096, 7);
+    let mut group = c.benchmark_group("othello/eval");
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("patterns", |b| {
+        b.iter(|| boards.iter().fold(0i32, |acc, x| acc ^ eval_discs(black_box(x.player), black_box(x.opponent))))
+    });
+    group.finish();
+}
+
 fn perft_9(c: &mut Criterion) {
     let mut group = c.benchmark_group("othello/perft");
     group.sample_size(10);
@@ -57,5 +70,5 @@ fn perft_9(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, move_generation, flip_computation, perft_9);
+criterion_group!(benches, move_generation, flip_computation, pattern_evaluation, perft_9);
 criterion_main!(benches);

@@ -26,8 +26,12 @@ pub struct Pattern {
     pub transforms: &'static [usize],
 }
 
-/// The patterns of the evaluation.
-pub const PATTERNS: [Pattern; 11] = [
+/// Number of patterns of the evaluation.
+pub const PATTERN_COUNT: usize = 14;
+
+/// The patterns of the evaluation. New patterns go at the end: a weights file for
+/// the first patterns of this list still loads (see `weights.rs`).
+pub const PATTERNS: [Pattern; PATTERN_COUNT] = [
     Pattern { name: "edge+2X", mask: 0x0000_0000_0000_42FF, transforms: &[0, 1, 4, 6] },
     Pattern { name: "corner 3x3", mask: 0x0000_0000_0007_0707, transforms: &[0, 1, 2, 3] },
     Pattern { name: "corner 2x5", mask: 0x0000_0000_0000_1F1F, transforms: &[0, 1, 2, 3, 4, 5, 6, 7] },
@@ -39,6 +43,12 @@ pub const PATTERNS: [Pattern; 11] = [
     Pattern { name: "diagonal 6", mask: 0x0000_8040_2010_0804, transforms: &[0, 1, 4, 5] },
     Pattern { name: "diagonal 5", mask: 0x0000_0080_4020_1008, transforms: &[0, 1, 4, 5] },
     Pattern { name: "diagonal 4", mask: 0x0000_0000_8040_2010, transforms: &[0, 1, 4, 5] },
+    // a1-d1, a2-c2, a3-b3, a4.
+    Pattern { name: "triangle", mask: 0x0000_0000_0103_070F, transforms: &[0, 1, 2, 3] },
+    // a1, c1-f1, h1 and c2-f2.
+    Pattern { name: "corner+block", mask: 0x0000_0000_0000_3CBD, transforms: &[0, 1, 4, 6] },
+    // a1-e1, a2-b2, a3, a4, a5.
+    Pattern { name: "narrow triangle", mask: 0x0000_0001_0101_031F, transforms: &[0, 1, 2, 3] },
 ];
 
 /// Number of pattern instances on a board.
@@ -53,8 +63,8 @@ pub const INSTANCES: usize = {
 };
 
 /// Offset of each pattern's table in a phase's weights, and the phase's size.
-pub const OFFSETS: [usize; 12] = {
-    let mut out = [0usize; 12];
+pub const OFFSETS: [usize; PATTERN_COUNT + 1] = {
+    let mut out = [0usize; PATTERN_COUNT + 1];
     let mut i = 0;
     while i < PATTERNS.len() {
         out[i + 1] = out[i] + 3usize.pow(PATTERNS[i].mask.count_ones());
@@ -64,7 +74,7 @@ pub const OFFSETS: [usize; 12] = {
 };
 
 /// Pattern weights of one phase.
-pub const PATTERN_WEIGHTS: usize = OFFSETS[11];
+pub const PATTERN_WEIGHTS: usize = OFFSETS[PATTERN_COUNT];
 
 /// Scalar features after the patterns: mobility difference, potential mobility
 /// difference, bias.
@@ -200,6 +210,7 @@ pub fn canonical_indices(i: usize) -> Vec<u32> {
 /// it covers, and a table from their bits (as `pext` gathers them, in square order)
 /// to the ternary digits of the pattern's own order. Gives the same indices as
 /// [`feature_indices`] without transforming the board eight times.
+#[derive(Clone, Copy)]
 struct InstanceReader {
     /// The instance's squares on the board.
     mask: u64,
@@ -249,9 +260,15 @@ impl InstanceReaders {
     }
 
     /// The same indices as [`feature_indices`]`(p, o)`.
-    #[inline]
+    #[cfg(test)]
     fn indices(&self, p: u64, o: u64) -> impl Iterator<Item = usize> + '_ {
-        self.readers.iter().map(move |r| {
+        self.indices_of(&self.readers, p, o)
+    }
+
+    /// The indices of the instances `readers` (some of [`Self::readers`]) of `(p, o)`.
+    #[inline]
+    fn indices_of<'a>(&'a self, readers: &'a [InstanceReader], p: u64, o: u64) -> impl Iterator<Item = usize> + 'a {
+        readers.iter().map(move |r| {
             let start = r.start as usize;
             let mine = self.digits[start + pext(p, r.mask) as usize] as usize;
             let theirs = self.digits[start + pext(o, r.mask) as usize] as usize;
@@ -264,13 +281,30 @@ impl InstanceReaders {
 pub struct PatternEval {
     weights: Vec<i16>,
     readers: InstanceReaders,
+    /// Per phase, the readers of the patterns with a weight that is not zero in that
+    /// phase (a pattern trained only for some phases costs nothing in the others).
+    active: Vec<Vec<InstanceReader>>,
 }
 
 impl PatternEval {
     /// Weights from a flat vector of `PHASES × PHASE_WEIGHTS` values (1/64 disc), one
     /// per index (symmetric indices already hold equal values).
     pub fn from_weights(weights: Vec<i16>) -> Option<PatternEval> {
-        (weights.len() == PHASES * PHASE_WEIGHTS).then(|| PatternEval { weights, readers: InstanceReaders::new() })
+        if weights.len() != PHASES * PHASE_WEIGHTS {
+            return None;
+        }
+        let readers = InstanceReaders::new();
+        let active = (0..PHASES)
+            .map(|ph| {
+                let w = &weights[ph * PHASE_WEIGHTS..][..PHASE_WEIGHTS];
+                let used = |r: &&InstanceReader| {
+                    let i = OFFSETS.iter().position(|&o| o == r.offset as usize).unwrap_or(0);
+                    w[OFFSETS[i]..OFFSETS[i + 1]].iter().any(|&x| x != 0)
+                };
+                readers.readers.iter().filter(used).copied().collect()
+            })
+            .collect();
+        Some(PatternEval { weights, readers, active })
     }
 
     /// The flat weights.
@@ -282,9 +316,10 @@ impl PatternEval {
     #[inline]
     pub fn eval_fine(&self, p: u64, o: u64) -> i32 {
         let empties = (!(p | o)).count_ones();
-        let w = &self.weights[phase(empties) * PHASE_WEIGHTS..][..PHASE_WEIGHTS];
+        let ph = phase(empties);
+        let w = &self.weights[ph * PHASE_WEIGHTS..][..PHASE_WEIGHTS];
         let mut sum = 0i32;
-        for idx in self.readers.indices(p, o) {
+        for idx in self.readers.indices_of(&self.active[ph], p, o) {
             sum += w[idx] as i32;
         }
         let scalars = scalar_features(p, o);
@@ -332,7 +367,7 @@ mod tests {
             all.extend(sets);
         }
         assert_eq!(all.len(), INSTANCES);
-        assert_eq!(INSTANCES, 46);
+        assert_eq!(INSTANCES, 58);
         // The edges with their X squares: row 1, row 8, column a, column h.
         let edge: Vec<u64> = PATTERNS[0].transforms.iter().map(|&t| instance_squares(PATTERNS[0].mask, t)).collect();
         assert!(edge.contains(&0x0000_0000_0000_42FF));
@@ -349,6 +384,9 @@ mod tests {
         assert_eq!(count(2), 1, "a 2x5 corner has no symmetry");
         assert_eq!(count(3), 2);
         assert_eq!(count(6), 2);
+        assert_eq!(count(11), 2, "a triangle is symmetric about its diagonal");
+        assert_eq!(count(12), 2, "corner+block reads the same backwards");
+        assert_eq!(count(13), 2, "a narrow triangle is symmetric about its diagonal");
         let canon = canonical_indices(3);
         // Row 2 with one disc on a2 (digit 0) and one with the disc on h2 (digit 7).
         assert_eq!(canon[1], canon[3usize.pow(7)]);

@@ -2,7 +2,7 @@
 //! weight as a zig-zag varint, runs of zeros shortened. The fitting (`train.rs`) writes
 //! it and the evaluation (`eval.rs`) reads it.
 
-use super::patterns::{PHASE_WEIGHTS, PHASES};
+use super::patterns::{OFFSETS, PATTERN_WEIGHTS, PHASE_WEIGHTS, PHASES, SCALARS};
 
 /// The header of a weights file.
 const MAGIC: &[u8; 8] = b"SENTEEV1";
@@ -40,15 +40,18 @@ fn varint(out: &mut Vec<u8>, mut x: u64) {
 }
 
 /// Decodes [`encode_weights`]' output; checks the sizes match this build's patterns.
+/// A file written for the first patterns of this build's list only (a build before
+/// patterns were added) loads with the later patterns' weights zero.
 pub fn decode_weights(bytes: &[u8]) -> Result<Vec<i16>, String> {
     if bytes.len() < 16 || &bytes[..8] != MAGIC {
         return Err("not a sente evaluation file".into());
     }
     let phases = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
     let per_phase = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
-    if phases != PHASES || per_phase != PHASE_WEIGHTS {
+    let patterns_in_file = OFFSETS.iter().position(|&offset| offset + SCALARS == per_phase);
+    let Some(patterns_in_file) = patterns_in_file.filter(|_| phases == PHASES) else {
         return Err(format!("weights for {phases}x{per_phase}, this build needs {PHASES}x{PHASE_WEIGHTS}"));
-    }
+    };
     let total = phases * per_phase;
     let mut out = Vec::with_capacity(total);
     let mut pos = 16;
@@ -79,7 +82,18 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Vec<i16>, String> {
             }
         }
     }
-    Ok(out)
+    if per_phase == PHASE_WEIGHTS {
+        return Ok(out);
+    }
+    // Each phase: the file's patterns, zeros for the later patterns, the scalars.
+    let known = OFFSETS[patterns_in_file];
+    let mut padded = Vec::with_capacity(PHASES * PHASE_WEIGHTS);
+    for phase in out.chunks(per_phase) {
+        padded.extend_from_slice(&phase[..known]);
+        padded.resize(padded.len() + PATTERN_WEIGHTS - known, 0);
+        padded.extend_from_slice(&phase[known..]);
+    }
+    Ok(padded)
 }
 
 #[cfg(test)]
@@ -99,5 +113,32 @@ mod tests {
         assert_eq!(decode_weights(&bytes).unwrap(), w);
         assert!(decode_weights(&bytes[..bytes.len() - 1]).is_err());
         assert!(decode_weights(b"garbage!garbage!").is_err());
+    }
+
+    /// A file for the first patterns only (as a build before the last patterns were
+    /// added wrote it) loads with zeros for the later patterns and the same scalars.
+    #[test]
+    fn weights_of_fewer_patterns_load_padded() {
+        let known = OFFSETS[OFFSETS.len() - 2];
+        let per_phase = known + SCALARS;
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&(PHASES as u32).to_le_bytes());
+        bytes.extend_from_slice(&(per_phase as u32).to_le_bytes());
+        // Every value 1 (zig-zag 2), the scalars 3 (zig-zag 6).
+        for _ in 0..PHASES {
+            bytes.extend(std::iter::repeat_n(2u8, known));
+            bytes.extend(std::iter::repeat_n(6u8, SCALARS));
+        }
+        let w = decode_weights(&bytes).unwrap();
+        assert_eq!(w.len(), PHASES * PHASE_WEIGHTS);
+        for phase in w.chunks(PHASE_WEIGHTS) {
+            assert!(phase[..known].iter().all(|&x| x == 1));
+            assert!(phase[known..PATTERN_WEIGHTS].iter().all(|&x| x == 0));
+            assert!(phase[PATTERN_WEIGHTS..].iter().all(|&x| x == 3));
+        }
+        // A size that is no prefix of the patterns is refused.
+        let mut odd = bytes[..16].to_vec();
+        odd[12..16].copy_from_slice(&((per_phase + 1) as u32).to_le_bytes());
+        assert!(decode_weights(&odd).is_err());
     }
 }
