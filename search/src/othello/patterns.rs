@@ -27,7 +27,7 @@ pub struct Pattern {
 }
 
 /// Number of patterns of the evaluation.
-pub const PATTERN_COUNT: usize = 14;
+pub const PATTERN_COUNT: usize = 11;
 
 /// The patterns of the evaluation. New patterns go at the end: a weights file for
 /// the first patterns of this list still loads (see `weights.rs`).
@@ -43,12 +43,6 @@ pub const PATTERNS: [Pattern; PATTERN_COUNT] = [
     Pattern { name: "diagonal 6", mask: 0x0000_8040_2010_0804, transforms: &[0, 1, 4, 5] },
     Pattern { name: "diagonal 5", mask: 0x0000_0080_4020_1008, transforms: &[0, 1, 4, 5] },
     Pattern { name: "diagonal 4", mask: 0x0000_0000_8040_2010, transforms: &[0, 1, 4, 5] },
-    // a1-d1, a2-c2, a3-b3, a4.
-    Pattern { name: "triangle", mask: 0x0000_0000_0103_070F, transforms: &[0, 1, 2, 3] },
-    // a1, c1-f1, h1 and c2-f2.
-    Pattern { name: "corner+block", mask: 0x0000_0000_0000_3CBD, transforms: &[0, 1, 4, 6] },
-    // a1-e1, a2-b2, a3, a4, a5.
-    Pattern { name: "narrow triangle", mask: 0x0000_0001_0101_031F, transforms: &[0, 1, 2, 3] },
 ];
 
 /// Number of pattern instances on a board.
@@ -367,7 +361,7 @@ mod tests {
             all.extend(sets);
         }
         assert_eq!(all.len(), INSTANCES);
-        assert_eq!(INSTANCES, 58);
+        assert_eq!(INSTANCES, 46);
         // The edges with their X squares: row 1, row 8, column a, column h.
         let edge: Vec<u64> = PATTERNS[0].transforms.iter().map(|&t| instance_squares(PATTERNS[0].mask, t)).collect();
         assert!(edge.contains(&0x0000_0000_0000_42FF));
@@ -384,9 +378,6 @@ mod tests {
         assert_eq!(count(2), 1, "a 2x5 corner has no symmetry");
         assert_eq!(count(3), 2);
         assert_eq!(count(6), 2);
-        assert_eq!(count(11), 2, "a triangle is symmetric about its diagonal");
-        assert_eq!(count(12), 2, "corner+block reads the same backwards");
-        assert_eq!(count(13), 2, "a narrow triangle is symmetric about its diagonal");
         let canon = canonical_indices(3);
         // Row 2 with one disc on a2 (digit 0) and one with the disc on h2 (digit 7).
         assert_eq!(canon[1], canon[3usize.pow(7)]);
