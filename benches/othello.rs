@@ -51,7 +51,7 @@ fn flip_computation(c: &mut Criterion) {
 }
 
 /// The trained pattern evaluation (every pattern instance, mobility, potential
-/// mobility) of boards from random games, 7 to 50 plies in.
+/// mobility) of every position of random games (all phases).
 fn pattern_evaluation(c: &mut Criterion) {
     let boards = othello_boards(4096, 7);
     let mut group = c.benchmark_group("othello/eval");
