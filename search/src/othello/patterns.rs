@@ -291,11 +291,12 @@ impl PatternEval {
         let active = (0..PHASES)
             .map(|ph| {
                 let w = &weights[ph * PHASE_WEIGHTS..][..PHASE_WEIGHTS];
-                let used = |r: &&InstanceReader| {
-                    let i = OFFSETS.iter().position(|&o| o == r.offset as usize).unwrap_or(0);
-                    w[OFFSETS[i]..OFFSETS[i + 1]].iter().any(|&x| x != 0)
-                };
-                readers.readers.iter().filter(used).copied().collect()
+                // Each pattern's table is scanned once, not once per instance.
+                let used_offsets: Vec<u32> = (0..PATTERN_COUNT)
+                    .filter(|&i| w[OFFSETS[i]..OFFSETS[i + 1]].iter().any(|&x| x != 0))
+                    .map(|i| OFFSETS[i] as u32)
+                    .collect();
+                readers.readers.iter().filter(|r| used_offsets.contains(&r.offset)).copied().collect()
             })
             .collect();
         Some(PatternEval { weights, readers, active })
