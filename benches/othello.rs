@@ -5,13 +5,15 @@
 use benches::othello_boards;
 use bitboards::othello::{Board, flips, movegen, perft, squares};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use search::othello::eval_discs;
+use search::othello::{ChildEvaluator, eval_discs};
 use std::hint::black_box;
 
 /// A named move generator.
 type Generator = (&'static str, fn(u64, u64) -> u64);
 /// A named flip routine.
 type FlipRoutine = (&'static str, fn(u64, u64, u8) -> u64);
+/// A board and its children: each child's move, flipped discs and board.
+type WithChildren = (Board, Vec<(u8, u64, Board)>);
 
 fn move_generation(c: &mut Criterion) {
     let boards = othello_boards(4096, 7);
@@ -58,6 +60,41 @@ fn pattern_evaluation(c: &mut Criterion) {
     group.throughput(Throughput::Elements(boards.len() as u64));
     group.bench_function("patterns", |b| {
         b.iter(|| boards.iter().fold(0i32, |acc, x| acc ^ eval_discs(black_box(x.player), black_box(x.opponent))))
+    });
+    group.finish();
+
+    // Every child of the same boards, read from the board or updated from the
+    // parent's pattern indices (as the search's leaves are evaluated).
+    let children: Vec<WithChildren> = boards
+        .iter()
+        .map(|x| {
+            let legal = movegen::moves(x.player, x.opponent);
+            let kids = squares(legal)
+                .map(|sq| {
+                    let f = flips::flips(x.player, x.opponent, sq);
+                    (sq, f, x.play_flips(sq, f))
+                })
+                .collect();
+            (*x, kids)
+        })
+        .collect();
+    let count: usize = children.iter().map(|(_, kids)| kids.len()).sum();
+    let mut group = c.benchmark_group("othello/eval_children");
+    group.throughput(Throughput::Elements(count as u64));
+    group.bench_function("from_board", |b| {
+        b.iter(|| {
+            children.iter().fold(0i32, |acc, (_, kids)| {
+                kids.iter().fold(acc, |acc, (_, _, k)| acc ^ eval_discs(black_box(k.player), black_box(k.opponent)))
+            })
+        })
+    });
+    group.bench_function("from_parent", |b| {
+        b.iter(|| {
+            children.iter().fold(0i32, |acc, (parent, kids)| {
+                let eval = ChildEvaluator::new(black_box(parent.player), black_box(parent.opponent));
+                kids.iter().fold(acc, |acc, &(sq, f, k)| acc ^ eval.eval_child(sq, f, k.player, k.opponent))
+            })
+        })
     });
     group.finish();
 }

@@ -9,7 +9,7 @@ use bitboards::othello::movegen::moves;
 use bitboards::othello::{flips, squares};
 
 use super::context::Searcher;
-use super::eval::eval_discs;
+use super::eval::{ChildEvaluator, eval_discs};
 use super::hash::{HashEntry, NO_MOVE, board_hash};
 use super::moves::{INF, Move, MoveList, QUADRANT, final_score, ordering_score};
 use super::parallel::SiblingScores;
@@ -73,6 +73,12 @@ impl Searcher<'_> {
         } else {
             self.quick_sorted_moves(p, o, parity, n, hash_move)
         };
+        if depth >= 3 {
+            // The children probe the table first thing: start loading their buckets.
+            for m in list.iter() {
+                self.shared.tt.prefetch(board_hash(o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq)));
+            }
+        }
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
@@ -140,10 +146,11 @@ impl Searcher<'_> {
     /// first would cost an evaluation of each.
     fn best_child_eval(&mut self, p: u64, o: u64, legal: u64, beta: i32) -> i32 {
         let mut best = -INF;
+        let children = ChildEvaluator::new(p, o);
         for sq in squares(legal) {
             let f = flips::flips(p, o, sq);
             self.nodes += 1;
-            let score = -eval_discs(o ^ f, p ^ f ^ (1u64 << sq));
+            let score = -children.eval_child(sq, f, o ^ f, p ^ f ^ (1u64 << sq));
             if score > best {
                 best = score;
                 if best >= beta {
@@ -158,13 +165,14 @@ impl Searcher<'_> {
     /// evaluation of the position after each move.
     fn quick_sorted_moves(&mut self, p: u64, o: u64, parity: u8, n: u32, hash_move: u8) -> MoveList {
         let mut list = MoveList::new();
+        let children = ChildEvaluator::new(p, o);
         for sq in squares(moves(p, o)) {
             let f = flips::flips(p, o, sq);
             let (cp, co) = (o ^ f, p ^ f ^ (1u64 << sq));
             let score = if sq == hash_move {
                 1 << 30
             } else {
-                ordering_score(cp, co, sq, parity, n) + W_EVAL * (64 - eval_discs(cp, co))
+                ordering_score(cp, co, sq, parity, n) + W_EVAL * (64 - children.eval_child(sq, f, cp, co))
             };
             list.push(Move { sq, flips: f, score, replies: 0 });
         }
@@ -209,17 +217,19 @@ impl Searcher<'_> {
         alpha: i32,
     ) {
         let sort_alpha = (alpha - 8).max(-64);
+        let children = (sort_depth == 0).then(|| ChildEvaluator::new(p, o));
         for m in list.iter_mut() {
             let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
             m.score = if cp == 0 {
                 1 << 29
             } else {
                 let cparity = parity ^ QUADRANT[m.sq as usize];
-                let value = if sort_depth == 0 {
-                    self.nodes += 1;
-                    eval_discs(cp, co)
-                } else {
-                    self.pvs_midgame(cp, co, -64, -sort_alpha, sort_depth, n - 1, cparity)
+                let value = match &children {
+                    Some(children) => {
+                        self.nodes += 1;
+                        children.eval_child(m.sq, m.flips, cp, co)
+                    }
+                    None => self.pvs_midgame(cp, co, -64, -sort_alpha, sort_depth, n - 1, cparity),
                 };
                 ordering_score(cp, co, m.sq, parity, n) + W_EVAL * (64 - value)
             };

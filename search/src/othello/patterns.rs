@@ -12,7 +12,7 @@
 
 use bitboards::arch::pext;
 use bitboards::othello::movegen::{moves, potential_moves};
-use bitboards::othello::{mirror_horizontal, transpose};
+use bitboards::othello::{mirror_horizontal, squares, transpose};
 
 /// A pattern: its squares on the canonical board (bit order gives digit order) and
 /// which of the eight board transforms yield its instances.
@@ -56,12 +56,56 @@ pub const INSTANCES: usize = {
     n
 };
 
+/// Lanes of a [`Features`] vector: one per instance, rounded up to whole SIMD
+/// registers.
+const LANES: usize = INSTANCES.next_multiple_of(16);
+
+/// The pattern indices of every instance of a position (the ternary digits only,
+/// without the tables' offsets), read by the side to move and by the other side. A
+/// move changes only the instances through its square and its flipped discs, so a
+/// child's features are its parent's plus a few vector additions
+/// ([`PatternEval::features_after`]) — far cheaper than reading all instances
+/// from the board again, as Edax and Egaroucid do it.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+pub struct Features {
+    /// Indices with the side to move's discs as digit 1, the other side's as 2.
+    mover: [u16; LANES],
+    /// Indices with the colours the other way round (the view after a pass).
+    other: [u16; LANES],
+}
+
+impl Features {
+    /// The same position with the other side to move (a pass).
+    #[inline]
+    pub fn passed(&self) -> Features {
+        Features { mover: self.other, other: self.mover }
+    }
+}
+
 /// Offset of each pattern's table in a phase's weights, and the phase's size.
 pub const OFFSETS: [usize; PATTERN_COUNT + 1] = {
     let mut out = [0usize; PATTERN_COUNT + 1];
     let mut i = 0;
     while i < PATTERNS.len() {
         out[i + 1] = out[i] + 3usize.pow(PATTERNS[i].mask.count_ones());
+        i += 1;
+    }
+    out
+};
+
+/// The offset of each instance's table in a phase's weights (its pattern's).
+const INSTANCE_OFFSETS: [usize; INSTANCES] = {
+    let mut out = [0usize; INSTANCES];
+    let mut k = 0;
+    let mut i = 0;
+    while i < PATTERNS.len() {
+        let mut t = 0;
+        while t < PATTERNS[i].transforms.len() {
+            out[k] = OFFSETS[i];
+            k += 1;
+            t += 1;
+        }
         i += 1;
     }
     out
@@ -208,6 +252,8 @@ pub fn canonical_indices(i: usize) -> Vec<u32> {
 struct InstanceReader {
     /// The instance's squares on the board.
     mask: u64,
+    /// The instance's number, in [`feature_indices`] order (its lane of [`Features`]).
+    instance: u32,
     /// Where the pattern's table starts within a phase's weights.
     offset: u32,
     /// Start of this instance's digit table in [`InstanceReaders::digits`].
@@ -219,12 +265,16 @@ struct InstanceReaders {
     readers: Vec<InstanceReader>,
     /// `digits[start + b]`: the bits `b` of an instance's squares as ternary digits.
     digits: Vec<u16>,
+    /// `square_digits[sq][k]`: the digit value (a power of 3) of square `sq` in
+    /// instance `k`, 0 where the instance does not read it.
+    square_digits: Vec<[u16; LANES]>,
 }
 
 impl InstanceReaders {
     fn new() -> InstanceReaders {
         let mut readers = Vec::with_capacity(INSTANCES);
         let mut digits = Vec::new();
+        let mut square_digits = vec![[0u16; LANES]; 64];
         for (i, pattern) in PATTERNS.iter().enumerate() {
             let canonical: Vec<u32> = (0..64).filter(|&sq| pattern.mask >> sq & 1 == 1).collect();
             for &t in pattern.transforms {
@@ -237,6 +287,10 @@ impl InstanceReaders {
                     }
                 }
                 let mask = read_by_digit.iter().fold(0u64, |m, &sq| m | 1u64 << sq);
+                let instance = readers.len();
+                for (d, &sq) in read_by_digit.iter().enumerate() {
+                    square_digits[sq as usize][instance] = 3u16.pow(d as u32);
+                }
                 // Bit j of the gathered bits is the j-th lowest square of the mask.
                 let order: Vec<u32> = (0..64).filter(|&sq| mask >> sq & 1 == 1).collect();
                 let power: Vec<u16> = order
@@ -247,10 +301,10 @@ impl InstanceReaders {
                 for bits in 0..1usize << order.len() {
                     digits.push((0..order.len()).filter(|&j| bits >> j & 1 == 1).map(|j| power[j]).sum());
                 }
-                readers.push(InstanceReader { mask, offset: OFFSETS[i] as u32, start });
+                readers.push(InstanceReader { mask, instance: instance as u32, offset: OFFSETS[i] as u32, start });
             }
         }
-        InstanceReaders { readers, digits }
+        InstanceReaders { readers, digits, square_digits }
     }
 
     /// The same indices as [`feature_indices`]`(p, o)`.
@@ -302,6 +356,72 @@ impl PatternEval {
         Some(PatternEval { weights, readers, active })
     }
 
+    /// The [`Features`] of `(p, o)`, read from the board.
+    pub fn features(&self, p: u64, o: u64) -> Features {
+        let mut f = Features { mover: [0; LANES], other: [0; LANES] };
+        let digits = &self.readers.digits;
+        for (k, r) in self.readers.readers.iter().enumerate() {
+            let start = r.start as usize;
+            let mine = digits[start + pext(p, r.mask) as usize];
+            let theirs = digits[start + pext(o, r.mask) as usize];
+            f.mover[k] = mine + 2 * theirs;
+            f.other[k] = theirs + 2 * mine;
+        }
+        f
+    }
+
+    /// The [`Features`] of the child reached from the position of `f` by a move on
+    /// `sq` flipping `flips` (seen from the child's side to move).
+    #[inline]
+    pub fn features_after(&self, f: &Features, sq: u8, flips: u64) -> Features {
+        let table = &self.readers.square_digits;
+        let mut flipped = [0u16; LANES];
+        for s in squares(flips) {
+            let d = &table[s as usize];
+            for i in 0..LANES {
+                flipped[i] = flipped[i].wrapping_add(d[i]);
+            }
+        }
+        let placed = &table[sq as usize];
+        let mut child = Features { mover: [0; LANES], other: [0; LANES] };
+        // The child's side to move is the parent's other side: the new disc and the
+        // flipped ones are the child's opponent's (digit 2 in its view, 1 in the other).
+        for i in 0..LANES {
+            child.mover[i] = f.other[i].wrapping_add(placed[i].wrapping_mul(2)).wrapping_add(flipped[i]);
+            child.other[i] = f.mover[i].wrapping_add(placed[i]).wrapping_sub(flipped[i]);
+        }
+        child
+    }
+
+    /// [`Self::eval_fine`] of `(p, o)`, whose [`Features`] are `f`.
+    #[inline]
+    pub fn eval_fine_from(&self, f: &Features, p: u64, o: u64) -> i32 {
+        let empties = (!(p | o)).count_ones();
+        let ph = phase(empties);
+        let w = &self.weights[ph * PHASE_WEIGHTS..][..PHASE_WEIGHTS];
+        let mut sum = 0i32;
+        if self.active[ph].len() == INSTANCES {
+            for (k, &offset) in INSTANCE_OFFSETS.iter().enumerate() {
+                sum += w[offset + f.mover[k] as usize] as i32;
+            }
+        } else {
+            for r in &self.active[ph] {
+                sum += w[r.offset as usize + f.mover[r.instance as usize] as usize] as i32;
+            }
+        }
+        let scalars = scalar_features(p, o);
+        for (j, x) in scalars.iter().enumerate() {
+            sum += w[PATTERN_WEIGHTS + j] as i32 * x;
+        }
+        sum
+    }
+
+    /// [`Self::eval_discs`] of `(p, o)`, whose [`Features`] are `f`.
+    #[inline]
+    pub fn eval_discs_from(&self, f: &Features, p: u64, o: u64) -> i32 {
+        fine_to_discs(self.eval_fine_from(f, p, o))
+    }
+
     /// The flat weights.
     pub fn weights(&self) -> &[i16] {
         &self.weights
@@ -327,9 +447,14 @@ impl PatternEval {
     /// The value of `(p, o)` in discs, rounded, within −63..=63.
     #[inline]
     pub fn eval_discs(&self, p: u64, o: u64) -> i32 {
-        let fine = self.eval_fine(p, o);
-        ((fine + fine.signum() * SCALE / 2) / SCALE).clamp(-63, 63)
+        fine_to_discs(self.eval_fine(p, o))
     }
+}
+
+/// A value in 1/64 disc as discs, rounded, within −63..=63.
+#[inline]
+fn fine_to_discs(fine: i32) -> i32 {
+    ((fine + fine.signum() * SCALE / 2) / SCALE).clamp(-63, 63)
 }
 
 #[cfg(test)]
@@ -415,6 +540,56 @@ mod tests {
                 assert_eq!(eval.eval_fine(s.player, s.opponent), v);
             }
         }
+    }
+
+    /// Features updated move by move (and pass by pass) through random games equal
+    /// the features read from the board, and evaluate alike.
+    #[test]
+    fn features_follow_the_moves() {
+        let weights: Vec<i16> =
+            (0..PHASES * PHASE_WEIGHTS).map(|i| (splitmix64(i as u64) % 301) as i16 - 150).collect();
+        // The second evaluation has one pattern zero everywhere (not read).
+        let mut partial = weights.clone();
+        for ph in 0..PHASES {
+            partial[ph * PHASE_WEIGHTS + OFFSETS[2]..ph * PHASE_WEIGHTS + OFFSETS[3]].fill(0);
+        }
+        let eval = PatternEval::from_weights(weights).unwrap();
+        let partial = PatternEval::from_weights(partial).unwrap();
+        assert!(partial.active.iter().all(|a| a.len() == INSTANCES - 8));
+        let same = |a: &Features, b: &Features| a.mover == b.mover && a.other == b.other;
+        let mut state = 5u64;
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut b = Board::start();
+            let mut f = eval.features(b.player, b.opponent);
+            loop {
+                let legal = moves(b.player, b.opponent);
+                if legal == 0 {
+                    if moves(b.opponent, b.player) == 0 {
+                        break;
+                    }
+                    b = Board { player: b.opponent, opponent: b.player };
+                    f = f.passed();
+                    assert!(same(&f, &eval.features(b.player, b.opponent)));
+                    continue;
+                }
+                state = splitmix64(state);
+                let sq = squares(legal).nth((state % legal.count_ones() as u64) as usize).unwrap();
+                let flips = bitboards::othello::flips::flips(b.player, b.opponent, sq);
+                let child = b.play_flips(sq, flips);
+                let fc = eval.features_after(&f, sq, flips);
+                assert!(same(&fc, &eval.features(child.player, child.opponent)));
+                for e in [&eval, &partial] {
+                    assert_eq!(
+                        e.eval_fine_from(&fc, child.player, child.opponent),
+                        e.eval_fine(child.player, child.opponent)
+                    );
+                }
+                (b, f) = (child, fc);
+                checked += 1;
+            }
+        }
+        assert!(checked > 2000);
     }
 
     /// The instance readers give the indices of the transformed boards.
