@@ -5,7 +5,8 @@
 use benches::othello_boards;
 use bitboards::othello::{Board, flips, movegen, perft, squares};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use search::othello::{ChildEvaluator, eval_discs};
+use search::othello::patterns::Features;
+use search::othello::{eval_discs, eval_discs_from};
 use std::hint::black_box;
 
 /// A named move generator.
@@ -91,8 +92,9 @@ fn pattern_evaluation(c: &mut Criterion) {
     group.bench_function("from_parent", |b| {
         b.iter(|| {
             children.iter().fold(0i32, |acc, (parent, kids)| {
-                let eval = ChildEvaluator::new(black_box(parent.player), black_box(parent.opponent));
-                kids.iter().fold(acc, |acc, &(sq, f, k)| acc ^ eval.eval_child(sq, f, k.player, k.opponent))
+                let features = Features::new(black_box(parent.player), black_box(parent.opponent));
+                kids.iter()
+                    .fold(acc, |acc, &(sq, f, k)| acc ^ eval_discs_from(&features.after(sq, f), k.player, k.opponent))
             })
         })
     });

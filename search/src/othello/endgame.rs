@@ -27,6 +27,7 @@ use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
 use super::local_table::LocalTable;
 use super::moves::{INF, MoveList, QUADRANT, child, fast_sort, final_score, weighted_mobility};
 use super::params::{ETC_MIN, EVAL_SORT_MIN_EMPTIES, LOCAL_ETC_MIN, QUICK_REPLIES, SHALLOW_MAX, SORTED_SHALLOW_MIN};
+use super::patterns::Features;
 use super::stability::stable_discs;
 
 /// For `n` empties, the smallest alpha for which the stability cutoff is tried (below
@@ -421,7 +422,7 @@ impl Searcher<'_> {
             }
         }
         if self.sel != EXACT
-            && let Some(bound) = self.probcut(p, o, alpha, n, n, parity)
+            && let Some(bound) = self.probcut(p, o, &Features::new(p, o), alpha, n, n, parity)
         {
             return bound;
         }
@@ -453,7 +454,7 @@ impl Searcher<'_> {
             if found.is_some_and(|e| (e.upper as i32) < alpha) {
                 sort_depth -= 2;
             }
-            self.search_sort(&mut list, p, o, parity, n, sort_depth.max(0) as u32, alpha);
+            self.search_sort(&mut list, p, o, &Features::new(p, o), parity, n, sort_depth.max(0) as u32, alpha);
         } else {
             fast_sort(&mut list, p, o, parity, n);
         }

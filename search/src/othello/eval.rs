@@ -75,29 +75,13 @@ pub fn eval_discs(p: u64, o: u64) -> i32 {
     }
 }
 
-/// Evaluates the children of one position cheaply: the pattern indices of each
-/// child are the parent's, updated by the move ([`Features`]), instead of being read
-/// from the board again. Gives exactly [`eval_discs`] of each child.
-pub struct ChildEvaluator {
-    /// The trained evaluation and the parent's features; `None` without weights.
-    parent: Option<(&'static PatternEval, Features)>,
-}
-
-impl ChildEvaluator {
-    /// For the children of `(p, o)` (the side to move is `p`).
-    #[inline]
-    pub fn new(p: u64, o: u64) -> ChildEvaluator {
-        ChildEvaluator { parent: patterns().map(|e| (e, e.features(p, o))) }
-    }
-
-    /// [`eval_discs`] of the child `(cp, co)` reached by the move on `sq` flipping
-    /// `flips` (from the child's side to move, `cp`).
-    #[inline]
-    pub fn eval_child(&self, sq: u8, flips: u64, cp: u64, co: u64) -> i32 {
-        match &self.parent {
-            Some((e, f)) => e.eval_discs_from(&e.features_after(f, sq, flips), cp, co),
-            None => hand_made_discs(cp, co),
-        }
+/// [`eval_discs`] of `(p, o)`, whose pattern [`Features`] are `f` (cheaper: the
+/// patterns need not be read from the board).
+#[inline]
+pub fn eval_discs_from(f: &Features, p: u64, o: u64) -> i32 {
+    match patterns() {
+        Some(e) => e.eval_discs_from(f, p, o),
+        None => hand_made_discs(p, o),
     }
 }
 

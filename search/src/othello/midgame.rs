@@ -9,16 +9,28 @@ use bitboards::othello::movegen::moves;
 use bitboards::othello::{flips, squares};
 
 use super::context::Searcher;
-use super::eval::{ChildEvaluator, eval_discs};
+use super::eval::eval_discs_from;
 use super::hash::{HashEntry, NO_MOVE, board_hash};
 use super::moves::{INF, Move, MoveList, QUADRANT, final_score, ordering_score};
 use super::parallel::SiblingScores;
 use super::params::W_EVAL;
+use super::patterns::Features;
 
 impl Searcher<'_> {
-    /// Value of `(p, o)` searched `depth` plies within `(alpha, beta)`, fail-soft.
+    /// Value of `(p, o)` searched `depth` plies within `(alpha, beta)`, fail-soft;
+    /// `f` holds the position's pattern indices (`Features::new(p, o)`).
     #[allow(clippy::too_many_arguments)]
-    pub fn pvs_midgame(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32, n: u32, parity: u8) -> i32 {
+    pub fn pvs_midgame(
+        &mut self,
+        p: u64,
+        o: u64,
+        f: &Features,
+        mut alpha: i32,
+        beta: i32,
+        depth: u32,
+        n: u32,
+        parity: u8,
+    ) -> i32 {
         if depth >= n {
             return if beta == alpha + 1 {
                 self.nws_endgame(p, o, alpha, n, parity)
@@ -28,7 +40,7 @@ impl Searcher<'_> {
         }
         if depth == 0 {
             self.nodes += 1;
-            return eval_discs(p, o);
+            return eval_discs_from(f, p, o);
         }
         if self.poll() {
             return 0;
@@ -39,10 +51,10 @@ impl Searcher<'_> {
             if moves(o, p) == 0 {
                 return final_score(p, o);
             }
-            return -self.pvs_midgame(o, p, -beta, -alpha, depth, n, parity);
+            return -self.pvs_midgame(o, p, &f.passed(), -beta, -alpha, depth, n, parity);
         }
         if depth == 1 {
-            return self.best_child_eval(p, o, legal, beta);
+            return self.best_child_eval(p, o, f, legal, beta);
         }
         let hash = board_hash(p, o);
         let found = self.shared.tt.probe::<HashEntry>(hash);
@@ -59,7 +71,7 @@ impl Searcher<'_> {
             }
         }
         if beta == alpha + 1 {
-            if let Some(bound) = self.probcut(p, o, alpha, depth, n, parity) {
+            if let Some(bound) = self.probcut(p, o, f, alpha, depth, n, parity) {
                 return bound;
             }
             if self.aborted {
@@ -69,9 +81,9 @@ impl Searcher<'_> {
         let start_nodes = self.nodes;
         let hash_move = found.map_or(NO_MOVE, |e| e.best);
         let list = if depth >= 3 {
-            self.eval_sorted_moves(p, o, parity, n, depth.saturating_sub(3) / 2, alpha, hash_move)
+            self.eval_sorted_moves(p, o, f, parity, n, depth.saturating_sub(3) / 2, alpha, hash_move)
         } else {
-            self.quick_sorted_moves(p, o, parity, n, hash_move)
+            self.quick_sorted_moves(p, o, f, parity, n, hash_move)
         };
         if depth >= 3 {
             // The children probe the table first thing: start loading their buckets.
@@ -107,14 +119,17 @@ impl Searcher<'_> {
                 }
             }
             let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+            let cf = f.after(m.sq, m.flips);
             let cparity = parity ^ QUADRANT[m.sq as usize];
             let mut score = match siblings.get(i, alpha) {
                 Some(score) => score,
-                None if i == 0 || null_window => -self.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity),
-                None => -self.pvs_midgame(cp, co, -alpha - 1, -alpha, depth - 1, n - 1, cparity),
+                None if i == 0 || null_window => {
+                    -self.pvs_midgame(cp, co, &cf, -beta, -alpha, depth - 1, n - 1, cparity)
+                }
+                None => -self.pvs_midgame(cp, co, &cf, -alpha - 1, -alpha, depth - 1, n - 1, cparity),
             };
             if i > 0 && beta > alpha + 1 && score > alpha && score < beta && !self.aborted {
-                score = -self.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity);
+                score = -self.pvs_midgame(cp, co, &cf, -beta, -alpha, depth - 1, n - 1, cparity);
             }
             if self.aborted {
                 return 0;
@@ -144,13 +159,13 @@ impl Searcher<'_> {
     /// A one-ply search: the best of the children's evaluations (fail-soft, stopping
     /// at the first that reaches `beta`). Each child is evaluated once; sorting them
     /// first would cost an evaluation of each.
-    fn best_child_eval(&mut self, p: u64, o: u64, legal: u64, beta: i32) -> i32 {
+    fn best_child_eval(&mut self, p: u64, o: u64, f: &Features, legal: u64, beta: i32) -> i32 {
         let mut best = -INF;
-        let children = ChildEvaluator::new(p, o);
         for sq in squares(legal) {
-            let f = flips::flips(p, o, sq);
+            let flipped = flips::flips(p, o, sq);
             self.nodes += 1;
-            let score = -children.eval_child(sq, f, o ^ f, p ^ f ^ (1u64 << sq));
+            let (cp, co) = (o ^ flipped, p ^ flipped ^ (1u64 << sq));
+            let score = -eval_discs_from(&f.after(sq, flipped), cp, co);
             if score > best {
                 best = score;
                 if best >= beta {
@@ -163,18 +178,18 @@ impl Searcher<'_> {
 
     /// Moves sorted by the table's move, then the ordering features and the
     /// evaluation of the position after each move.
-    fn quick_sorted_moves(&mut self, p: u64, o: u64, parity: u8, n: u32, hash_move: u8) -> MoveList {
+    fn quick_sorted_moves(&mut self, p: u64, o: u64, f: &Features, parity: u8, n: u32, hash_move: u8) -> MoveList {
         let mut list = MoveList::new();
-        let children = ChildEvaluator::new(p, o);
         for sq in squares(moves(p, o)) {
-            let f = flips::flips(p, o, sq);
-            let (cp, co) = (o ^ f, p ^ f ^ (1u64 << sq));
+            let flipped = flips::flips(p, o, sq);
+            let (cp, co) = (o ^ flipped, p ^ flipped ^ (1u64 << sq));
             let score = if sq == hash_move {
                 1 << 30
             } else {
-                ordering_score(cp, co, sq, parity, n) + W_EVAL * (64 - children.eval_child(sq, f, cp, co))
+                let value = eval_discs_from(&f.after(sq, flipped), cp, co);
+                ordering_score(cp, co, sq, parity, n) + W_EVAL * (64 - value)
             };
-            list.push(Move { sq, flips: f, score, replies: 0 });
+            list.push(Move { sq, flips: flipped, score, replies: 0 });
         }
         list.sort();
         list
@@ -187,6 +202,7 @@ impl Searcher<'_> {
         &mut self,
         p: u64,
         o: u64,
+        f: &Features,
         parity: u8,
         n: u32,
         sort_depth: u32,
@@ -195,7 +211,7 @@ impl Searcher<'_> {
     ) -> MoveList {
         let mut list = MoveList::generate(p, o, moves(p, o));
         let first = list.take(hash_move);
-        self.search_sort(&mut list, p, o, parity, n, sort_depth, alpha);
+        self.search_sort(&mut list, p, o, f, parity, n, sort_depth, alpha);
         if let Some(m) = first {
             list.insert_first(m);
         }
@@ -211,25 +227,25 @@ impl Searcher<'_> {
         list: &mut MoveList,
         p: u64,
         o: u64,
+        f: &Features,
         parity: u8,
         n: u32,
         sort_depth: u32,
         alpha: i32,
     ) {
         let sort_alpha = (alpha - 8).max(-64);
-        let children = (sort_depth == 0).then(|| ChildEvaluator::new(p, o));
         for m in list.iter_mut() {
             let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
             m.score = if cp == 0 {
                 1 << 29
             } else {
                 let cparity = parity ^ QUADRANT[m.sq as usize];
-                let value = match &children {
-                    Some(children) => {
-                        self.nodes += 1;
-                        children.eval_child(m.sq, m.flips, cp, co)
-                    }
-                    None => self.pvs_midgame(cp, co, -64, -sort_alpha, sort_depth, n - 1, cparity),
+                let cf = f.after(m.sq, m.flips);
+                let value = if sort_depth == 0 {
+                    self.nodes += 1;
+                    eval_discs_from(&cf, cp, co)
+                } else {
+                    self.pvs_midgame(cp, co, &cf, -64, -sort_alpha, sort_depth, n - 1, cparity)
                 };
                 ordering_score(cp, co, m.sq, parity, n) + W_EVAL * (64 - value)
             };

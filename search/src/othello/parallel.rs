@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use super::context::{Cancel, Searcher};
 use super::moves::{INF, Move, QUADRANT};
 use super::params::{MIDGAME_SPLIT_MIN_DEPTH, NULL_WINDOW_SPLIT_MIN_EMPTIES, SPLIT_MIN_EMPTIES};
+use super::patterns::Features;
 
 impl Searcher<'_> {
     /// Whether a principal-variation node with `n` empties may hand its moves after
@@ -109,7 +110,7 @@ impl Searcher<'_> {
                 let score = if depth >= n {
                     -s.nws_endgame(cp, co, -alpha - 1, n - 1, cparity)
                 } else {
-                    -s.pvs_midgame(cp, co, -alpha - 1, -alpha, depth - 1, n - 1, cparity)
+                    -s.pvs_midgame(cp, co, &Features::new(cp, co), -alpha - 1, -alpha, depth - 1, n - 1, cparity)
                 };
                 s.flush_nodes();
                 if s.aborted {

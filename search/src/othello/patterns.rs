@@ -13,6 +13,7 @@
 use bitboards::arch::pext;
 use bitboards::othello::movegen::{moves, potential_moves};
 use bitboards::othello::{mirror_horizontal, squares, transpose};
+use std::sync::OnceLock;
 
 /// A pattern: its squares on the canonical board (bit order gives digit order) and
 /// which of the eight board transforms yield its instances.
@@ -64,8 +65,9 @@ const LANES: usize = INSTANCES.next_multiple_of(16);
 /// without the tables' offsets), read by the side to move and by the other side. A
 /// move changes only the instances through its square and its flipped discs, so a
 /// child's features are its parent's plus a few vector additions
-/// ([`PatternEval::features_after`]) — far cheaper than reading all instances
-/// from the board again, as Edax and Egaroucid do it.
+/// ([`Features::after`]), far cheaper than reading all instances from the board
+/// again (Edax and Egaroucid keep theirs the same way). The search passes them down
+/// the tree.
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
 pub struct Features {
@@ -76,6 +78,43 @@ pub struct Features {
 }
 
 impl Features {
+    /// The features of `(p, o)` (`p` to move), read from the board.
+    pub fn new(p: u64, o: u64) -> Features {
+        let readers = instance_readers();
+        let mut f = Features { mover: [0; LANES], other: [0; LANES] };
+        for (k, r) in readers.readers.iter().enumerate() {
+            let start = r.start as usize;
+            let mine = readers.digits[start + pext(p, r.mask) as usize];
+            let theirs = readers.digits[start + pext(o, r.mask) as usize];
+            f.mover[k] = mine + 2 * theirs;
+            f.other[k] = theirs + 2 * mine;
+        }
+        f
+    }
+
+    /// The features of the child reached by a move on `sq` flipping `flips` (seen
+    /// from the child's side to move).
+    #[inline]
+    pub fn after(&self, sq: u8, flips: u64) -> Features {
+        let table = &instance_readers().square_digits;
+        let mut flipped = [0u16; LANES];
+        for s in squares(flips) {
+            let d = &table[s as usize];
+            for i in 0..LANES {
+                flipped[i] = flipped[i].wrapping_add(d[i]);
+            }
+        }
+        let placed = &table[sq as usize];
+        let mut child = Features { mover: [0; LANES], other: [0; LANES] };
+        // The child's side to move is the parent's other side: the new disc and the
+        // flipped ones are the child's opponent's (digit 2 in its view, 1 in the other).
+        for i in 0..LANES {
+            child.mover[i] = self.other[i].wrapping_add(placed[i].wrapping_mul(2)).wrapping_add(flipped[i]);
+            child.other[i] = self.mover[i].wrapping_add(placed[i]).wrapping_sub(flipped[i]);
+        }
+        child
+    }
+
     /// The same position with the other side to move (a pass).
     #[inline]
     pub fn passed(&self) -> Features {
@@ -325,10 +364,15 @@ impl InstanceReaders {
     }
 }
 
+/// The instance readers (the same for every set of weights), built on first use.
+fn instance_readers() -> &'static InstanceReaders {
+    static READERS: OnceLock<InstanceReaders> = OnceLock::new();
+    READERS.get_or_init(InstanceReaders::new)
+}
+
 /// Trained weights for every phase.
 pub struct PatternEval {
     weights: Vec<i16>,
-    readers: InstanceReaders,
     /// Per phase, the readers of the patterns with a weight that is not zero in that
     /// phase (a pattern trained only for some phases costs nothing in the others).
     active: Vec<Vec<InstanceReader>>,
@@ -341,7 +385,7 @@ impl PatternEval {
         if weights.len() != PHASES * PHASE_WEIGHTS {
             return None;
         }
-        let readers = InstanceReaders::new();
+        let readers = instance_readers();
         let active = (0..PHASES)
             .map(|ph| {
                 let w = &weights[ph * PHASE_WEIGHTS..][..PHASE_WEIGHTS];
@@ -353,44 +397,7 @@ impl PatternEval {
                 readers.readers.iter().filter(|r| used_offsets.contains(&r.offset)).copied().collect()
             })
             .collect();
-        Some(PatternEval { weights, readers, active })
-    }
-
-    /// The [`Features`] of `(p, o)`, read from the board.
-    pub fn features(&self, p: u64, o: u64) -> Features {
-        let mut f = Features { mover: [0; LANES], other: [0; LANES] };
-        let digits = &self.readers.digits;
-        for (k, r) in self.readers.readers.iter().enumerate() {
-            let start = r.start as usize;
-            let mine = digits[start + pext(p, r.mask) as usize];
-            let theirs = digits[start + pext(o, r.mask) as usize];
-            f.mover[k] = mine + 2 * theirs;
-            f.other[k] = theirs + 2 * mine;
-        }
-        f
-    }
-
-    /// The [`Features`] of the child reached from the position of `f` by a move on
-    /// `sq` flipping `flips` (seen from the child's side to move).
-    #[inline]
-    pub fn features_after(&self, f: &Features, sq: u8, flips: u64) -> Features {
-        let table = &self.readers.square_digits;
-        let mut flipped = [0u16; LANES];
-        for s in squares(flips) {
-            let d = &table[s as usize];
-            for i in 0..LANES {
-                flipped[i] = flipped[i].wrapping_add(d[i]);
-            }
-        }
-        let placed = &table[sq as usize];
-        let mut child = Features { mover: [0; LANES], other: [0; LANES] };
-        // The child's side to move is the parent's other side: the new disc and the
-        // flipped ones are the child's opponent's (digit 2 in its view, 1 in the other).
-        for i in 0..LANES {
-            child.mover[i] = f.other[i].wrapping_add(placed[i].wrapping_mul(2)).wrapping_add(flipped[i]);
-            child.other[i] = f.mover[i].wrapping_add(placed[i]).wrapping_sub(flipped[i]);
-        }
-        child
+        Some(PatternEval { weights, active })
     }
 
     /// [`Self::eval_fine`] of `(p, o)`, whose [`Features`] are `f`.
@@ -434,7 +441,7 @@ impl PatternEval {
         let ph = phase(empties);
         let w = &self.weights[ph * PHASE_WEIGHTS..][..PHASE_WEIGHTS];
         let mut sum = 0i32;
-        for idx in self.readers.indices_of(&self.active[ph], p, o) {
+        for idx in instance_readers().indices_of(&self.active[ph], p, o) {
             sum += w[idx] as i32;
         }
         let scalars = scalar_features(p, o);
@@ -561,7 +568,7 @@ mod tests {
         let mut checked = 0;
         for _ in 0..40 {
             let mut b = Board::start();
-            let mut f = eval.features(b.player, b.opponent);
+            let mut f = Features::new(b.player, b.opponent);
             loop {
                 let legal = moves(b.player, b.opponent);
                 if legal == 0 {
@@ -570,15 +577,15 @@ mod tests {
                     }
                     b = Board { player: b.opponent, opponent: b.player };
                     f = f.passed();
-                    assert!(same(&f, &eval.features(b.player, b.opponent)));
+                    assert!(same(&f, &Features::new(b.player, b.opponent)));
                     continue;
                 }
                 state = splitmix64(state);
                 let sq = squares(legal).nth((state % legal.count_ones() as u64) as usize).unwrap();
                 let flips = bitboards::othello::flips::flips(b.player, b.opponent, sq);
                 let child = b.play_flips(sq, flips);
-                let fc = eval.features_after(&f, sq, flips);
-                assert!(same(&fc, &eval.features(child.player, child.opponent)));
+                let fc = f.after(sq, flips);
+                assert!(same(&fc, &Features::new(child.player, child.opponent)));
                 for e in [&eval, &partial] {
                     assert_eq!(
                         e.eval_fine_from(&fc, child.player, child.opponent),

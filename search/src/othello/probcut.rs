@@ -12,9 +12,10 @@
 //! prunes.
 
 use super::context::Searcher;
-use super::eval::eval_discs;
+use super::eval::eval_discs_from;
 use super::hash::EXACT;
 use super::params::{ENDCUT_MIN_EMPTIES, ENDCUT_SIGMA, LEVELS, PLAY_T_SCALE};
+use super::patterns::Features;
 
 /// Fewest plies at which ProbCut is tried.
 const MIN_DEPTH: u32 = 3;
@@ -99,7 +100,8 @@ impl Searcher<'_> {
     /// exact final score predicted) by a shallow search: `Some(bound)` if it predicts a fail
     /// high (`alpha + 1`) or a fail low (`alpha`); `None` otherwise, and always when
     /// the search is exact.
-    pub fn probcut(&mut self, p: u64, o: u64, alpha: i32, depth: u32, n: u32, parity: u8) -> Option<i32> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn probcut(&mut self, p: u64, o: u64, f: &Features, alpha: i32, depth: u32, n: u32, parity: u8) -> Option<i32> {
         let endgame = depth == n;
         if self.sel == EXACT || depth < MIN_DEPTH || depth > n || (endgame && n < ENDCUT_MIN_EMPTIES) {
             return None;
@@ -116,10 +118,10 @@ impl Searcher<'_> {
         let margin = margin.ceil() as i32;
         let beta = alpha + 1;
         // One test only: on the side the static evaluation leans to.
-        if eval_discs(p, o) > alpha {
+        if eval_discs_from(f, p, o) > alpha {
             let bound = beta + margin;
             if bound < 64 {
-                let v = self.pvs_midgame(p, o, bound - 1, bound, shallow, n, parity);
+                let v = self.pvs_midgame(p, o, f, bound - 1, bound, shallow, n, parity);
                 if !self.aborted && v >= bound {
                     return Some(beta);
                 }
@@ -127,7 +129,7 @@ impl Searcher<'_> {
         } else {
             let bound = alpha - margin;
             if bound > -64 {
-                let v = self.pvs_midgame(p, o, bound, bound + 1, shallow, n, parity);
+                let v = self.pvs_midgame(p, o, f, bound, bound + 1, shallow, n, parity);
                 if !self.aborted && v <= bound {
                     return Some(alpha);
                 }

@@ -25,6 +25,7 @@ use super::params::{
     ENDCUT_MIN_EMPTIES, EXACT_WINDOW, LEVELS, MIDGAME_GAP, PLAY_ENDGAME_GAP, PLAY_LEVEL, ROOT_SORT_MAX_DEPTH,
     SHALLOW_MAX, SOLVER_LEVEL,
 };
+use super::patterns::Features;
 use crate::tt::TranspositionTable;
 
 /// What the solver is asked for.
@@ -233,7 +234,17 @@ impl Solver {
             .map(|sq| {
                 let f = flips::flips(p, o, sq);
                 let (cp, co) = (o ^ f, p ^ f ^ (1u64 << sq));
-                let v = -s.pvs_midgame(cp, co, -64, 64, depth.saturating_sub(1), n - 1, parity ^ QUADRANT[sq as usize]);
+                let cf = Features::new(cp, co);
+                let v = -s.pvs_midgame(
+                    cp,
+                    co,
+                    &cf,
+                    -64,
+                    64,
+                    depth.saturating_sub(1),
+                    n - 1,
+                    parity ^ QUADRANT[sq as usize],
+                );
                 (sq, v)
             })
             .collect()
@@ -568,8 +579,9 @@ fn root_search(
     exclude: u64,
 ) -> (i32, u8) {
     let hash_move = s.shared.tt.probe::<HashEntry>(board_hash(p, o)).map_or(NO_MOVE, |e| e.best);
+    let f = Features::new(p, o);
     let list = if depth >= 3 {
-        s.eval_sorted_moves(p, o, parity, n, ((depth - 3) / 2).min(ROOT_SORT_MAX_DEPTH), alpha, hash_move)
+        s.eval_sorted_moves(p, o, &f, parity, n, ((depth - 3) / 2).min(ROOT_SORT_MAX_DEPTH), alpha, hash_move)
     } else {
         ordered_moves(p, o, parity, n, hash_move)
     };
@@ -581,6 +593,7 @@ fn root_search(
     let mut siblings = SiblingScores::default();
     for (i, m) in list.iter().enumerate() {
         let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+        let cf = f.after(m.sq, m.flips);
         let cparity = parity ^ QUADRANT[m.sq as usize];
         let split = if depth >= n { s.can_split(n) } else { s.can_split_midgame(depth, false) };
         if i == 1 && split {
@@ -591,13 +604,13 @@ fn root_search(
         }
         let mut score = match siblings.get(i, alpha) {
             Some(score) => score,
-            None if i == 0 => -s.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity),
-            None => -s.pvs_midgame(cp, co, -alpha - 1, -alpha, depth - 1, n - 1, cparity),
+            None if i == 0 => -s.pvs_midgame(cp, co, &cf, -beta, -alpha, depth - 1, n - 1, cparity),
+            None => -s.pvs_midgame(cp, co, &cf, -alpha - 1, -alpha, depth - 1, n - 1, cparity),
         };
         // The null window's result (a lower bound when above `alpha`), if it finished.
         let null_window = (!s.aborted).then_some(score);
         if i > 0 && score > alpha && score < beta && !s.aborted {
-            score = -s.pvs_midgame(cp, co, -beta, -alpha, depth - 1, n - 1, cparity);
+            score = -s.pvs_midgame(cp, co, &cf, -beta, -alpha, depth - 1, n - 1, cparity);
         }
         if s.aborted {
             // A move that failed high on its null window has beaten every move before
