@@ -13,7 +13,7 @@ use super::eval::eval_discs_from;
 use super::hash::{HashEntry, NO_MOVE, board_hash};
 use super::moves::{INF, Move, MoveList, QUADRANT, final_score, ordering_score};
 use super::parallel::SiblingScores;
-use super::params::W_EVAL;
+use super::params::{MIDGAME_ETC_MIN_DEPTH, W_EVAL};
 use super::patterns::Features;
 
 impl Searcher<'_> {
@@ -69,6 +69,11 @@ impl Searcher<'_> {
             if e.lower == e.upper {
                 return e.lower as i32;
             }
+        }
+        if depth >= MIDGAME_ETC_MIN_DEPTH
+            && let Some(bound) = self.transposition_cutoff(p, o, legal, beta, depth)
+        {
+            return bound;
         }
         if beta == alpha + 1 {
             if let Some(bound) = self.probcut(p, o, f, alpha, depth, n, parity) {
@@ -154,6 +159,25 @@ impl Searcher<'_> {
         };
         self.store(hash, found, depth as u8, self.sel, lower, upper, best_move, self.nodes - start_nodes);
         best
+    }
+
+    /// Enhanced transposition cutoff: a child whose table entry (searched at least
+    /// `depth - 1` plies, at this selectivity or above) proves it bad enough for the
+    /// opponent settles the node with a value of at least `beta`.
+    fn transposition_cutoff(&self, p: u64, o: u64, legal: u64, beta: i32, depth: u32) -> Option<i32> {
+        let tt = &self.shared.tt;
+        let mut hashes = arrayvec::ArrayVec::<u64, 40>::new();
+        for sq in squares(legal) {
+            let f = flips::flips(p, o, sq);
+            let h = board_hash(o ^ f, p ^ f ^ (1u64 << sq));
+            tt.prefetch(h);
+            hashes.push(h);
+        }
+        hashes.iter().find_map(|&h| {
+            tt.probe::<HashEntry>(h)
+                .filter(|e| e.depth as u32 + 1 >= depth && e.selectivity >= self.sel && -(e.upper as i32) >= beta)
+                .map(|e| -(e.upper as i32))
+        })
     }
 
     /// A one-ply search: the best of the children's evaluations (fail-soft, stopping

@@ -121,6 +121,9 @@ pub(crate) const QUICK_REPLIES: u32 = 1;
 /// table (it was 12 when the table started at 11; 10 or 14 were no better).
 pub(crate) const ETC_MIN: u32 = SHALLOW_MAX + 2;
 
+/// Fewest plies at which the midgame search tries the enhanced transposition cutoff.
+pub(crate) const MIDGAME_ETC_MIN_DEPTH: u32 = 4;
+
 /// Smallest number of empties at which a sorted shallow search looks its children up
 /// in the thread's small table before valuing them (the enhanced transposition
 /// cutoff of [`ETC_MIN`] on `local_table.rs`, after Egaroucid): a child proven bad
