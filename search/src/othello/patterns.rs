@@ -403,10 +403,8 @@ impl PatternEval {
     /// [`Self::eval_fine`] of `(p, o)`, whose [`Features`] are `f`.
     #[inline]
     pub fn eval_fine_from(&self, f: &Features, p: u64, o: u64) -> i32 {
-        let empties = (!(p | o)).count_ones();
-        let ph = phase(empties);
-        let w = &self.weights[ph * PHASE_WEIGHTS..][..PHASE_WEIGHTS];
-        let mut sum = 0i32;
+        let (ph, w) = self.phase_weights(p, o);
+        let mut sum = scalar_part(w, p, o);
         if self.active[ph].len() == INSTANCES {
             for (k, &offset) in INSTANCE_OFFSETS.iter().enumerate() {
                 sum += w[offset + f.mover[k] as usize] as i32;
@@ -416,11 +414,14 @@ impl PatternEval {
                 sum += w[r.offset as usize + f.mover[r.instance as usize] as usize] as i32;
             }
         }
-        let scalars = scalar_features(p, o);
-        for (j, x) in scalars.iter().enumerate() {
-            sum += w[PATTERN_WEIGHTS + j] as i32 * x;
-        }
         sum
+    }
+
+    /// The phase of `(p, o)` and its weights.
+    #[inline]
+    fn phase_weights(&self, p: u64, o: u64) -> (usize, &[i16]) {
+        let ph = phase((!(p | o)).count_ones());
+        (ph, &self.weights[ph * PHASE_WEIGHTS..][..PHASE_WEIGHTS])
     }
 
     /// [`Self::eval_discs`] of `(p, o)`, whose [`Features`] are `f`.
@@ -437,16 +438,10 @@ impl PatternEval {
     /// The value of `(p, o)` for the side to move in 1/64 disc.
     #[inline]
     pub fn eval_fine(&self, p: u64, o: u64) -> i32 {
-        let empties = (!(p | o)).count_ones();
-        let ph = phase(empties);
-        let w = &self.weights[ph * PHASE_WEIGHTS..][..PHASE_WEIGHTS];
-        let mut sum = 0i32;
+        let (ph, w) = self.phase_weights(p, o);
+        let mut sum = scalar_part(w, p, o);
         for idx in instance_readers().indices_of(&self.active[ph], p, o) {
             sum += w[idx] as i32;
-        }
-        let scalars = scalar_features(p, o);
-        for (j, x) in scalars.iter().enumerate() {
-            sum += w[PATTERN_WEIGHTS + j] as i32 * x;
         }
         sum
     }
@@ -456,6 +451,13 @@ impl PatternEval {
     pub fn eval_discs(&self, p: u64, o: u64) -> i32 {
         fine_to_discs(self.eval_fine(p, o))
     }
+}
+
+/// The scalar features' share of the value of `(p, o)`, with a phase's weights `w`.
+#[inline]
+fn scalar_part(w: &[i16], p: u64, o: u64) -> i32 {
+    let scalars = scalar_features(p, o);
+    scalars.iter().enumerate().map(|(j, x)| w[PATTERN_WEIGHTS + j] as i32 * x).sum()
 }
 
 /// A value in 1/64 disc as discs, rounded, within −63..=63.
