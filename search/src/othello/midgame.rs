@@ -70,10 +70,15 @@ impl Searcher<'_> {
                 return e.lower as i32;
             }
         }
-        if depth >= MIDGAME_ETC_MIN_DEPTH
-            && let Some(bound) = self.transposition_cutoff(p, o, legal, beta, depth)
-        {
-            return bound;
+        // From MIDGAME_ETC_MIN_DEPTH up the moves (their flips computed once) serve the
+        // transposition cutoff first, then the sorting.
+        let mut generated = None;
+        if depth >= MIDGAME_ETC_MIN_DEPTH {
+            let list = MoveList::generate(p, o, legal);
+            if let Some(bound) = self.transposition_cutoff(p, o, &list, beta, depth) {
+                return bound;
+            }
+            generated = Some(list);
         }
         if beta == alpha + 1 {
             if let Some(bound) = self.probcut(p, o, f, alpha, depth, n, parity) {
@@ -86,12 +91,14 @@ impl Searcher<'_> {
         let start_nodes = self.nodes;
         let hash_move = found.map_or(NO_MOVE, |e| e.best);
         let list = if depth >= 3 {
-            self.eval_sorted_moves(p, o, f, parity, n, depth.saturating_sub(3) / 2, alpha, hash_move)
+            let list = generated.unwrap_or_else(|| MoveList::generate(p, o, legal));
+            self.eval_sorted_moves(p, o, f, list, parity, n, depth.saturating_sub(3) / 2, alpha, hash_move)
         } else {
             self.quick_sorted_moves(p, o, f, parity, n, hash_move)
         };
-        if depth >= 3 {
-            // The children probe the table first thing: start loading their buckets.
+        if (3..MIDGAME_ETC_MIN_DEPTH).contains(&depth) {
+            // The children probe the table first thing: start loading their buckets
+            // (deeper, the transposition cutoff has).
             for m in list.iter() {
                 self.shared.tt.prefetch(board_hash(o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq)));
             }
@@ -164,12 +171,11 @@ impl Searcher<'_> {
     /// Enhanced transposition cutoff: a child whose table entry (searched at least
     /// `depth - 1` plies, at this selectivity or above) proves it bad enough for the
     /// opponent settles the node with a value of at least `beta`.
-    fn transposition_cutoff(&self, p: u64, o: u64, legal: u64, beta: i32, depth: u32) -> Option<i32> {
+    fn transposition_cutoff(&self, p: u64, o: u64, list: &MoveList, beta: i32, depth: u32) -> Option<i32> {
         let tt = &self.shared.tt;
         let mut hashes = arrayvec::ArrayVec::<u64, 40>::new();
-        for sq in squares(legal) {
-            let f = flips::flips(p, o, sq);
-            let h = board_hash(o ^ f, p ^ f ^ (1u64 << sq));
+        for m in list.iter() {
+            let h = board_hash(o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
             tt.prefetch(h);
             hashes.push(h);
         }
@@ -219,21 +225,22 @@ impl Searcher<'_> {
         list
     }
 
-    /// Moves sorted by a shallow search of `sort_depth` plies after each move (the
-    /// table's move first), for the midgame search.
+    /// The moves of `list` (all of `(p, o)`'s) sorted by a shallow search of
+    /// `sort_depth` plies after each move (the table's move first), for the midgame
+    /// search.
     #[allow(clippy::too_many_arguments)]
     pub fn eval_sorted_moves(
         &mut self,
         p: u64,
         o: u64,
         f: &Features,
+        mut list: MoveList,
         parity: u8,
         n: u32,
         sort_depth: u32,
         alpha: i32,
         hash_move: u8,
     ) -> MoveList {
-        let mut list = MoveList::generate(p, o, moves(p, o));
         let first = list.take(hash_move);
         self.search_sort(&mut list, p, o, f, parity, n, sort_depth, alpha);
         if let Some(m) = first {

@@ -19,7 +19,7 @@ use bitboards::othello::{Board, flips};
 
 use super::context::{Searcher, Shared};
 use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
-use super::moves::{INF, Move, QUADRANT, final_score, ordered_moves, parity_of};
+use super::moves::{INF, Move, MoveList, QUADRANT, final_score, ordered_moves, parity_of};
 use super::parallel::SiblingScores;
 use super::params::{
     ENDCUT_MIN_EMPTIES, EXACT_WINDOW, LEVELS, MIDGAME_GAP, PLAY_ENDGAME_GAP, PLAY_LEVEL, ROOT_SORT_MAX_DEPTH,
@@ -230,11 +230,12 @@ impl Solver {
         let (p, o) = (board.player, board.opponent);
         let n = board.empty_count();
         let parity = parity_of(board.empties());
+        let features = Features::new(p, o);
         bitboards::othello::squares(moves(p, o))
             .map(|sq| {
                 let f = flips::flips(p, o, sq);
                 let (cp, co) = (o ^ f, p ^ f ^ (1u64 << sq));
-                let cf = Features::new(cp, co);
+                let cf = features.after(sq, f);
                 let v = -s.pvs_midgame(
                     cp,
                     co,
@@ -581,7 +582,8 @@ fn root_search(
     let hash_move = s.shared.tt.probe::<HashEntry>(board_hash(p, o)).map_or(NO_MOVE, |e| e.best);
     let f = Features::new(p, o);
     let list = if depth >= 3 {
-        s.eval_sorted_moves(p, o, &f, parity, n, ((depth - 3) / 2).min(ROOT_SORT_MAX_DEPTH), alpha, hash_move)
+        let list = MoveList::generate(p, o, moves(p, o));
+        s.eval_sorted_moves(p, o, &f, list, parity, n, ((depth - 3) / 2).min(ROOT_SORT_MAX_DEPTH), alpha, hash_move)
     } else {
         ordered_moves(p, o, parity, n, hash_move)
     };
