@@ -43,6 +43,18 @@ static NEIGHBOURS: [u128; CELLS] = {
     t
 };
 
+/// The four diagonal neighbours of each cell as a mask (padding cells included), for
+/// the cells of a board.
+static DIAGONALS: [u128; CELLS] = {
+    let mut t = [0u128; CELLS];
+    let mut c = PAD + 1;
+    while c < CELLS - PAD - 1 {
+        t[c] = (1 << (c - PAD - 1)) | (1 << (c - PAD + 1)) | (1 << (c + PAD - 1)) | (1 << (c + PAD + 1));
+        c += 1;
+    }
+    t
+};
+
 /// The four neighbours of the cells of `m` (as a mask; padding cells included).
 #[inline(always)]
 fn spread(m: u128) -> u128 {
@@ -81,9 +93,10 @@ pub struct FastBoard {
     color: [u8; CELLS],
     chain: [u8; CELLS],
     next: [u8; CELLS],
-    /// Pseudo-liberties of each chain (at its representative): at most 4 per stone
-    /// and 4 per liberty, so at most 162 on 9×9.
-    libs: [u8; CELLS],
+    /// The pseudo-liberties of each chain (at its representative), packed as
+    /// [`Pairs`]: how many pairs, the sum of their empty cells, the sum of those
+    /// cells' squares.
+    libs: [Pairs; CELLS],
     chain_size: [u8; CELLS],
     ko: u8,
     to_move: u8,
@@ -117,7 +130,7 @@ impl FastBoard {
             color: [OFF; CELLS],
             chain: [0; CELLS],
             next: [0; CELLS],
-            libs: [0; CELLS],
+            libs: [Pairs(0); CELLS],
             chain_size: [0; CELLS],
             ko: 0,
             to_move: BLACK,
@@ -279,7 +292,7 @@ impl FastBoard {
     pub fn is_playable(&self, cell: Cell) -> bool {
         let around = self.neighbour_mask(cell as usize);
         let me = self.to_move as usize & 1;
-        if around & !self.stones[me] == 0 && self.true_eyes_of(me) >> cell & 1 != 0 {
+        if around & !self.stones[me] == 0 && self.is_true_eye_shape(cell as usize, me) {
             return false; // own true eye
         }
         if around & self.empty_mask() != 0 {
@@ -292,31 +305,50 @@ impl FastBoard {
     /// its own true eyes (what [`FastBoard::is_playable`] accepts), or `None` if there is
     /// none; `below(n)` must return a uniform integer in `0..n`.
     ///
-    /// The candidates come from masks: the empty points that are not own true eyes nor
-    /// the ko point. A drawn candidate with an empty neighbour is legal; one without
-    /// (a closed point) is legal only if it captures or an own neighbouring chain
-    /// keeps a liberty, which is checked without a branch per neighbour, and an
-    /// illegal one is taken out before the next draw. Rejection sampling: the result is
-    /// uniform over the playable points, each point is checked at most once, and a pass
-    /// is known without scanning the board again.
+    /// The candidates are the empty points but the ko point; each drawn one is judged
+    /// alone. One with an empty neighbour (most of them) is taken at once: it is legal
+    /// and no eye. A closed point is refused if it is an own true eye (its diagonals
+    /// read only then) and otherwise taken only if it captures or an own neighbouring
+    /// chain keeps a liberty, checked without a branch per neighbour. A refused point
+    /// is taken out before the next draw. Rejection sampling: the result is uniform
+    /// over the playable points, each point is checked at most once, a pass is known
+    /// without scanning the board again, and no move pays for the whole board's eyes.
     #[inline]
     pub fn pick_playable(&self, mut below: impl FnMut(u32) -> u32) -> Option<Cell> {
         let empty = self.on_board & !(self.stones[0] | self.stones[1]);
-        let own_eyes = self.true_eyes_of(self.to_move as usize & 1);
         let ko = 1u128 << self.ko; // bit 0 (no ko) is off the board
-        let open = empty & spread(empty);
-        let mut candidates = empty & !own_eyes & !ko;
+        let mut candidates = empty & !ko;
         loop {
             let n = candidates.count_ones();
             if n == 0 {
                 return None;
             }
             let cell = select_bit(candidates, below(n)) as usize;
-            if open >> cell & 1 != 0 || self.captures_or_keeps_liberty(cell) {
+            if NEIGHBOURS[ix(cell)] & empty != 0 || self.closed_point_is_playable(cell) {
                 return Some(cell as Cell);
             }
             candidates &= !(1 << cell);
         }
+    }
+
+    /// [`FastBoard::is_playable`] for an empty point without an empty neighbour (and
+    /// not the ko point): no own true eye, and a legal move.
+    #[inline(always)]
+    fn closed_point_is_playable(&self, cell: usize) -> bool {
+        let me = self.to_move as usize & 1;
+        let eye_shaped = self.neighbour_mask(cell) & !self.stones[me] == 0;
+        !(eye_shaped && self.is_true_eye_shape(cell, me)) && self.captures_or_keeps_liberty(cell)
+    }
+
+    /// For an eye-shaped empty `cell` of the colour with stones at `self.stones[me]`:
+    /// true if its diagonals make it a true eye (at most one enemy stone, none if the
+    /// point is on the edge or in a corner), the rule of [`FastBoard::true_eyes`].
+    #[inline(always)]
+    fn is_true_eye_shape(&self, cell: usize, me: usize) -> bool {
+        let diagonal = DIAGONALS[ix(cell)];
+        let enemies = (diagonal & self.stones[me ^ 1]).count_ones();
+        let off_board = diagonal & !self.on_board != 0;
+        enemies + u32::from(off_board) < 2
     }
 
     /// True if the side to move may play on the empty `cell` (not ko, not suicide).
@@ -346,12 +378,12 @@ impl FastBoard {
         let q = DIRS.map(|d| ix((cell as isize + d) as usize));
         let color = q.map(|q| self.color[q]);
         let chain = q.map(|q| self.chain[q]);
-        let libs = chain.map(|ch| self.libs[ix(ch as usize)]);
+        let libs = chain.map(|ch| self.libs[ix(ch as usize)].count());
         let mut legal = false;
         for i in 0..4 {
             let mut taken = 0;
             for j in 0..4 {
-                taken += u8::from(chain[j] == chain[i] && color[j] == color[i]);
+                taken += u16::from(chain[j] == chain[i] && color[j] == color[i]);
             }
             legal |= color[i] == EMPTY;
             legal |= color[i] == me && libs[i] > taken;
@@ -436,33 +468,15 @@ impl FastBoard {
     }
 
     /// The only liberty of the chain standing on `cell` if it has exactly one (the chain
-    /// is in atari). Exact: more than 4 pseudo-liberties rule atari out at once (a single
-    /// liberty touches at most 4 stones); otherwise the chain's stones are scanned.
+    /// is in atari): read from the chain's pseudo-liberty pairs, their sum and their
+    /// sum of squares, in constant time.
+    #[inline]
     pub fn atari_liberty(&self, cell: Cell) -> Option<Cell> {
-        let ch = self.chain[ix(cell as usize)];
-        let pseudo = self.libs[ix(ch as usize)];
-        if pseudo == 0 || pseudo > 4 || self.color[ix(cell as usize)] == EMPTY {
+        if !is_stone(self.color[ix(cell as usize)]) {
             return None;
         }
-        let mut liberty = 0u8;
-        let mut s = ch;
-        loop {
-            for d in DIRS {
-                let q = (s as isize + d) as usize;
-                if self.color[ix(q)] == EMPTY {
-                    if liberty == 0 {
-                        liberty = q as u8;
-                    } else if liberty != q as u8 {
-                        return None;
-                    }
-                }
-            }
-            s = self.next[ix(s as usize)];
-            if s == ch {
-                break;
-            }
-        }
-        (liberty != 0).then_some(liberty)
+        let ch = ix(self.chain[ix(cell as usize)] as usize);
+        self.libs[ch].single_liberty()
     }
 
     /// True if the side to move, playing on the empty `cell`, would leave a chain of more
@@ -477,63 +491,48 @@ impl FastBoard {
         if (around & self.empty_mask()).count_ones() >= 2 || around & self.stones[me as usize & 1] == 0 {
             return false;
         }
-        // Distinct liberties of the new chain other than `cell`, up to 2.
+        // Distinct liberties of the new chain other than `cell`, up to 2: the empty
+        // neighbours, and each own neighbouring chain's liberties once its pairs with
+        // `cell` are taken away (read from its sums, without walking it).
         // (the first one, how many up to 2)
-        let mut found = (0u8, 0u8);
-        fn add(found: &mut (u8, u8), q: u8) {
+        let mut found = (0u32, 0u8);
+        fn add(found: &mut (u32, u8), q: u32) {
             if found.1 == 0 {
                 *found = (q, 1);
             } else if found.0 != q {
                 found.1 = 2;
             }
         }
-        let mut own = [0u8; 4];
-        let mut k = 0;
-        for d in DIRS {
-            let q = (c as isize + d) as usize;
-            match self.color[ix(q)] {
-                EMPTY => add(&mut found, q as u8),
+        let q = DIRS.map(|d| ix((c as isize + d) as usize));
+        let color = q.map(|q| self.color[q]);
+        let chain = q.map(|q| self.chain[q]);
+        for i in 0..4 {
+            match color[i] {
+                EMPTY => add(&mut found, q[i] as u32),
                 OFF => {}
                 x if x == me => {
-                    let ch = self.chain[ix(q)];
-                    if self.libs[ix(ch as usize)] > 8 {
-                        // Liberties besides `cell` and one more: at least 3 in all.
-                        return false;
+                    if (0..i).any(|j| color[j] == me && chain[j] == chain[i]) {
+                        continue; // this chain was counted
                     }
-                    if !own[..k].contains(&ch) {
-                        own[k] = ch;
-                        k += 1;
+                    let taken = (0..4).filter(|&j| color[j] == me && chain[j] == chain[i]).count() as u32;
+                    let ch = ix(chain[i] as usize);
+                    let rest = Pairs(self.libs[ch].0 - u64::from(taken) * Pairs::of(c).0);
+                    if rest.count() == 0 {
+                        continue; // no liberty but `cell`
+                    }
+                    match rest.single_liberty() {
+                        Some(liberty) => add(&mut found, u32::from(liberty)),
+                        None => return false, // two more liberties
                     }
                 }
                 _ => {
-                    if self.atari_liberty(q as u8) == Some(cell) {
+                    if self.atari_liberty(q[i] as u8) == Some(cell) {
                         return false; // captures
                     }
                 }
             }
         }
-        if k == 0 || found.1 >= 2 {
-            return false;
-        }
-        for &ch in &own[..k] {
-            let mut s = ch;
-            loop {
-                for d in DIRS {
-                    let q = (s as isize + d) as usize;
-                    if self.color[ix(q)] == EMPTY && q != c {
-                        add(&mut found, q as u8);
-                    }
-                }
-                if found.1 >= 2 {
-                    return false;
-                }
-                s = self.next[ix(s as usize)];
-                if s == ch {
-                    break;
-                }
-            }
-        }
-        true
+        found.1 < 2
     }
 
     /// Places a stone with no rule check and no captures (setting up positions).
@@ -541,20 +540,24 @@ impl FastBoard {
     fn put_stone(&mut self, cell: Cell, c: u8) {
         let ci = cell as usize;
         // Pairs of the lone stone with its empty neighbours.
-        let libs = (NEIGHBOURS[ix(ci)] & self.empty_mask()).count_ones() as u8;
+        let mut libs = 0;
+        for d in DIRS {
+            let q = (ci as isize + d) as usize;
+            libs += u64::from(self.color[ix(q)] == EMPTY) * Pairs::of(q).0;
+        }
         self.color[ix(ci)] = c;
         self.stones[c as usize & 1] |= 1 << ci;
         self.chain[ix(ci)] = cell;
         self.next[ix(ci)] = cell;
         self.chain_size[ix(ci)] = 1;
-        self.libs[ix(ci)] = libs;
+        self.libs[ix(ci)] = Pairs(libs);
         // The neighbouring chains lose their pairs with this point, without a branch
         // (an empty or off-board neighbour takes 0 from whatever its stale chain
         // entry names); then own chains merge.
         for d in DIRS {
             let q = ix((ci as isize + d) as usize);
             let ch = ix(self.chain[q] as usize);
-            self.libs[ch] = self.libs[ch].wrapping_sub(u8::from(is_stone(self.color[q])));
+            self.libs[ch].0 = self.libs[ch].0.wrapping_sub(u64::from(is_stone(self.color[q])) * Pairs::of(ci).0);
         }
         for d in DIRS {
             let q = ix((ci as isize + d) as usize);
@@ -581,7 +584,7 @@ impl FastBoard {
         }
         self.next.swap(big as usize, small as usize);
         self.chain_size[ix(big as usize)] += self.chain_size[ix(small as usize)];
-        self.libs[ix(big as usize)] += self.libs[ix(small as usize)];
+        self.libs[ix(big as usize)].0 += self.libs[ix(small as usize)].0;
     }
 
     /// Removes the chain `ch`; returns how many stones it had.
@@ -604,7 +607,8 @@ impl FastBoard {
                 // As in `put_stone`: a neighbour that is no stone adds 0.
                 let q = ix((s as isize + d) as usize);
                 let qc = ix(self.chain[q] as usize);
-                self.libs[qc] = self.libs[qc].wrapping_add(u8::from(is_stone(self.color[q])));
+                self.libs[qc].0 =
+                    self.libs[qc].0.wrapping_add(u64::from(is_stone(self.color[q])) * Pairs::of(s as usize).0);
             }
             s = self.next[ix(s as usize)];
             if s == ch {
@@ -628,14 +632,17 @@ impl FastBoard {
         for d in DIRS {
             let q = ix((ci as isize + d) as usize);
             let ch = self.chain[q];
-            if (self.color[q] == 3 - me) & (self.libs[ix(ch as usize)] == 0) {
+            if (self.color[q] == 3 - me) & (self.libs[ix(ch as usize)].count() == 0) {
                 captured += self.capture(ch);
                 last_captured = q as u8;
             }
         }
         let own = self.chain[ix(ci)] as usize;
-        self.ko =
-            if captured == 1 && self.chain_size[ix(own)] == 1 && self.libs[ix(own)] == 1 { last_captured } else { 0 };
+        self.ko = if captured == 1 && self.chain_size[ix(own)] == 1 && self.libs[ix(own)].count() == 1 {
+            last_captured
+        } else {
+            0
+        };
         self.to_move = 3 - me;
         self.passes = 0;
         captured
@@ -693,6 +700,39 @@ impl FastBoard {
                 }
             }
         }
+    }
+}
+
+/// A chain's pseudo-liberties (pairs of one of its stones and an empty neighbour),
+/// three counters in one word so that a move updates them with one addition: the
+/// number of pairs (bits 0–15; at most 4 per stone and 4 per liberty, 162 on 9×9),
+/// the sum of their empty cells (bits 16–31; at most 162 × 120) and the sum of those
+/// cells' squares (bits 32–63). The pairs name a single liberty exactly when
+/// `sum² = pairs × squares` (Cauchy–Schwarz), and it is `sum / pairs`: atari and
+/// self-atari are read without walking the chain. The fields never borrow from one
+/// another: each stays a true count, which is never negative.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Pairs(u64);
+
+impl Pairs {
+    /// One pair whose empty cell is `cell`.
+    #[inline(always)]
+    const fn of(cell: usize) -> Pairs {
+        Pairs(1 | (cell as u64) << 16 | ((cell * cell) as u64) << 32)
+    }
+
+    /// How many pairs.
+    #[inline(always)]
+    fn count(self) -> u16 {
+        self.0 as u16
+    }
+
+    /// The one liberty the pairs name, if they all name the same cell.
+    #[inline(always)]
+    fn single_liberty(self) -> Option<Cell> {
+        let (pairs, sum, squares) = (u64::from(self.count()), self.0 >> 16 & 0xFFFF, self.0 >> 32);
+        // A single liberty touches at most 4 stones.
+        (pairs != 0 && pairs <= 4 && sum * sum == pairs * squares).then(|| (sum / pairs) as Cell)
     }
 }
 
