@@ -7,8 +7,10 @@
 //! * stones of a chain form a circular list and share a representative; chains merge
 //!   by relabelling the smaller one;
 //! * each chain counts its **pseudo-liberties** (pairs of a stone and an empty
-//!   neighbour): removing the pairs a move takes away tells exactly whether a chain
-//!   keeps a liberty, without finding the liberties;
+//!   neighbour), with the sum of their empty cells and of those cells' squares
+//!   ([`Pairs`]): removing the pairs a move takes away tells exactly whether a chain
+//!   keeps a liberty, and whether a chain has a single liberty (and which) is read
+//!   from the three numbers, without finding the liberties;
 //! * the stones of each colour are also kept in a `u128` over the padded grid (bit =
 //!   cell): the empty points, eyes and points touching an empty point are a few shifts
 //!   or one mask of a point's neighbours away; a random playout move is drawn from
@@ -760,10 +762,17 @@ mod tests {
                 for _ in 0..3 * size * size {
                     let color = slow.to_move();
                     let legal = slow.legal_points(color);
+                    let own_true_eyes = fast.true_eyes(color);
                     for p in points(size) {
                         let cell = FastBoard::cell(p);
                         let fast_legal = fast.at(cell).is_none() && fast.is_legal(cell);
                         assert_eq!(fast_legal, legal & p.bit() != 0, "legality of {p:?}\n{}", slow.draw());
+                        if fast.at(cell).is_none() {
+                            // Playable: legal and no own true eye (the whole board's
+                            // eye masks against the one-point test).
+                            let playable = fast_legal && own_true_eyes >> cell & 1 == 0;
+                            assert_eq!(fast.is_playable(cell), playable, "playable {p:?}\n{}", slow.draw());
+                        }
                     }
                     let choices: Vec<Point> = points(size).filter(|p| legal & p.bit() != 0).collect();
                     if choices.is_empty() {
@@ -866,66 +875,68 @@ mod tests {
         }
     }
 
-    /// Atari, self-atari and 3×3 neighbourhoods against the slow board: a chain is in
-    /// atari when it has one liberty, and a move is a big self-atari when it leaves a
-    /// chain of 2 or more stones with one liberty, capturing nothing.
+    /// Atari, self-atari and 3×3 neighbourhoods against the slow board, on 5×5, 7×7 and
+    /// 9×9: a chain is in atari when it has one liberty, and a move is a big self-atari
+    /// when it leaves a chain of 2 or more stones with one liberty, capturing nothing.
     #[test]
     fn atari_and_self_atari_agree_with_the_bitboard_rules() {
         let mut state = 11u64;
-        for _ in 0..40 {
-            let mut slow = Board::new(9);
-            let mut fast = FastBoard::new(9);
-            for _ in 0..150 {
-                let color = slow.to_move();
-                for p in points(9) {
-                    let cell = FastBoard::cell(p);
-                    // The 3×3 neighbourhood: colours in ring order, empty points.
-                    let (mut colors, mut empty) = (0u16, 0u128);
-                    let ring = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
-                    for (i, (dr, dc)) in ring.into_iter().enumerate() {
-                        let (r, c) = (p.row() as i32 + dr, p.col() as i32 + dc);
-                        let code = if !(0..9).contains(&r) || !(0..9).contains(&c) {
-                            3
-                        } else {
-                            let q = Point::new(r as usize, c as usize);
-                            match slow.at(q) {
-                                None => {
-                                    empty |= 1 << FastBoard::cell(q);
-                                    0
+        for (size, games) in [(5, 20), (7, 20), (9, 40)] {
+            for _ in 0..games {
+                let mut slow = Board::new(size);
+                let mut fast = FastBoard::new(size);
+                for _ in 0..2 * size * size {
+                    let color = slow.to_move();
+                    for p in points(size) {
+                        let cell = FastBoard::cell(p);
+                        // The 3×3 neighbourhood: colours in ring order, empty points.
+                        let (mut colors, mut empty) = (0u16, 0u128);
+                        let ring = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
+                        for (i, (dr, dc)) in ring.into_iter().enumerate() {
+                            let (r, c) = (p.row() as i32 + dr, p.col() as i32 + dc);
+                            let code = if !(0..size as i32).contains(&r) || !(0..size as i32).contains(&c) {
+                                3
+                            } else {
+                                let q = Point::new(r as usize, c as usize);
+                                match slow.at(q) {
+                                    None => {
+                                        empty |= 1 << FastBoard::cell(q);
+                                        0
+                                    }
+                                    Some(Color::BLACK) => 1,
+                                    Some(_) => 2,
                                 }
-                                Some(Color::BLACK) => 1,
-                                Some(_) => 2,
-                            }
-                        };
-                        colors |= code << (2 * i);
+                            };
+                            colors |= code << (2 * i);
+                        }
+                        assert_eq!(fast.ring_colors(cell), colors, "around {p:?}");
+                        assert_eq!(fast.empty_ring(cell), empty, "around {p:?}");
+                        if slow.at(p).is_some() {
+                            let libs = slow.liberties(slow.group(p));
+                            let expected =
+                                (libs.count_ones() == 1).then(|| FastBoard::cell(Point(libs.trailing_zeros() as u8)));
+                            assert_eq!(fast.atari_liberty(cell), expected, "atari of {p:?}\n{}", slow.draw());
+                        } else if fast.is_legal(cell) {
+                            let (next, captured) = slow.try_play(color, p).unwrap();
+                            let chain = next.group(p);
+                            let expected = captured.count_ones() == 0
+                                && chain.count_ones() > 1
+                                && next.liberties(chain).count_ones() == 1;
+                            assert_eq!(fast.is_big_self_atari(cell), expected, "self-atari at {p:?}\n{}", slow.draw());
+                        }
                     }
-                    assert_eq!(fast.ring_colors(cell), colors, "around {p:?}");
-                    assert_eq!(fast.empty_ring(cell), empty, "around {p:?}");
-                    if slow.at(p).is_some() {
-                        let libs = slow.liberties(slow.group(p));
-                        let expected =
-                            (libs.count_ones() == 1).then(|| FastBoard::cell(Point(libs.trailing_zeros() as u8)));
-                        assert_eq!(fast.atari_liberty(cell), expected, "atari of {p:?}\n{}", slow.draw());
-                    } else if fast.is_legal(cell) {
-                        let (next, captured) = slow.try_play(color, p).unwrap();
-                        let chain = next.group(p);
-                        let expected = captured.count_ones() == 0
-                            && chain.count_ones() > 1
-                            && next.liberties(chain).count_ones() == 1;
-                        assert_eq!(fast.is_big_self_atari(cell), expected, "self-atari at {p:?}\n{}", slow.draw());
+                    let legal = slow.legal_points(color);
+                    let choices: Vec<Point> = points(size).filter(|p| legal & p.bit() != 0).collect();
+                    if choices.is_empty() {
+                        slow = slow.pass(color);
+                        fast.pass();
+                        continue;
                     }
+                    state = splitmix64(state);
+                    let p = choices[(state % choices.len() as u64) as usize];
+                    slow = slow.try_play(color, p).unwrap().0;
+                    fast.play(FastBoard::cell(p));
                 }
-                let legal = slow.legal_points(color);
-                let choices: Vec<Point> = points(9).filter(|p| legal & p.bit() != 0).collect();
-                if choices.is_empty() {
-                    slow = slow.pass(color);
-                    fast.pass();
-                    continue;
-                }
-                state = splitmix64(state);
-                let p = choices[(state % choices.len() as u64) as usize];
-                slow = slow.try_play(color, p).unwrap().0;
-                fast.play(FastBoard::cell(p));
             }
         }
     }
