@@ -774,17 +774,9 @@ mod tests {
                             assert_eq!(fast.is_playable(cell), playable, "playable {p:?}\n{}", slow.draw());
                         }
                     }
-                    let choices: Vec<Point> = points(size).filter(|p| legal & p.bit() != 0).collect();
-                    if choices.is_empty() {
-                        slow = slow.pass(color);
-                        fast.pass();
+                    if !play_random_move(&mut slow, &mut fast, size, &mut state) {
                         continue;
                     }
-                    state = splitmix64(state);
-                    let p = choices[(state % choices.len() as u64) as usize];
-                    let (next, captured) = slow.try_play(color, p).unwrap();
-                    assert_eq!(fast.play(FastBoard::cell(p)), captured.count_ones());
-                    slow = next;
                     for q in points(size) {
                         assert_eq!(fast.at(FastBoard::cell(q)), slow.at(q));
                     }
@@ -803,6 +795,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Plays a random legal move of `slow`'s side to move on both boards (the same
+    /// captures on each), or a pass where there is none; false for a pass.
+    fn play_random_move(slow: &mut Board, fast: &mut FastBoard, size: usize, state: &mut u64) -> bool {
+        let color = slow.to_move();
+        let legal = slow.legal_points(color);
+        let choices: Vec<Point> = points(size).filter(|p| legal & p.bit() != 0).collect();
+        if choices.is_empty() {
+            *slow = slow.pass(color);
+            fast.pass();
+            return false;
+        }
+        *state = splitmix64(*state);
+        let p = choices[(*state % choices.len() as u64) as usize];
+        let (next, captured) = slow.try_play(color, p).unwrap();
+        assert_eq!(fast.play(FastBoard::cell(p)), captured.count_ones(), "captures at {p:?}");
+        *slow = next;
+        true
     }
 
     /// [`FastBoard::pick_playable`] picks a playable point, and passes only when there
@@ -925,17 +936,7 @@ mod tests {
                             assert_eq!(fast.is_big_self_atari(cell), expected, "self-atari at {p:?}\n{}", slow.draw());
                         }
                     }
-                    let legal = slow.legal_points(color);
-                    let choices: Vec<Point> = points(size).filter(|p| legal & p.bit() != 0).collect();
-                    if choices.is_empty() {
-                        slow = slow.pass(color);
-                        fast.pass();
-                        continue;
-                    }
-                    state = splitmix64(state);
-                    let p = choices[(state % choices.len() as u64) as usize];
-                    slow = slow.try_play(color, p).unwrap().0;
-                    fast.play(FastBoard::cell(p));
+                    play_random_move(&mut slow, &mut fast, size, &mut state);
                 }
             }
         }
