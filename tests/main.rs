@@ -34,6 +34,7 @@ mod resume;
 mod shards;
 mod toy;
 mod train_go;
+mod train_teacher;
 mod ugi;
 mod ugi_client;
 mod ugi_setup;

@@ -11,6 +11,7 @@ mod process;
 mod report;
 mod settings;
 mod stats;
+mod teacher;
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::{self, File};
@@ -33,6 +34,7 @@ pub use players::{EngineSpec, GameSetup, Protocol, TimeControl};
 use players::{MoveRequest, Player, Reply, SearchInfo};
 use process::{Fault, Log};
 pub use stats::{EloModel, Pentanomial, Sprt, SprtVerdict, Tally};
+pub use teacher::NboardTeacher;
 
 /// How dead stones are decided at the end of a Go game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -485,6 +485,35 @@ impl Player {
         Ok(Reply::Move(text))
     }
 
+    /// NBoard: the engine's value of the position `ggf_board` (GGF `BO` form, the side
+    /// to move having a move), in discs for the side to move, by `hint 1` at the depth
+    /// it was set to: the eval of the last `search` line before the empty `status` that
+    /// ends the hint. (Not a `ping` after the hint: an engine may stop its search for
+    /// it.)
+    pub fn nboard_value(&mut self, ggf_board: &str, deadline: Instant) -> Result<f64, Fault> {
+        if self.spec.protocol != Protocol::Nboard {
+            return Err(Fault::Protocol("position values are asked over NBoard only".into()));
+        }
+        self.process.send(&format!("set game (;GM[Othello]PC[sente]PB[?]PW[?]RE[?]TY[8]BO[{ggf_board}];)"))?;
+        self.nboard_sync(deadline)?;
+        self.process.send("hint 1")?;
+        let mut value = None;
+        self.process.recv_until(deadline, MAX_OTHER_LINES, |l| {
+            let mut words = l.split_whitespace();
+            match words.next() {
+                Some("search") => {
+                    if let Some(v) = words.nth(1).and_then(|w| w.parse::<f64>().ok()) {
+                        value = Some(v);
+                    }
+                    None
+                }
+                Some("status") if words.next().is_none() && value.is_some() => Some(()),
+                _ => None,
+            }
+        })?;
+        value.ok_or_else(|| Fault::Protocol("'hint 1' gave no 'search' line with a value".into()))
+    }
+
     /// GTP: the dead stones the engine sees at the end of a Go game (`None` if it
     /// cannot say).
     pub fn dead_stones(&mut self) -> Option<Vec<String>> {

@@ -1,11 +1,12 @@
 //! `sente train-othello`: the command line of the evaluation's training (`gen`, `merge`,
-//! `fit`, `errors`), run by [`crate::tools::train`] and [`crate::tools::train_shards`].
+//! `teach`, `fit`, `errors`), run by [`crate::tools::train`], [`crate::tools::train_shards`]
+//! and [`crate::tools::train_teacher`].
 
 use anyhow::{Result, bail};
 use clap::Subcommand;
 
 use crate::tools::shard::Shard;
-use crate::tools::{interrupt, train, train_shards};
+use crate::tools::{interrupt, train, train_shards, train_teacher};
 
 #[derive(Subcommand)]
 pub enum TrainCommand {
@@ -66,6 +67,33 @@ pub enum TrainCommand {
         /// The merged data file (must be new).
         #[arg(long)]
         out: String,
+    },
+    /// Relabel a data file's positions with the values an outside Othello engine gives
+    /// them over NBoard (a teacher at a fixed depth); writes the records, in order, to
+    /// a new file, and continues that file when run again.
+    Teach {
+        /// The data file to relabel.
+        #[arg(long)]
+        data: String,
+        /// The relabelled data file (continued if it exists).
+        #[arg(long)]
+        out: String,
+        /// The teacher, as the arena's --engine takes it, speaking NBoard, e.g.
+        /// "name=ntest cmd='./ntest x' proto=nboard option.depth=12".
+        #[arg(long)]
+        engine: String,
+        /// Relabel positions with at least this many empties (exact labels are kept).
+        #[arg(long, default_value_t = 21)]
+        min_empties: u32,
+        /// Relabel positions with at most this many empties.
+        #[arg(long, default_value_t = 60)]
+        max_empties: u32,
+        /// Teacher processes run at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Relabel at most this many positions in this run.
+        #[arg(long)]
+        limit: Option<u64>,
     },
     /// Fit the evaluation's weights to data files.
     Fit {
@@ -161,6 +189,17 @@ pub fn main(command: TrainCommand) -> Result<()> {
         TrainCommand::Merge { files, out } => {
             let (games, positions) = train_shards::merge(&files, &out)?;
             println!("{} shards, {games} games, {positions} positions written to {out}", files.len());
+            Ok(())
+        }
+        TrainCommand::Teach { data, out, engine, min_empties, max_empties, threads, limit } => {
+            let teacher = crate::arena::EngineSpec::parse(&engine).map_err(anyhow::Error::msg)?;
+            let run = train_teacher::TeachRun { data, out, teacher, min_empties, max_empties, threads, limit };
+            let s = train_teacher::teach(&run, interrupt::stop_flag())?;
+            let what = if s.written < s.total { "; the same command continues" } else { "" };
+            println!(
+                "{} of {} records in {} ({} valued by the teacher in this run){what}",
+                s.written, s.total, run.out, s.taught
+            );
             Ok(())
         }
         TrainCommand::Fit {
