@@ -120,7 +120,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Commands::Phantom(args)) => protocols::platform::main(args),
         Some(Commands::Arena(args)) => arena::cli::main(&args, &mut std::io::stdout().lock()),
         Some(Commands::Chaosclock(command)) => tools::chaosclock::main(command),
-        Some(Commands::TrainOthello(command)) => tools::train_othello::main(command),
+        Some(Commands::TrainOthello(command)) => tools::train_othello::main(command, arena::teach_command),
         Some(Commands::TrainGo(command)) => tools::train_go::main(command),
         Some(Commands::Bench(args)) => tools::bench::main(args),
     }

@@ -34,7 +34,7 @@ pub use players::{EngineSpec, GameSetup, Protocol, TimeControl};
 use players::{MoveRequest, Player, Reply, SearchInfo};
 use process::{Fault, Log};
 pub use stats::{EloModel, Pentanomial, Sprt, SprtVerdict, Tally};
-pub use teacher::NboardTeacher;
+pub use teacher::{NboardTeacher, teach_command};
 
 /// How dead stones are decided at the end of a Go game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

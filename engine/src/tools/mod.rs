@@ -20,4 +20,3 @@ pub mod train;
 pub mod train_go;
 pub mod train_othello;
 pub mod train_shards;
-pub mod train_teacher;

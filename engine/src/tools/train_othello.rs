@@ -1,12 +1,12 @@
 //! `sente train-othello`: the command line of the evaluation's training (`gen`, `merge`,
 //! `teach`, `fit`, `errors`), run by [`crate::tools::train`], [`crate::tools::train_shards`]
-//! and [`crate::tools::train_teacher`].
+//! and, for `teach`, the arena's teacher (`crate::arena::teach_command`).
 
 use anyhow::{Result, bail};
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 
 use crate::tools::shard::Shard;
-use crate::tools::{interrupt, train, train_shards, train_teacher};
+use crate::tools::{interrupt, train, train_shards};
 
 #[derive(Subcommand)]
 pub enum TrainCommand {
@@ -71,30 +71,7 @@ pub enum TrainCommand {
     /// Relabel a data file's positions with the values an outside Othello engine gives
     /// them over NBoard (a teacher at a fixed depth); writes the records, in order, to
     /// a new file, and continues that file when run again.
-    Teach {
-        /// The data file to relabel.
-        #[arg(long)]
-        data: String,
-        /// The relabelled data file (continued if it exists).
-        #[arg(long)]
-        out: String,
-        /// The teacher, as the arena's --engine takes it, speaking NBoard, e.g.
-        /// "name=ntest cmd='./ntest x' proto=nboard option.depth=12".
-        #[arg(long)]
-        engine: String,
-        /// Relabel positions with at least this many empties (exact labels are kept).
-        #[arg(long, default_value_t = 21)]
-        min_empties: u32,
-        /// Relabel positions with at most this many empties.
-        #[arg(long, default_value_t = 60)]
-        max_empties: u32,
-        /// Teacher processes run at once.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Relabel at most this many positions in this run.
-        #[arg(long)]
-        limit: Option<u64>,
-    },
+    Teach(TeachArgs),
     /// Fit the evaluation's weights to data files.
     Fit {
         /// Data files.
@@ -138,8 +115,37 @@ pub enum TrainCommand {
     },
 }
 
+/// What `sente train-othello teach` is asked for (run by the arena's teacher,
+/// `crate::arena::teach_command`: the engines are the arena's).
+#[derive(Args)]
+pub struct TeachArgs {
+    /// The data file to relabel.
+    #[arg(long)]
+    pub data: String,
+    /// The relabelled data file (continued if it exists).
+    #[arg(long)]
+    pub out: String,
+    /// The teacher, as the arena's --engine takes it, speaking NBoard, e.g.
+    /// "name=ntest cmd='./ntest x' proto=nboard option.depth=12".
+    #[arg(long)]
+    pub engine: String,
+    /// Relabel positions with at least this many empties (exact labels are kept).
+    #[arg(long, default_value_t = 21)]
+    pub min_empties: u32,
+    /// Relabel positions with at most this many empties.
+    #[arg(long, default_value_t = 60)]
+    pub max_empties: u32,
+    /// Teacher processes run at once.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Relabel at most this many positions in this run.
+    #[arg(long)]
+    pub limit: Option<u64>,
+}
+
 /// Runs `sente train-othello`'s subcommands.
-pub fn main(command: TrainCommand) -> Result<()> {
+/// `teach` runs the `teach` subcommand (the arena's, which this module does not import).
+pub fn main(command: TrainCommand, teach: impl FnOnce(TeachArgs) -> Result<()>) -> Result<()> {
     match command {
         TrainCommand::Gen {
             games,
@@ -191,17 +197,7 @@ pub fn main(command: TrainCommand) -> Result<()> {
             println!("{} shards, {games} games, {positions} positions written to {out}", files.len());
             Ok(())
         }
-        TrainCommand::Teach { data, out, engine, min_empties, max_empties, threads, limit } => {
-            let teacher = crate::arena::EngineSpec::parse(&engine).map_err(anyhow::Error::msg)?;
-            let run = train_teacher::TeachRun { data, out, teacher, min_empties, max_empties, threads, limit };
-            let s = train_teacher::teach(&run, interrupt::stop_flag())?;
-            let what = if s.written < s.total { "; the same command continues" } else { "" };
-            println!(
-                "{} of {} records in {} ({} valued by the teacher in this run){what}",
-                s.written, s.total, run.out, s.taught
-            );
-            Ok(())
-        }
+        TrainCommand::Teach(args) => teach(args),
         TrainCommand::Fit {
             data,
             out,
