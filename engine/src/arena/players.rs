@@ -214,6 +214,12 @@ pub struct Player {
     info: SearchInfo,
 }
 
+/// The start of an NBoard `set game` GGF record from the position `ggf_board` (`BO`
+/// form) on a board of side `size`: the moves and `;)` follow.
+fn ggf_game_start(size: usize, ggf_board: &str) -> String {
+    format!("(;GM[Othello]PC[sente arena]PB[?]PW[?]RE[?]TY[{size}]BO[{ggf_board}]")
+}
+
 /// GTP's colour of a seat: the first player is black in Othello and Go.
 fn color_word(seat: usize) -> &'static str {
     if seat == 0 { "black" } else { "white" }
@@ -454,8 +460,7 @@ impl Player {
     }
 
     fn genmove_nboard(&mut self, req: &MoveRequest) -> Result<Reply, Fault> {
-        let mut ggf =
-            format!("(;GM[Othello]PC[sente arena]PB[?]PW[?]RE[?]TY[{}]BO[{}]", self.setup.size, req.ggf_board);
+        let mut ggf = ggf_game_start(self.setup.size, req.ggf_board);
         for (mv, &seat) in req.moves.iter().zip(req.seats) {
             let text = if mv == "pass" { "PA".to_string() } else { mv.to_ascii_uppercase() };
             ggf.push_str(&format!("{}[{text}]", if seat == 0 { "B" } else { "W" }));
@@ -494,7 +499,7 @@ impl Player {
         if self.spec.protocol != Protocol::Nboard {
             return Err(Fault::Protocol("position values are asked over NBoard only".into()));
         }
-        self.process.send(&format!("set game (;GM[Othello]PC[sente]PB[?]PW[?]RE[?]TY[8]BO[{ggf_board}];)"))?;
+        self.process.send(&format!("set game {};)", ggf_game_start(self.setup.size, ggf_board)))?;
         self.nboard_sync(deadline)?;
         self.process.send("hint 1")?;
         let mut value = None;

@@ -159,9 +159,13 @@ pub fn teach(run: &TeachRun, stop: Arc<AtomicBool>) -> Result<TeachSummary> {
     if let Some(i) = kept.iter().zip(&input).position(|(a, b)| (a.player, a.opponent) != (b.player, b.opponent)) {
         bail!("record {i} of {} is not record {i} of {}: it is not a relabelling of that file", run.out, run.data);
     }
-    let file = OpenOptions::new().create(true).write(true).truncate(false).open(&run.out)?;
-    file.set_len(whole as u64).with_context(|| format!("cannot cut {} to whole records", run.out))?;
-    let mut out = OpenOptions::new().append(true).open(&run.out)?;
+    // Appends go to the end, wherever the cut leaves it.
+    let mut out = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&run.out)
+        .with_context(|| format!("cannot open {}", run.out))?;
+    out.set_len(whole as u64).with_context(|| format!("cannot cut {} to whole records", run.out))?;
 
     let mut teachers = Vec::new();
     for _ in 0..run.threads {
