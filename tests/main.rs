@@ -26,6 +26,7 @@ mod gtp_othello;
 mod katago_analysis;
 mod nboard;
 mod othello_book;
+mod othello_openings;
 mod phantom_arena;
 mod phantom_protocol;
 mod phantom_ugi;

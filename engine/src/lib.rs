@@ -63,6 +63,10 @@ enum Commands {
     /// Grow the 8×8 opening book in FILE by drop-out expansion (appending: the same
     /// command goes on after a stop). The player uses the built-in book unless told not to
     OthelloBook(tools::othello_book::BookArgs),
+    /// Write balanced 8×8 openings to FILE for `sente arena --openings`: random
+    /// openings of a few plies, kept when a fixed-depth search values them within a
+    /// few discs of even (appending: the same command goes on after a stop)
+    OthelloOpenings(tools::othello_openings::OpeningsArgs),
     /// The 9×9 Go homework of seed 001: rule check, capturing moves with pictures,
     /// legal moves, for a problem file or every problem of a folder.
     GoHomework(tools::homework::HomeworkArgs),
@@ -116,6 +120,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Commands::Ffo(args)) => tools::ffo::main(args),
         Some(Commands::OthelloAccuracy(args)) => tools::accuracy::main(args),
         Some(Commands::OthelloBook(args)) => tools::othello_book::main(args),
+        Some(Commands::OthelloOpenings(args)) => tools::othello_openings::main(args),
         Some(Commands::GoHomework(args)) => tools::homework::main(args),
         Some(Commands::Phantom(args)) => protocols::platform::main(args),
         Some(Commands::Arena(args)) => arena::cli::main(&args, &mut std::io::stdout().lock()),

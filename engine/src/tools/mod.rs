@@ -13,6 +13,7 @@ pub mod interrupt;
 pub mod journal;
 pub mod openings_results;
 pub mod othello_book;
+pub mod othello_openings;
 pub mod perft;
 pub mod selfplay;
 pub mod shard;
