@@ -653,6 +653,21 @@ impl FastBoard {
         self.passes = self.passes.saturating_add(1);
     }
 
+    /// A 64-bit key of the stones alone, for superko: boards with the same stones have
+    /// the same key whatever the ko point and passes; with `side`, the side to move is
+    /// mixed in (situational superko). Computed from the stone masks, as
+    /// [`FastBoard::position_key`].
+    pub fn stones_key(&self, side: bool) -> u64 {
+        let words = [
+            self.stones[0] as u64,
+            (self.stones[0] >> 64) as u64,
+            self.stones[1] as u64,
+            (self.stones[1] >> 64) as u64,
+            if side { u64::from(self.to_move) } else { 0 },
+        ];
+        words.iter().fold(0x13198A2E_03707344, |h, &w| splitmix64(h ^ w))
+    }
+
     /// A 64-bit key of the position for the search tree's transposition table: the
     /// stones of each colour, the side to move, the simple-ko point and the passes in a
     /// row (0, 1, or 2 and more, after which the game is over) go through a

@@ -92,6 +92,11 @@ impl Game {
     pub fn start(&self) -> &Board {
         &self.boards[0]
     }
+    /// Every board of the game so far, the start first and the current one last (one
+    /// per move, passes included).
+    pub fn boards(&self) -> &[Board] {
+        &self.boards
+    }
     /// The moves played, with their colours.
     pub fn moves(&self) -> &[(Color, Move)] {
         &self.moves

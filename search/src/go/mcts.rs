@@ -8,7 +8,9 @@
 //! and updates every node on the way with the result; RAVE ("all moves as first")
 //! also credits each child whose move the same colour played later in the iteration.
 //! The root's moves are filtered by the game's full rules (superko included); inside
-//! the tree the playout board's simple ko applies.
+//! the tree each stone played is checked against the boards of the game and of its
+//! path (superko), and a move that repeats one is marked illegal for good; the
+//! playouts keep simple ko alone.
 //!
 //! The tree lives in an arena of nodes allocated by the first search (or before it, by
 //! [`Mcts::prepare`]), sized by the node budget ([`MctsSettings::max_nodes`]) and kept
@@ -37,7 +39,7 @@ use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize};
 use std::time::Instant;
 
-use bitboards::go::{Board, Cell, Color, FastBoard, Game, Move, Point, bits};
+use bitboards::go::{Board, Cell, Color, FastBoard, Game, Move, Point, Superko, bits};
 use bitboards::rng::splitmix64;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
@@ -154,6 +156,9 @@ struct Node {
     rave: AtomicU64,
     /// [`UNEXPANDED`], [`EXPANDING`], or `first_child << 16 | child_count`.
     children: AtomicU64,
+    /// Set once playing this node's move was found to repeat an earlier board
+    /// (superko): the selection never takes it again.
+    illegal: AtomicBool,
 }
 
 impl Node {
@@ -372,6 +377,7 @@ impl Tree {
         b.wins.store(a.wins.load(Relaxed), Relaxed);
         b.rave.store(a.rave.load(Relaxed), Relaxed);
         b.children.store(a.children.load(Relaxed), Relaxed);
+        b.illegal.store(a.illegal.load(Relaxed), Relaxed);
     }
 
     /// Clears the nodes `range` (back to unused).
@@ -384,6 +390,7 @@ impl Tree {
             n.wins.store(0, Relaxed);
             n.rave.store(0, Relaxed);
             n.children.store(UNEXPANDED, Relaxed);
+            n.illegal.store(false, Relaxed);
         }
     }
 
@@ -518,6 +525,11 @@ pub struct Mcts {
     root_before: Cell,
     /// The game at the root, to find it again in a later position ([`Mcts::reuse`]).
     root_game: Game,
+    /// Superko inside the tree: the keys ([`FastBoard::stones_key`]) of every board of
+    /// the game up to the root, sorted; empty under simple ko alone.
+    history: Vec<u64>,
+    /// Whether the keys include the side to move (situational superko).
+    situational: bool,
     komi: f32,
     seed: u64,
     searches: u64,
@@ -534,11 +546,26 @@ fn to_move(cell: Cell) -> Move {
     if cell == PASS { Move::Pass } else { Move::Play(FastBoard::point(cell)) }
 }
 
+/// The keys ([`FastBoard::stones_key`]) of every board of `game`, sorted, for the
+/// tree's superko check; empty when the game's rule is simple ko alone.
+fn superko_history(game: &Game) -> Vec<u64> {
+    if game.superko() == Superko::Off {
+        return Vec::new();
+    }
+    let situational = game.superko() == Superko::Situational;
+    let mut keys: Vec<u64> = game.boards().iter().map(|b| FastBoard::from_board(b).stones_key(situational)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
 /// What one thread needs for its iterations.
 struct Worker {
     rng: Xoshiro256PlusPlus,
     amaf: [u8; 128],
     path: [u32; MAX_DEPTH],
+    /// The keys of the boards after the stones played on the path (superko).
+    keys: [u64; MAX_DEPTH],
 }
 
 /// A value alone on its cache lines (128 bytes: adjacent-line prefetching pairs lines).
@@ -655,6 +682,8 @@ impl Mcts {
                 _ => PASS,
             },
             settings: MctsSettings::default(),
+            history: superko_history(game),
+            situational: game.superko() == Superko::Situational,
             root_game: game.clone(),
             ownership: None,
             refused: None,
@@ -828,6 +857,9 @@ impl Mcts {
         let mut best_value = f32::MIN;
         for i in children {
             let child = &tree.nodes[i];
+            if child.illegal.load(Relaxed) {
+                continue;
+            }
             let mut v = child.value(log, exploration);
             if child.cell() == PASS {
                 // Passing is a last resort while the board still has moves.
@@ -850,6 +882,8 @@ impl Mcts {
         let amaf = &mut w.amaf;
         amaf.fill(0);
         let mut visits_before = tree.nodes[0].visits.fetch_add(1, Relaxed);
+        // Stones played on the path so far (their boards' keys are in `w.keys`).
+        let mut plays = 0;
         // Descend.
         loop {
             w.path[depth] = node as u32;
@@ -890,6 +924,20 @@ impl Mcts {
                     amaf[cell as usize] = if black { 1 } else { 2 };
                 }
                 board.play(cell);
+                if !self.history.is_empty() {
+                    // Superko: a move that brings back a board of the game or of this
+                    // path is illegal. It is marked so and this iteration is undone.
+                    let key = board.stones_key(self.situational);
+                    if self.history.binary_search(&key).is_ok() || w.keys[..plays].contains(&key) {
+                        tree.nodes[child].illegal.store(true, Relaxed);
+                        for &id in w.path[..depth].iter().chain([child as u32].iter()) {
+                            tree.nodes[id as usize].visits.fetch_sub(1, Relaxed);
+                        }
+                        return;
+                    }
+                    w.keys[plays] = key;
+                    plays += 1;
+                }
             }
             node = child;
         }
@@ -1003,6 +1051,7 @@ impl Mcts {
             ),
             amaf: [0; 128],
             path: [0; MAX_DEPTH],
+            keys: [0; MAX_DEPTH],
         };
         let this = &*self;
         std::thread::scope(|scope| {
@@ -1150,7 +1199,6 @@ pub fn point_of(m: Move) -> Option<Point> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bitboards::go::Superko;
 
     #[test]
     fn a_tree_the_system_refuses_is_searched_smaller() {
@@ -1278,6 +1326,69 @@ mod tests {
         }
         b.set(Point::new(4, 1), Some(Color::BLACK));
         Game::new(b, 7.5, Superko::Positional)
+    }
+
+    /// Move 70 of a game against Pachi 12.90 (docs/go-move-model.md, seed 4579, game
+    /// 28), black to move. Black C1 throws two stones in; White takes them at A1, and
+    /// Black's retake at B1 would bring back the board of before C1: legal under simple
+    /// ko, a repetition under superko. Black played C1 counting on the retake, and lost.
+    fn superko_throw_in(superko: Superko) -> Game {
+        let moves = "B9 J6 E5 C4 G5 C6 D7 C7 C8 D6 E6 D8 E7 E3 D4 D3 C3 C2 G3 B8 B3 B2 E2 F2 D2 D1 C5 B4 B5 D5 \
+                     A4 E4 C4 B6 B1 E8 C9 D9 A2 E1 G2 F4 F5 G4 H4 F8 H5 A6 G1 E2 F3 F1 G7 G8 H8 F7 H7 H9 H3 A9 \
+                     J8 A5 F6 G9 C8 J9 A7 B7 B9 C9";
+        let mut game = Game::new(Board::new(9), 7.0, superko);
+        for (i, m) in moves.split_whitespace().enumerate() {
+            let color = if i % 2 == 0 { Color::BLACK } else { Color::WHITE };
+            game.play(color, Move::from_gtp(m, 9).expect("a vertex")).expect("a legal move");
+        }
+        game
+    }
+
+    #[test]
+    fn the_tree_knows_superko() {
+        let at = |m: &str| {
+            FastBoard::cell(match Move::from_gtp(m, 9).expect("a vertex") {
+                Move::Play(p) => p,
+                Move::Pass => unreachable!(),
+            })
+        };
+        let line = |search: &Mcts| {
+            let tree = search.tree.as_ref().expect("a tree");
+            let c1 = tree.child_with(0, at("C1"));
+            let a1 = c1.and_then(|n| tree.child_with(n, at("A1")));
+            let b1 = a1.and_then(|n| tree.child_with(n, at("B1")));
+            b1.map(|n| (tree.nodes[n].visits.load(Relaxed), tree.nodes[n].illegal.load(Relaxed)))
+        };
+        // The root may only throw in (every other point excluded, no pass), so every
+        // playout goes through C1 and White's capture at A1; the tree marks the retake
+        // illegal exactly when the full rules do.
+        let only_c1 = |game: &Game| game.board().empty() & !FastBoard::point(at("C1")).bit();
+        let limits = Limits { nodes: Some(5_000), ..Limits::default() };
+        for superko in [Superko::Off, Superko::Positional, Superko::Situational] {
+            let game = superko_throw_in(superko);
+            // What the full rules say of the retake: a repetition under positional
+            // superko only (the board comes back with the other side to move).
+            let mut rules = game.clone();
+            for (color, m) in [(Color::BLACK, "C1"), (Color::WHITE, "A1")] {
+                rules.play(color, Move::from_gtp(m, 9).unwrap()).expect("legal");
+            }
+            let retake_is_legal = rules.check(Color::BLACK, Move::from_gtp("B1", 9).unwrap()).is_ok();
+            assert_eq!(retake_is_legal, superko != Superko::Positional);
+            let mut search = Mcts::with_excluded(&game, 7, false, only_c1(&game));
+            let r = search.search(&limits, &StopFlag::new(), Color::BLACK);
+            let (visits, illegal) = line(&search).expect("C1 A1 B1 expanded");
+            if retake_is_legal {
+                assert!(visits > 0 && !illegal, "{superko:?}: B1 has {visits} visits");
+            } else {
+                assert!(visits == 0 && illegal, "{superko:?}: B1 has {visits} visits");
+            }
+            // The principal variation is legal under the full rules.
+            let mut replay = game.clone();
+            for (i, &m) in r.pv.iter().enumerate() {
+                let color = if i % 2 == 0 { Color::BLACK } else { Color::WHITE };
+                replay.play(color, m).unwrap_or_else(|e| panic!("{superko:?}: move {i} of {:?}: {e}", r.pv));
+            }
+        }
     }
 
     #[test]
