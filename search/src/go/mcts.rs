@@ -8,9 +8,9 @@
 //! and updates every node on the way with the result; RAVE ("all moves as first")
 //! also credits each child whose move the same colour played later in the iteration.
 //! The root's moves are filtered by the game's full rules (superko included); inside
-//! the tree each stone played is checked against the boards of the game and of its
-//! path (superko), and a move that repeats one is marked illegal for good; the
-//! playouts keep simple ko alone.
+//! the tree each stone played is checked against the boards of the game (superko),
+//! and a move that repeats one is marked illegal for good; the playouts keep simple
+//! ko alone.
 //!
 //! The tree lives in an arena of nodes allocated by the first search (or before it, by
 //! [`Mcts::prepare`]), sized by the node budget ([`MctsSettings::max_nodes`]) and kept
@@ -156,7 +156,7 @@ struct Node {
     rave: AtomicU64,
     /// [`UNEXPANDED`], [`EXPANDING`], or `first_child << 16 | child_count`.
     children: AtomicU64,
-    /// Set once playing this node's move was found to repeat an earlier board
+    /// Set once playing this node's move was found to repeat a board of the game
     /// (superko): the selection never takes it again.
     illegal: AtomicBool,
 }
@@ -564,8 +564,6 @@ struct Worker {
     rng: Xoshiro256PlusPlus,
     amaf: [u8; 128],
     path: [u32; MAX_DEPTH],
-    /// The keys of the boards after the stones played on the path (superko).
-    keys: [u64; MAX_DEPTH],
 }
 
 /// A value alone on its cache lines (128 bytes: adjacent-line prefetching pairs lines).
@@ -737,6 +735,11 @@ impl Mcts {
         let priors = self.root_priors();
         let Some(tree) = self.tree.as_ref() else { return };
         let old: Vec<usize> = tree.nodes[0].children().map_or(Vec::new(), |c| c.collect());
+        // The root's moves are the full rules' (superko included), so none of them is
+        // marked illegal, whatever the tree kept from before.
+        for &i in &old {
+            tree.nodes[i].illegal.store(false, Relaxed);
+        }
         let same = old.len() == self.root_cells.len()
             && old.iter().zip(&self.root_cells).all(|(&i, &c)| tree.nodes[i].cell() == c);
         if same {
@@ -882,8 +885,6 @@ impl Mcts {
         let amaf = &mut w.amaf;
         amaf.fill(0);
         let mut visits_before = tree.nodes[0].visits.fetch_add(1, Relaxed);
-        // Stones played on the path so far (their boards' keys are in `w.keys`).
-        let mut plays = 0;
         // Descend.
         loop {
             w.path[depth] = node as u32;
@@ -924,19 +925,16 @@ impl Mcts {
                     amaf[cell as usize] = if black { 1 } else { 2 };
                 }
                 board.play(cell);
-                if !self.history.is_empty() {
-                    // Superko: a move that brings back a board of the game or of this
-                    // path is illegal. It is marked so and this iteration is undone.
-                    let key = board.stones_key(self.situational);
-                    if self.history.binary_search(&key).is_ok() || w.keys[..plays].contains(&key) {
-                        tree.nodes[child].illegal.store(true, Relaxed);
-                        for &id in w.path[..depth].iter().chain([child as u32].iter()) {
-                            tree.nodes[id as usize].visits.fetch_sub(1, Relaxed);
-                        }
-                        return;
+                // Superko: a move that brings back a board of the game is illegal,
+                // whatever the path (so a block of children shared by transposition
+                // is right for every parent). It is marked so and this iteration is
+                // undone.
+                if !self.history.is_empty() && self.history.binary_search(&board.stones_key(self.situational)).is_ok() {
+                    tree.nodes[child].illegal.store(true, Relaxed);
+                    for &id in w.path[..depth].iter().chain([child as u32].iter()) {
+                        tree.nodes[id as usize].visits.fetch_sub(1, Relaxed);
                     }
-                    w.keys[plays] = key;
-                    plays += 1;
+                    return;
                 }
             }
             node = child;
@@ -1051,7 +1049,6 @@ impl Mcts {
             ),
             amaf: [0; 128],
             path: [0; MAX_DEPTH],
-            keys: [0; MAX_DEPTH],
         };
         let this = &*self;
         std::thread::scope(|scope| {
