@@ -658,14 +658,7 @@ impl FastBoard {
     /// mixed in (situational superko). Computed from the stone masks, as
     /// [`FastBoard::position_key`].
     pub fn stones_key(&self, side: bool) -> u64 {
-        let words = [
-            self.stones[0] as u64,
-            (self.stones[0] >> 64) as u64,
-            self.stones[1] as u64,
-            (self.stones[1] >> 64) as u64,
-            if side { u64::from(self.to_move) } else { 0 },
-        ];
-        words.iter().fold(0x13198A2E_03707344, |h, &w| splitmix64(h ^ w))
+        self.mixed_key(0x1319_8A2E_0370_7344, if side { u64::from(self.to_move) } else { 0 })
     }
 
     /// A 64-bit key of the position for the search tree's transposition table: the
@@ -675,6 +668,13 @@ impl FastBoard {
     /// playouts' hot path keeps no incremental (Zobrist) key up to date.
     pub fn position_key(&self) -> u64 {
         let state = u64::from(self.ko) | u64::from(self.to_move) << 8 | u64::from(self.passes.min(2)) << 16;
+        self.mixed_key(0x243F_6A88_85A3_08D3, state)
+    }
+
+    /// The stones of each colour and then `state`, folded from `seed` through the
+    /// mixer: the keys of [`FastBoard::position_key`] and [`FastBoard::stones_key`].
+    #[inline]
+    fn mixed_key(&self, seed: u64, state: u64) -> u64 {
         let words = [
             self.stones[0] as u64,
             (self.stones[0] >> 64) as u64,
@@ -682,7 +682,7 @@ impl FastBoard {
             (self.stones[1] >> 64) as u64,
             state,
         ];
-        words.iter().fold(0x243F_6A88_85A3_08D3, |h, &w| splitmix64(h ^ w))
+        words.iter().fold(seed, |h, &w| splitmix64(h ^ w))
     }
 
     /// Area score of a board where every empty point is an eye: stones, plus empty

@@ -19,7 +19,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use bitboards::othello::{Board, Color, Position};
-use indicatif::{ProgressBar, ProgressStyle};
 use search::othello::train::{RECORD_BYTES, Record};
 
 use super::players::{EngineSpec, GameSetup, Player, Protocol, TimeControl};
@@ -171,11 +170,7 @@ pub fn teach(run: &TeachRun, stop: Arc<AtomicBool>) -> Result<TeachSummary> {
     for _ in 0..run.threads {
         teachers.push(NboardTeacher::start(&run.teacher, stop.clone())?);
     }
-    let bar = ProgressBar::new(input.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} records {per_sec}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = crate::tools::accuracy::progress(input.len() as u64);
     bar.set_position(kept.len() as u64);
     let mut next = kept.len();
     let mut taught = 0u64;
