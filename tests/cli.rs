@@ -87,6 +87,49 @@ fn othello_accuracy_runs_the_built_in_file_and_a_given_one() {
 }
 
 #[test]
+fn othello_accuracy_searches_with_a_given_weights_file() {
+    use search::othello::train::{decode_weights, encode_weights};
+    let dir = common::Scratch::new("accuracy-eval");
+    let same = dir.join("same.bin");
+    let negated = dir.join("negated.bin");
+    let broken = dir.join("broken.bin");
+    let weights = decode_weights(search::othello::embedded_weights()).unwrap();
+    std::fs::write(&same, encode_weights(&weights)).unwrap();
+    let flipped: Vec<i16> = weights.iter().map(|w| w.saturating_neg()).collect();
+    std::fs::write(&negated, encode_weights(&flipped)).unwrap();
+    std::fs::write(&broken, b"not weights").unwrap();
+    let args = ["othello-accuracy", "--depth", "4", "--count", "12"];
+    let built_in = run(&args);
+    let tally = |out: &str| out.lines().last().unwrap().to_string();
+    // The built-in weights read from a file play the same moves.
+    let with_same = run(&[&args[..], &["--eval", same.to_str().unwrap()]].concat());
+    assert_eq!(tally(&with_same), tally(&built_in));
+    // Weights that value every position the other way round choose worse moves.
+    let with_negated = run(&[&args[..], &["--eval", negated.to_str().unwrap()]].concat());
+    let loss =
+        |out: &str| -> f64 { tally(out).split_whitespace().nth(3).unwrap().trim_end_matches(',').parse().unwrap() };
+    assert!(loss(&with_negated) > loss(&built_in) + 1.0, "{with_negated}\n{built_in}");
+    // A run kept with --out is resumed only with the same weights.
+    let kept = dir.join("kept.jsonl");
+    let keep = [&args[..], &["--eval", same.to_str().unwrap(), "--out", kept.to_str().unwrap()]].concat();
+    run(&keep);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sente"))
+        .args([&args[..], &["--out", kept.to_str().unwrap(), "--resume"]].concat())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another run"), "{}", String::from_utf8_lossy(&out.stderr));
+    // A file that is not a weights file is refused, naming it.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sente"))
+        .args([&args[..], &["--eval", broken.to_str().unwrap()]].concat())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("broken.bin"), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn othello_accuracy_at_fixed_nodes_is_reproducible() {
     let a = run(&["othello-accuracy", "--nodes", "200000", "--count", "12"]);
     assert!(a.contains("12 positions, 200000 nodes per move, 1 thread"), "{a}");

@@ -63,6 +63,9 @@ pub struct RunOptions {
     pub hash_mb: usize,
     /// Play only this shard's positions (with `out`, for [`merge`]).
     pub shard: Option<Shard>,
+    /// The evaluation weights file in use instead of the built-in ones (named in the
+    /// `out` file's header, so that a run is resumed only with the same weights).
+    pub eval: Option<String>,
 }
 
 /// A progress bar of `len` steps in the style of the batch commands.
@@ -129,6 +132,9 @@ pub fn run(
             });
             if let (Some(shard), Some(map)) = (options.shard, header.as_object_mut()) {
                 map.insert("shard".into(), shard.to_string().into());
+            }
+            if let (Some(eval), Some(map)) = (&options.eval, header.as_object_mut()) {
+                map.insert("eval".into(), eval.clone().into());
             }
             Some(open_results::<Played>(file, header, options.resume)?)
         }
@@ -505,6 +511,10 @@ pub struct AccuracyArgs {
     /// --make: position k of the seed, k < --count); `merge` joins the shards' files.
     #[arg(long)]
     pub shard: Option<String>,
+    /// An evaluation weights file (as `train-othello fit` writes) to search with
+    /// instead of the built-in weights (not with --make, whose games it would change).
+    #[arg(long, conflicts_with = "make")]
+    pub eval: Option<String>,
 }
 
 /// Runs `sente othello-accuracy` (a run, `--make`, or `merge`).
@@ -515,6 +525,9 @@ pub fn main(args: AccuracyArgs) -> Result<()> {
     }
     let stop = crate::tools::interrupt::stop_flag();
     let shard = args.shard.map(|s| Shard::parse(&s, "--shard")).transpose()?;
+    if let Some(path) = &args.eval {
+        super::install_eval_file(path)?;
+    }
     if let Some(path) = args.make {
         let count = args.count.unwrap_or(500) as u64;
         let made = MakeRun { path, count, seed: args.seed, hash_mb: args.hash, shard };
@@ -536,6 +549,7 @@ pub fn main(args: AccuracyArgs) -> Result<()> {
         threads: args.threads,
         hash_mb: args.hash,
         shard,
+        eval: args.eval,
     };
     let (name, text) = match args.file {
         Some(path) => {

@@ -352,8 +352,7 @@ pub fn main(args: FfoArgs) -> Result<()> {
     let file = file.context("give the problem file")?;
     let shard = shard.map(|s| Shard::parse(&s, "--shard")).transpose()?;
     if let Some(path) = &eval {
-        let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
-        search::othello::install_weights(&bytes).map_err(anyhow::Error::msg).with_context(|| path.clone())?;
+        super::install_eval_file(path)?;
     }
     let options = FfoOptions { threads, hash_mb: hash, only, out, resume, eval, shard };
     let stop = crate::tools::interrupt::stop_flag();

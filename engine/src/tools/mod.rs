@@ -21,3 +21,12 @@ pub mod train;
 pub mod train_go;
 pub mod train_othello;
 pub mod train_shards;
+
+/// Makes the 8×8 searches of this process use the weights file at `path` (as
+/// `train-othello fit` writes it) instead of the built-in weights: `ffo --eval` and
+/// `othello-accuracy --eval`. An error names the file.
+pub fn install_eval_file(path: &str) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
+    search::othello::install_weights(&bytes).map_err(anyhow::Error::msg).with_context(|| path.to_string())
+}
