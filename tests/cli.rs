@@ -109,24 +109,21 @@ fn othello_accuracy_searches_with_a_given_weights_file() {
     let loss =
         |out: &str| -> f64 { tally(out).split_whitespace().nth(3).unwrap().trim_end_matches(',').parse().unwrap() };
     assert!(loss(&with_negated) > loss(&built_in) + 1.0, "{with_negated}\n{built_in}");
+    // The standard error of a run that must fail.
+    let refused = |extra: &[&str]| -> String {
+        let out =
+            std::process::Command::new(env!("CARGO_BIN_EXE_sente")).args([&args[..], extra].concat()).output().unwrap();
+        assert!(!out.status.success(), "sente {extra:?} succeeded");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
     // A run kept with --out is resumed only with the same weights.
     let kept = dir.join("kept.jsonl");
-    let keep = [&args[..], &["--eval", same.to_str().unwrap(), "--out", kept.to_str().unwrap()]].concat();
-    run(&keep);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sente"))
-        .args([&args[..], &["--out", kept.to_str().unwrap(), "--resume"]].concat())
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("another run"), "{}", String::from_utf8_lossy(&out.stderr));
+    run(&[&args[..], &["--eval", same.to_str().unwrap(), "--out", kept.to_str().unwrap()]].concat());
+    let err = refused(&["--out", kept.to_str().unwrap(), "--resume"]);
+    assert!(err.contains("another run"), "{err}");
     // A file that is not a weights file is refused, naming it.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sente"))
-        .args([&args[..], &["--eval", broken.to_str().unwrap()]].concat())
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("broken.bin"), "{}", String::from_utf8_lossy(&out.stderr));
-    std::fs::remove_dir_all(&dir).unwrap();
+    let err = refused(&["--eval", broken.to_str().unwrap()]);
+    assert!(err.contains("broken.bin"), "{err}");
 }
 
 #[test]
