@@ -308,21 +308,35 @@ impl FastBoard {
     /// and no eye. A closed point is refused if it is an own true eye (its diagonals
     /// read only then) and otherwise taken only if it captures or an own neighbouring
     /// chain keeps a liberty, checked without a branch per neighbour. A refused point
-    /// is taken out before the next draw. Rejection sampling: the result is uniform
-    /// over the playable points, each point is checked at most once, a pass is known
-    /// without scanning the board again, and no move pays for the whole board's eyes.
+    /// is taken out before the next draw; after the first refusal every own true eye
+    /// is taken out at once (a few masks), so that the later draws, most of them late
+    /// in a playout and in passes, skip them. Rejection sampling: the result is
+    /// uniform over the playable points, each point is checked at most once, a pass
+    /// is known without scanning the board again, and a move whose first draw is
+    /// taken pays for no eye mask.
     #[inline]
     pub fn pick_playable(&self, mut below: impl FnMut(u32) -> u32) -> Option<Cell> {
         let empty = self.on_board & !(self.stones[0] | self.stones[1]);
         let ko = 1u128 << self.ko; // bit 0 (no ko) is off the board
         let mut candidates = empty & !ko;
+        let n = candidates.count_ones();
+        if n == 0 {
+            return None;
+        }
+        let cell = select_bit(candidates, below(n)) as usize;
+        if NEIGHBOURS[ix(cell)] & empty != 0 || self.closed_point_is_playable(cell) {
+            return Some(cell as Cell);
+        }
+        // Refused once: strike every own true eye at once (a mask), then draw on.
+        let me = self.to_move as usize & 1;
+        candidates &= !(1 << cell) & !self.true_eyes_of(me);
         loop {
             let n = candidates.count_ones();
             if n == 0 {
                 return None;
             }
             let cell = select_bit(candidates, below(n)) as usize;
-            if NEIGHBOURS[ix(cell)] & empty != 0 || self.closed_point_is_playable(cell) {
+            if NEIGHBOURS[ix(cell)] & empty != 0 || self.captures_or_keeps_liberty(cell) {
                 return Some(cell as Cell);
             }
             candidates &= !(1 << cell);
@@ -543,6 +557,9 @@ impl FastBoard {
             let q = (ci as isize + d) as usize;
             libs += u64::from(self.color[ix(q)] == EMPTY) * Pairs::of(q).0;
         }
+        // Read before the stone is added to the mask (a store that the next loads
+        // could not be forwarded from).
+        let mut own = NEIGHBOURS[ix(ci)] & self.stones[c as usize & 1];
         self.color[ix(ci)] = c;
         self.stones[c as usize & 1] |= 1 << ci;
         self.chain[ix(ci)] = cell;
@@ -557,18 +574,32 @@ impl FastBoard {
             let ch = ix(self.chain[q] as usize);
             self.libs[ch].0 = self.libs[ch].0.wrapping_sub(u64::from(is_stone(self.color[q])) * Pairs::of(ci).0);
         }
-        for d in DIRS {
-            let q = ix((ci as isize + d) as usize);
-            if self.color[q] == c {
-                self.merge(self.chain[ix(ci)], self.chain[q]);
+        // Own neighbours: the stone joins the first one's chain (no relabelling), and
+        // any other chain among them is merged into that one. One branch for the
+        // common cases (no own neighbour, or one), not one per direction.
+        if own != 0 {
+            let first = ix(own.trailing_zeros() as usize);
+            let mut rep = self.chain[first];
+            let r = ix(rep as usize);
+            self.chain[ix(ci)] = rep;
+            self.next[ix(ci)] = self.next[r];
+            self.next[r] = cell;
+            self.chain_size[r] += 1;
+            self.libs[r].0 += libs;
+            own &= own - 1;
+            while own != 0 {
+                let q = ix(own.trailing_zeros() as usize);
+                own &= own - 1;
+                rep = self.merge(rep, self.chain[q]);
             }
         }
     }
 
-    /// Merges the chains with representatives `a` and `b` (relabels the smaller).
-    fn merge(&mut self, a: u8, b: u8) {
+    /// Merges the chains with representatives `a` and `b` (relabels the smaller);
+    /// returns the representative of the whole.
+    fn merge(&mut self, a: u8, b: u8) -> u8 {
         if a == b {
-            return;
+            return a;
         }
         let (big, small) =
             if self.chain_size[ix(a as usize)] >= self.chain_size[ix(b as usize)] { (a, b) } else { (b, a) };
@@ -583,6 +614,7 @@ impl FastBoard {
         self.next.swap(big as usize, small as usize);
         self.chain_size[ix(big as usize)] += self.chain_size[ix(small as usize)];
         self.libs[ix(big as usize)].0 += self.libs[ix(small as usize)].0;
+        big
     }
 
     /// Removes the chain `ch`; returns how many stones it had.
