@@ -255,6 +255,48 @@ fn the_move_model_is_switched_over_gtp_and_ugi() {
 }
 
 #[test]
+fn the_last_good_replies_are_switched_over_gtp_and_ugi() {
+    // GTP `sente-lastgoodreply` and UGI+ `LastGoodReply`; at fixed playouts each
+    // setting is deterministic, and the replies change the search's choice here.
+    let mut e = Engine::start(&["gtp"]);
+    let default = format!("= {}", search::go::params::LAST_GOOD_REPLY);
+    assert_eq!(gtp(&mut e, "sente-lastgoodreply"), default);
+    assert_eq!(gtp(&mut e, "sente-lastgoodreply true"), "=");
+    assert_eq!(gtp(&mut e, "sente-lastgoodreply"), "= true");
+    assert!(gtp(&mut e, "sente-lastgoodreply 2").starts_with("? bad LastGoodReply '2'"));
+    assert_eq!(gtp(&mut e, "sente-lastgoodreply"), "= true", "a refused value keeps the setting");
+    assert!(gtp(&mut e, "list_commands").contains("sente-lastgoodreply"));
+    let mut u = Engine::start(&["ugi"]);
+    u.send("setoption name Game value go");
+    u.send("ugi");
+    let hello = u.until(|l| l == "ugiok");
+    let line = format!("option name LastGoodReply type check default {}", search::go::params::LAST_GOOD_REPLY);
+    assert!(hello.contains(&line), "{hello:?}");
+    u.send("quit");
+    let search = |on: &str| {
+        let mut u = Engine::start(&["ugi"]);
+        u.send("setoption name Game value go");
+        u.send(&format!("setoption name LastGoodReply value {on}"));
+        u.send("position startpos moves E5 C3 G5 D7 C6 F3");
+        u.send("go nodes 4000");
+        // The search's last report without its times: score, principal variation, move.
+        let lines = u.until(|l| l.starts_with("bestmove"));
+        let report = lines.iter().rev().find(|l| l.starts_with("info depth")).cloned().unwrap_or_default();
+        let words: Vec<&str> = report.split_whitespace().collect();
+        let kept: Vec<&str> = words
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i == 0 || !matches!(words[i - 1], "time" | "nps") && !matches!(words[i], "time" | "nps"))
+            .map(|(_, w)| *w)
+            .collect();
+        (kept.join(" "), lines.last().cloned().unwrap_or_default())
+    };
+    let (on, off) = (search("true"), search("false"));
+    assert_eq!(on, search("true"), "deterministic at fixed playouts");
+    assert_ne!(on, off, "the replies change the search");
+}
+
+#[test]
 fn threads_and_hash_come_from_the_command_line() {
     // Two threads on a tree of at most 8 MiB: legal moves, and the memory stays within
     // the budget. (The tree's memory comes zeroed from the system and is resident only

@@ -10,6 +10,7 @@ use protocol::gtp::{self, Command};
 use protocol::ugi::{OptionKind, StartPosition};
 use search::go::endgame::{Settlement, judge};
 use search::go::mcts::{DEFAULT_PLAYOUTS, MOVE_MODEL_BY_DEFAULT, Mcts, MctsResult, MctsSettings, ownership};
+use search::go::params::LAST_GOOD_REPLY;
 use search::go::player::{Choice, Ending, GoPlayer, Progress, search_in_steps};
 use search::go::playout::Policy;
 use search::{Limits, Outcome, Player, Score, StopFlag};
@@ -179,6 +180,21 @@ const GO_OPTIONS: &[GameOption<GoState>] = &[
                 _ => return Err(format!("bad MoveModel '{v}': true or false").into()),
             };
             s.player.set_move_model(on);
+            Ok(())
+        },
+    },
+    GameOption {
+        name: "LastGoodReply",
+        gtp: Some("sente-lastgoodreply"),
+        kind: || OptionKind::Check { default: LAST_GOOD_REPLY },
+        get: |s| s.player.settings().last_good_reply.to_string(),
+        set: |s, v| {
+            let on = match v.to_ascii_lowercase().as_str() {
+                "true" => true,
+                "false" => false,
+                _ => return Err(format!("bad LastGoodReply '{v}': true or false").into()),
+            };
+            s.player.set_last_good_reply(on);
             Ok(())
         },
     },
@@ -403,8 +419,8 @@ impl GtpGame for GoGtp {
             return Some(Err("the game is over: nothing to analyse".into()));
         }
         let seed = self.state.player.next_seed();
-        let MctsSettings { policy, move_model, .. } = self.state.player.settings();
-        let settings = MctsSettings { policy, move_model, ..MctsSettings::default() };
+        let MctsSettings { policy, move_model, last_good_reply, .. } = self.state.player.settings();
+        let settings = MctsSettings { policy, move_model, last_good_reply, ..MctsSettings::default() };
         Some(Ok(Box::new(move |stop: &StopFlag, out: &Output| {
             let mut writer = AnalysisWriter::new(&game, request);
             let mut tree = Mcts::new(&writer.game, seed).with_settings(settings);

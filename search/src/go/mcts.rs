@@ -44,13 +44,15 @@ use bitboards::rng::splitmix64;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 
+use super::last_good_reply::LastGoodReply;
 use super::move_model::{OWNERSHIP_PLAYOUTS, Ownership, add_model_priors, built_in_model};
 /// The default playout count, re-exported where the engine looks for it.
 pub use super::params::DEFAULT_PLAYOUTS;
 use super::params::{
-    CLOCK_MOVES_LEFT, EARLY_STOP_CHECK, EXPAND_AFTER, EXPLORATION, FIRST_PLAY_URGENCY, PASS_PENALTY, RAVE_EQUIVALENCE,
+    CLOCK_MOVES_LEFT, EARLY_STOP_CHECK, EXPAND_AFTER, EXPLORATION, FIRST_PLAY_URGENCY, LAST_GOOD_REPLY, PASS_PENALTY,
+    RAVE_EQUIVALENCE,
 };
-use super::playout::{Policy, area_owners, move_cap, playout, settling_playout};
+use super::playout::{Policy, area_owners, move_cap, playout_with, settling_playout};
 use super::prior::{Prior, prior};
 use crate::limits::{Limits, StopFlag, TimeBudget};
 use crate::tt::{AllocError, try_zeroed_slice};
@@ -103,6 +105,9 @@ pub struct MctsSettings {
     /// The UCB exploration constant of the selection ([`EXPLORATION`] unless a caller
     /// tuned its own, as Phantom Go's belief search).
     pub exploration: f32,
+    /// Heavy playouts answer the last move with the search's last good reply
+    /// ([`super::last_good_reply`]).
+    pub last_good_reply: bool,
 }
 
 /// Whether searches use the move model unless told otherwise: yes, since against the
@@ -121,6 +126,7 @@ impl Default for MctsSettings {
             priors: true,
             move_model: MOVE_MODEL_BY_DEFAULT,
             exploration: EXPLORATION,
+            last_good_reply: LAST_GOOD_REPLY,
         }
     }
 }
@@ -135,6 +141,7 @@ impl MctsSettings {
             priors: true,
             move_model: MOVE_MODEL_BY_DEFAULT,
             exploration: EXPLORATION,
+            last_good_reply: LAST_GOOD_REPLY,
         }
     }
 }
@@ -564,6 +571,9 @@ struct Worker {
     rng: Xoshiro256PlusPlus,
     amaf: [u8; 128],
     path: [u32; MAX_DEPTH],
+    /// The iteration's moves (cell, 0 for a pass; whether Black played it), for the
+    /// last good replies.
+    moves: Vec<(Cell, bool)>,
 }
 
 /// A value alone on its cache lines (128 bytes: adjacent-line prefetching pairs lines).
@@ -634,6 +644,8 @@ struct Shared<'a> {
     done: Padded<AtomicU64>,
     /// Set by the first thread that sees a limit reached.
     halt: AtomicBool,
+    /// What this search's playouts learned from each other, if used.
+    replies: Option<LastGoodReply>,
 }
 
 impl Mcts {
@@ -877,13 +889,15 @@ impl Mcts {
     }
 
     /// One iteration: descend (counting visits), expand, play out, back up.
-    fn iterate(&self, tree: &Tree, w: &mut Worker) {
+    fn iterate(&self, tree: &Tree, replies: Option<&LastGoodReply>, w: &mut Worker) {
         let mut board = self.root.clone();
         let mut depth = 0;
         let mut node = 0usize;
         let root_black = board.to_move() == Color::BLACK;
         let amaf = &mut w.amaf;
         amaf.fill(0);
+        let moves = &mut w.moves;
+        moves.clear();
         let mut visits_before = tree.nodes[0].visits.fetch_add(1, Relaxed);
         // Descend.
         loop {
@@ -918,6 +932,7 @@ impl Mcts {
             visits_before = tree.nodes[child].visits.fetch_add(1, Relaxed);
             let cell = tree.nodes[child].cell();
             let black = board.to_move() == Color::BLACK;
+            moves.push((cell, black));
             if cell == PASS {
                 board.pass();
             } else {
@@ -939,13 +954,26 @@ impl Mcts {
             }
             node = child;
         }
-        // Play out.
-        let diff = playout(self.settings.policy, &mut board, &mut w.rng, self.cap, |cell, black| {
-            if amaf[cell as usize] == 0 {
-                amaf[cell as usize] = if black { 1 } else { 2 };
-            }
-        });
+        // Play out, after the last two moves of the game and the tree.
+        let start = (self.root_before, self.root_last);
+        let context = match moves[..] {
+            [.., (before, _), (last, _)] => (before, last),
+            [(last, _)] => (self.root_last, last),
+            [] => start,
+        };
+        let diff =
+            playout_with(self.settings.policy, &mut board, &mut w.rng, self.cap, context, replies, |cell, black| {
+                if amaf[cell as usize] == 0 {
+                    amaf[cell as usize] = if black { 1 } else { 2 };
+                }
+                if replies.is_some() {
+                    moves.push((cell, black));
+                }
+            });
         let black_wins = diff as f32 - self.komi > 0.0;
+        if let Some(replies) = replies {
+            replies.learn(start, moves, black_wins);
+        }
         // Back up. The node at depth d holds a move by the player who moved at d-1.
         for (d, &id) in w.path[..depth].iter().enumerate() {
             let n = &tree.nodes[id as usize];
@@ -987,7 +1015,7 @@ impl Mcts {
             if shared.begun.fetch_add(1, Relaxed) >= max_playouts {
                 break;
             }
-            self.iterate(shared.tree, &mut w);
+            self.iterate(shared.tree, shared.replies.as_ref(), &mut w);
             let done = shared.done.fetch_add(1, Relaxed) + 1;
             mine += 1;
             if mine.is_multiple_of(64)
@@ -1041,6 +1069,7 @@ impl Mcts {
             begun: Padded(AtomicU64::new(0)),
             done: Padded(AtomicU64::new(0)),
             halt: AtomicBool::new(false),
+            replies: (self.settings.last_good_reply && self.settings.policy == Policy::Heavy).then(LastGoodReply::new),
         };
         self.searches += 1;
         let worker = |index: u64| Worker {
@@ -1049,6 +1078,7 @@ impl Mcts {
             ),
             amaf: [0; 128],
             path: [0; MAX_DEPTH],
+            moves: Vec::with_capacity(4 * MAX_DEPTH),
         };
         let this = &*self;
         std::thread::scope(|scope| {

@@ -3,6 +3,7 @@
 pub mod endgame;
 pub mod features;
 mod game;
+pub mod last_good_reply;
 pub mod mcts;
 pub mod move_model;
 pub mod params;

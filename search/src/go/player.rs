@@ -123,11 +123,16 @@ impl GoPlayer {
         self.settings.move_model = on;
     }
 
+    /// Whether heavy playouts play the search's last good replies.
+    pub fn set_last_good_reply(&mut self, on: bool) {
+        self.settings.last_good_reply = on;
+    }
+
     /// Searches with `threads` threads and a tree of at most `hash_mb` MiB (the
-    /// playout policy and the move model's use stay).
+    /// playout policy, the move model's use and the last good replies' stay).
     pub fn set_resources(&mut self, threads: usize, hash_mb: usize) {
-        let MctsSettings { policy, move_model, .. } = self.settings;
-        self.settings = MctsSettings { policy, move_model, ..MctsSettings::new(threads, hash_mb) };
+        let MctsSettings { policy, move_model, last_good_reply, .. } = self.settings;
+        self.settings = MctsSettings { policy, move_model, last_good_reply, ..MctsSettings::new(threads, hash_mb) };
     }
 
     /// The next seed (each search gets its own).

@@ -206,13 +206,14 @@ fn belief_search(view: &View, settings: &PlayerSettings, candidates: u128, budge
         samples += 1;
         let board: Board = sample.board;
         let game = Game::new(board, settings.komi, Superko::Off);
-        // No priors, and the exploration the player was tuned with: it was measured
-        // without the priors and the Go search's later settings (those were measured
-        // in Go, not in Phantom Go).
+        // No priors, no last good replies, and the exploration the player was tuned
+        // with: it was measured without the priors and the Go search's later settings
+        // (those were measured in Go, not in Phantom Go).
         let settings = MctsSettings {
             policy: settings.playouts,
             priors: false,
             exploration: PHANTOM_EXPLORATION,
+            last_good_reply: false,
             ..MctsSettings::default()
         };
         let mut tree = Mcts::with_pass(&game, rng.next_u64(), true).with_settings(settings);
