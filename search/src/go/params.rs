@@ -41,8 +41,8 @@ pub(crate) const PHANTOM_EXPLORATION: f32 = 0.25;
 
 /// Whether heavy playouts answer the last move with the search's last good reply
 /// (LGRF-2, [`super::last_good_reply`]) unless a search is told otherwise. Against
-/// the engine without it, in self-play: 44–34–2 at 0.3 s a move (+44 ± 77 Elo), 58–61–1
-/// at 39 ms; against Pachi 12.90 at about equal time, 26 of 80 (13–27 and 12–26–2) on
+/// the engine without it, in self-play: 84–71–5 at 0.3 s a move (two sets of 80, about
+/// +28 ± 54 Elo), 58–61–1 at 39 ms; against Pachi 12.90 at about equal time, 26 of 80 (13–27 and 12–26–2) on
 /// the openings where the engine without it scored 22.5 (docs/go-move-model.md):
 /// no loss measured, a lead where the searches are longer.
 pub const LAST_GOOD_REPLY: bool = true;

@@ -10,7 +10,9 @@
 //!   two liberties (or captures); else one of the eight points around the last move that
 //!   matches a MoGo 3×3 pattern ([`super::prior::matches_pattern`]) and is playable and
 //!   no big self-atari; otherwise a random move as in light playouts but never a
-//!   self-atari of more than one stone (unless no other move is left).
+//!   self-atari of more than one stone (unless no other move is left). Given a
+//!   search's [`LastGoodReply`] tables, the remembered reply to the last moves comes
+//!   after the tactical replies and before the patterns ([`heavy_playout_with`]).
 
 use super::last_good_reply::LastGoodReply;
 use super::params::{PLAYOUT_MOVES_PER_POINT, RANDOM_DRAWS};
@@ -370,7 +372,7 @@ mod tests {
 
     /// The first move of a heavy playout with last good replies: the remembered reply
     /// to the two moves before it if it can be played, else the one to the last move,
-    /// else the policy's own move; a tactical reply still comes first.
+    /// else the policy's own move; without a table, the plain heavy playout.
     #[test]
     fn heavy_playouts_play_the_last_good_reply() {
         let cell = |r, c| FastBoard::cell(Point::new(r, c));
