@@ -174,12 +174,7 @@ const GO_OPTIONS: &[GameOption<GoState>] = &[
         kind: || OptionKind::Check { default: MOVE_MODEL_BY_DEFAULT },
         get: |s| s.player.settings().move_model.to_string(),
         set: |s, v| {
-            let on = match v.to_ascii_lowercase().as_str() {
-                "true" => true,
-                "false" => false,
-                _ => return Err(format!("bad MoveModel '{v}': true or false").into()),
-            };
-            s.player.set_move_model(on);
+            s.player.set_move_model(check_value("MoveModel", v)?);
             Ok(())
         },
     },
@@ -189,16 +184,20 @@ const GO_OPTIONS: &[GameOption<GoState>] = &[
         kind: || OptionKind::Check { default: LAST_GOOD_REPLY },
         get: |s| s.player.settings().last_good_reply.to_string(),
         set: |s, v| {
-            let on = match v.to_ascii_lowercase().as_str() {
-                "true" => true,
-                "false" => false,
-                _ => return Err(format!("bad LastGoodReply '{v}': true or false").into()),
-            };
-            s.player.set_last_good_reply(on);
+            s.player.set_last_good_reply(check_value("LastGoodReply", v)?);
             Ok(())
         },
     },
 ];
+
+/// The value of the check option `name`: `true` or `false`, in any case.
+fn check_value(name: &str, value: &str) -> Result<bool, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("bad {name} '{value}': true or false")),
+    }
+}
 
 /// Go over GTP.
 #[derive(Default)]

@@ -932,7 +932,9 @@ impl Mcts {
             visits_before = tree.nodes[child].visits.fetch_add(1, Relaxed);
             let cell = tree.nodes[child].cell();
             let black = board.to_move() == Color::BLACK;
-            moves.push((cell, black));
+            if replies.is_some() {
+                moves.push((cell, black));
+            }
             if cell == PASS {
                 board.pass();
             } else {
