@@ -52,7 +52,7 @@ use super::params::{
     CLOCK_MOVES_LEFT, EARLY_STOP_CHECK, EXPAND_AFTER, EXPLORATION, FIRST_PLAY_URGENCY, LAST_GOOD_REPLY, PASS_PENALTY,
     RAVE_EQUIVALENCE,
 };
-use super::playout::{Policy, area_owners, move_cap, playout_with, settling_playout};
+use super::playout::{Policy, area_owners, black_wins, move_cap, playout_with, settling_playout};
 use super::prior::{Prior, prior};
 use crate::limits::{Limits, StopFlag, TimeBudget};
 use crate::tt::{AllocError, try_zeroed_slice};
@@ -972,7 +972,7 @@ impl Mcts {
                     moves.push((cell, black));
                 }
             });
-        let black_wins = diff as f32 - self.komi > 0.0;
+        let black_wins = black_wins(diff, self.komi, &mut w.rng);
         if let Some(replies) = replies {
             replies.learn(start, moves, black_wins);
         }
@@ -1324,6 +1324,35 @@ mod tests {
         let r = m.search(&Limits { nodes: Some(3000), ..Limits::default() }, &StopFlag::new(), Color::BLACK);
         assert_eq!(r.best, Move::Play(Point::new(1, 2)), "{:?}", &r.root_moves[..3]);
         assert!(r.win_rate > 0.6);
+    }
+
+    #[test]
+    fn a_drawn_game_is_worth_half_to_either_side() {
+        // 4x4, settled: Black owns the left half, White the right, each with two true
+        // eyes (every empty point is one), so every playout ends 8-8. With komi 0 each
+        // is a draw: half a win to the side to move, whichever it is (it was White's
+        // win when a draw counted as `diff > komi` false).
+        let mut b = Board::new(4);
+        for (r, c) in [(0, 1), (1, 0), (1, 1), (2, 1), (3, 0), (3, 1)] {
+            b.set(Point::new(r, c), Some(Color::BLACK));
+            b.set(Point::new(r, 3 - c), Some(Color::WHITE));
+        }
+        for to_move in [Color::BLACK, Color::WHITE] {
+            b.set_to_move(to_move);
+            let game = Game::new(b, 0.0, Superko::Positional);
+            let mut m = Mcts::new(&game, 5);
+            let r = m.search(&Limits { nodes: Some(2000), ..Limits::default() }, &StopFlag::new(), to_move);
+            assert_eq!(r.best, Move::Pass);
+            assert!((r.win_rate - 0.5).abs() < 0.1, "{to_move:?} to move: {}", r.win_rate);
+        }
+        // A half point either way decides it.
+        for (komi, black_rate) in [(-0.5, 1.0), (0.5, 0.0)] {
+            b.set_to_move(Color::BLACK);
+            let game = Game::new(b, komi, Superko::Positional);
+            let mut m = Mcts::new(&game, 5);
+            let r = m.search(&Limits { nodes: Some(2000), ..Limits::default() }, &StopFlag::new(), Color::BLACK);
+            assert!((r.win_rate - black_rate).abs() < 0.1, "komi {komi}: {}", r.win_rate);
+        }
     }
 
     #[test]

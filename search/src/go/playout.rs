@@ -283,6 +283,16 @@ pub fn playout_with(
     }
 }
 
+/// Whether Black wins a playout that ended `diff` points ahead (Black's area minus
+/// White's) with `komi`. A draw (possible with an integer komi) is half a win for
+/// each side, as Pachi scores a jigo: `rng` decides it, so that it counts half on
+/// average and not, as `diff > komi` would have it, as White's win.
+#[inline]
+pub fn black_wins(diff: i32, komi: f32, rng: &mut Xoshiro256PlusPlus) -> bool {
+    let margin = diff as f32 - komi;
+    if margin == 0.0 { rng.next_u64() >> 63 == 1 } else { margin > 0.0 }
+}
+
 /// Random play for judging a finished game: like [`light_playout`], but nobody plays
 /// inside their own area (an empty point touching own stones and no enemy stone), so
 /// territories survive and only contact points (dead stones, neutral points) are
@@ -325,6 +335,15 @@ mod tests {
     use super::*;
     use bitboards::go::{Board, Color, Point};
     use rand_xoshiro::rand_core::SeedableRng;
+
+    #[test]
+    fn a_draw_is_a_coin_toss_and_half_a_point_decides() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let black = (0..4000).filter(|_| black_wins(7, 7.0, &mut rng)).count();
+        assert!((1800..2200).contains(&black), "{black} of 4000 draws went to Black");
+        assert!((0..100).all(|_| black_wins(8, 7.0, &mut rng) && !black_wins(6, 7.0, &mut rng)));
+        assert!((0..100).all(|_| !black_wins(7, 7.5, &mut rng) && black_wins(-7, -7.5, &mut rng)));
+    }
 
     #[test]
     fn playouts_end_with_only_eyes_left() {

@@ -17,7 +17,7 @@ use rand_xoshiro::rand_core::SeedableRng;
 
 use super::belief::Belief;
 use super::choice::{Budget, Choice, PlayerSettings};
-use crate::go::playout::{light_playout, move_cap};
+use crate::go::playout::{black_wins, light_playout, move_cap};
 
 /// Flat Monte-Carlo over `candidates` (points empty in the view and not refused), and
 /// the pass if `with_pass`, within `budget`. The moves come back best first, each with
@@ -62,7 +62,7 @@ pub(crate) fn search(
                 None => b.pass(),
             }
             let diff = light_playout(&mut b, &mut rng, cap, |_, _| {});
-            let black_wins = diff as f32 - komi > 0.0;
+            let black_wins = black_wins(diff, komi, &mut rng);
             runs[i] += 1;
             wins[i] += u32::from(black_wins == (me == bitboards::go::Color::BLACK));
             playouts += 1;

@@ -35,7 +35,7 @@ use super::belief::{Belief, Sample};
 use super::choice::{Budget, Choice, PlayerSettings, ranked_choice};
 use crate::go::mcts::rave_weight;
 use crate::go::params::PHANTOM_EXPLORATION;
-use crate::go::playout::{move_cap, playout};
+use crate::go::playout::{black_wins, move_cap, playout};
 
 /// Nodes the tree may hold (28 bytes each): beyond, iterations go on through the tree
 /// as it stands.
@@ -224,7 +224,7 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
             sequence.push((cell, if black { Color::BLACK } else { Color::WHITE }));
         });
         playouts += 1;
-        let black_wins = diff as f32 - komi > 0.0;
+        let black_wins = black_wins(diff, komi, &mut rng);
         let score = |c: Color| if (c == Color::BLACK) == black_wins { 1.0 } else { 0.0 };
         // AMAF: the first colour to play each cell from each node's move on, built
         // backwards (a later write is an earlier move).
