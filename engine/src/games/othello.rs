@@ -204,13 +204,15 @@ impl OthelloSearch<Board> for SolverSearch {
     }
 
     /// Reads the book in use (the built-in one is parsed once, on first use: about a
-    /// third of a second) and makes the solver for `options`: its table (mapped, its
-    /// pages resident as the searches write them) and its threads.
+    /// third of a second), decodes the evaluation's weights, and makes the solver for
+    /// `options`: its threads and its table, every page of it resident (so that the
+    /// first search does not pay for them).
     fn prepare(&mut self, options: &SearchOptions) {
         if self.player.use_book && self.player.book.is_none() {
             search::othello::built_in_book();
         }
-        self.solver(options);
+        search::othello::is_trained();
+        self.solver(options).table().touch_pages();
     }
 }
 

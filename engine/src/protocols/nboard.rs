@@ -152,8 +152,11 @@ impl NboardEngine {
         }
         match command {
             Command::Nboard(_) => {
-                // The built-in opening book is read now, not on the first `go`.
+                // The built-in opening book is read now, not on the first `go`, and so
+                // are the evaluation's weights and the solver with its table's pages.
                 search::othello::built_in_book();
+                search::othello::is_trained();
+                self.solver().table().touch_pages();
                 self.out.line(format!("set myname {NAME}"));
             }
             Command::SetDepth(d) => {
