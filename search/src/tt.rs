@@ -16,7 +16,7 @@
 
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 /// What a game stores in the table, packed in 64 bits.
 pub trait Entry: Copy {
@@ -45,6 +45,8 @@ pub struct TranspositionTable {
     buckets: NonNull<Bucket>,
     len: usize,
     generation: AtomicU8,
+    /// Every page has been written ([`TranspositionTable::touch_pages`] or a clear).
+    resident: AtomicBool,
 }
 
 // SAFETY: all access to the buckets goes through atomics.
@@ -129,7 +131,7 @@ impl TranspositionTable {
         let len = layout.size() / std::mem::size_of::<Bucket>();
         let ptr = Self::allocate(layout) as *mut Bucket;
         let buckets = NonNull::new(ptr).ok_or(AllocError { mib })?;
-        Ok(TranspositionTable { buckets, len, generation: AtomicU8::new(1) })
+        Ok(TranspositionTable { buckets, len, generation: AtomicU8::new(1), resident: AtomicBool::new(false) })
     }
 
     /// Zeroed memory for `layout`. On Linux a large table is mapped directly and
@@ -251,10 +253,17 @@ impl TranspositionTable {
     /// system zeroes a page when it is first written, and a search that did it would
     /// pay for it (a first search from 40 empties lost over 100 ms of its time to
     /// that). For UGI+ `isready`, as Stockfish clears its table there.
+    /// Only the first call walks the table (the arena sends `isready` before every
+    /// move).
     pub fn touch_pages(&self) {
+        if self.resident.swap(true, Ordering::Relaxed) {
+            return;
+        }
         const PAGE: usize = 4096;
         let step = (PAGE / std::mem::size_of::<Bucket>()).max(1);
-        for i in (0..self.len).step_by(step) {
+        // The last bucket too: a small table from the allocator need not start on a
+        // page, so its last page may hold no bucket a step lands on.
+        for i in (0..self.len).step_by(step).chain([self.len - 1]) {
             // SAFETY: i < len.
             let b = unsafe { &*self.buckets.as_ptr().add(i) };
             // A write that changes nothing: the page is faulted in, the entry kept.
@@ -268,6 +277,7 @@ impl TranspositionTable {
 
     /// Empties the table (a new game); every page is written.
     pub fn clear(&self) {
+        self.resident.store(true, Ordering::Relaxed);
         for i in 0..self.len {
             // SAFETY: i < len.
             let b = unsafe { &*self.buckets.as_ptr().add(i) };
@@ -381,6 +391,7 @@ mod tests {
         assert!(resident < pages, "a new table is not all resident ({resident} of {pages})");
         tt.touch_pages();
         assert_eq!(resident_pages(&tt), (pages, pages));
+        // (With the page only read, as `fetch_or(0)` compiled, none was resident.)
     }
 
     #[test]

@@ -212,7 +212,12 @@ impl OthelloSearch<Board> for SolverSearch {
             search::othello::built_in_book();
         }
         search::othello::is_trained();
-        self.solver(options).table().touch_pages();
+        let solver = self.solver(options);
+        // Not a table smaller than asked for (the system refused the size): the
+        // memory it was given may be all there is, so its pages stay lazy.
+        if options.hash_mb.checked_mul(1 << 20) == Some(solver.table().size_bytes()) {
+            solver.table().touch_pages();
+        }
     }
 }
 
