@@ -1337,20 +1337,20 @@ mod tests {
             b.set(Point::new(r, c), Some(Color::BLACK));
             b.set(Point::new(r, 3 - c), Some(Color::WHITE));
         }
+        let search = |to_move: Color, komi: f64| {
+            let mut start = b;
+            start.set_to_move(to_move);
+            let mut m = Mcts::new(&Game::new(start, komi, Superko::Positional), 5);
+            m.search(&Limits { nodes: Some(2000), ..Limits::default() }, &StopFlag::new(), to_move)
+        };
         for to_move in [Color::BLACK, Color::WHITE] {
-            b.set_to_move(to_move);
-            let game = Game::new(b, 0.0, Superko::Positional);
-            let mut m = Mcts::new(&game, 5);
-            let r = m.search(&Limits { nodes: Some(2000), ..Limits::default() }, &StopFlag::new(), to_move);
+            let r = search(to_move, 0.0);
             assert_eq!(r.best, Move::Pass);
             assert!((r.win_rate - 0.5).abs() < 0.1, "{to_move:?} to move: {}", r.win_rate);
         }
         // A half point either way decides it.
         for (komi, black_rate) in [(-0.5, 1.0), (0.5, 0.0)] {
-            b.set_to_move(Color::BLACK);
-            let game = Game::new(b, komi, Superko::Positional);
-            let mut m = Mcts::new(&game, 5);
-            let r = m.search(&Limits { nodes: Some(2000), ..Limits::default() }, &StopFlag::new(), Color::BLACK);
+            let r = search(Color::BLACK, komi);
             assert!((r.win_rate - black_rate).abs() < 0.1, "komi {komi}: {}", r.win_rate);
         }
     }
