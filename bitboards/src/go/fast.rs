@@ -22,9 +22,11 @@ use crate::arch::select_bit;
 use crate::rng::splitmix64;
 
 const PAD: usize = 11;
-/// Array length: the padded grid (121 cells) rounded up to 128 so that indices
-/// masked with `& 127` need no bounds checks.
+/// The padded grid (121 cells) rounded up to 128: the bits of a `u128` mask.
 const CELLS: usize = 128;
+/// Length of the cell arrays: every `u8` indexes them in bounds, so that a cell read
+/// from one of them indexes the next without a mask or a bounds check.
+const SLOTS: usize = 256;
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
 const WHITE: u8 = 2;
@@ -35,8 +37,8 @@ const DIRS: [isize; 4] = [-(PAD as isize), -1, 1, PAD as isize];
 
 /// The four neighbours of each cell as a mask (for the cells of a board: padding
 /// cells and cells beyond 120 are never neighbours of one).
-static NEIGHBOURS: [u128; CELLS] = {
-    let mut t = [0u128; CELLS];
+static NEIGHBOURS: [u128; SLOTS] = {
+    let mut t = [0u128; SLOTS];
     let mut c = PAD;
     while c < CELLS - PAD {
         t[c] = (1 << (c - PAD)) | (1 << (c - 1)) | (1 << (c + 1)) | (1 << (c + PAD));
@@ -45,10 +47,22 @@ static NEIGHBOURS: [u128; CELLS] = {
     t
 };
 
+/// The mask of each cell alone (a table read rather than a shift, so that a mask
+/// update is one 16-byte store that the next 16-byte load of it can be forwarded from).
+static BIT: [u128; SLOTS] = {
+    let mut t = [0u128; SLOTS];
+    let mut c = 0;
+    while c < CELLS {
+        t[c] = 1 << c;
+        c += 1;
+    }
+    t
+};
+
 /// The four diagonal neighbours of each cell as a mask (padding cells included), for
 /// the cells of a board.
-static DIAGONALS: [u128; CELLS] = {
-    let mut t = [0u128; CELLS];
+static DIAGONALS: [u128; SLOTS] = {
+    let mut t = [0u128; SLOTS];
     let mut c = PAD + 1;
     while c < CELLS - PAD - 1 {
         t[c] = (1 << (c - PAD - 1)) | (1 << (c - PAD + 1)) | (1 << (c + PAD - 1)) | (1 << (c + PAD + 1));
@@ -76,30 +90,70 @@ fn diagonals(m: u128) -> [u128; 4] {
     [m << (PAD - 1), m >> (PAD - 1), m << (PAD + 1), m >> (PAD + 1)]
 }
 
+/// `*mask |= bits` as one 16-byte load and one 16-byte store. Two 8-byte stores (what
+/// a `u128` update compiles to) cannot be forwarded to the 16-byte load that reads
+/// the mask back for the next move's draw, which then waits for them to be written.
+#[inline(always)]
+fn set_bits(mask: &mut u128, bits: u128) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_or_si128, _mm_storeu_si128};
+        let p = mask as *mut u128 as *mut __m128i;
+        // SAFETY: SSE2 is part of x86-64; `p` and `bits` are valid 16-byte values.
+        unsafe {
+            let b = _mm_loadu_si128(&bits as *const u128 as *const __m128i);
+            _mm_storeu_si128(p, _mm_or_si128(_mm_loadu_si128(p), b));
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        *mask |= bits;
+    }
+}
+
+/// `*mask &= !bits`, stored as [`set_bits`] stores.
+#[inline(always)]
+fn clear_bits(mask: &mut u128, bits: u128) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_andnot_si128, _mm_loadu_si128, _mm_storeu_si128};
+        let p = mask as *mut u128 as *mut __m128i;
+        // SAFETY: as in `set_bits`.
+        unsafe {
+            let b = _mm_loadu_si128(&bits as *const u128 as *const __m128i);
+            _mm_storeu_si128(p, _mm_andnot_si128(b, _mm_loadu_si128(p)));
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        *mask &= !bits;
+    }
+}
+
 /// True for a black or a white stone.
 #[inline(always)]
 fn is_stone(color: u8) -> bool {
     color.wrapping_sub(1) < 2
 }
 
-/// An index into the cell arrays, provably in bounds.
+/// An index into the cell arrays, provably in bounds (free for a cell that is a `u8`).
 #[inline(always)]
 fn ix(x: usize) -> usize {
-    x & (CELLS - 1)
+    x & (SLOTS - 1)
 }
 
 /// A board for playouts on sides up to 9.
 #[derive(Clone)]
 pub struct FastBoard {
     size: u8,
-    color: [u8; CELLS],
-    chain: [u8; CELLS],
-    next: [u8; CELLS],
+    color: [u8; SLOTS],
+    chain: [u8; SLOTS],
+    next: [u8; SLOTS],
     /// The pseudo-liberties of each chain (at its representative), packed as
     /// [`Pairs`]: how many pairs, the sum of their empty cells, the sum of those
     /// cells' squares.
-    libs: [Pairs; CELLS],
-    chain_size: [u8; CELLS],
+    libs: [Pairs; SLOTS],
+    chain_size: [u8; SLOTS],
     ko: u8,
     to_move: u8,
     passes: u8,
@@ -129,11 +183,11 @@ impl FastBoard {
         assert!((2..=9).contains(&size));
         let mut b = FastBoard {
             size: size as u8,
-            color: [OFF; CELLS],
-            chain: [0; CELLS],
-            next: [0; CELLS],
-            libs: [Pairs(0); CELLS],
-            chain_size: [0; CELLS],
+            color: [OFF; SLOTS],
+            chain: [0; SLOTS],
+            next: [0; SLOTS],
+            libs: [Pairs(0); SLOTS],
+            chain_size: [0; SLOTS],
             ko: 0,
             to_move: BLACK,
             passes: 0,
@@ -373,33 +427,32 @@ impl FastBoard {
     }
 
     /// [`FastBoard::is_legal`] for a point without an empty neighbour: legal if an own
-    /// neighbouring chain keeps a pseudo-liberty once the pairs with this point are
-    /// gone, or an enemy one loses its last. Without branches but the last: the four
-    /// neighbours' colours, chains and pseudo-liberties are read, and each neighbour's
-    /// pairs with this point counted by comparing it with the other three (playouts
-    /// call this mostly on the other side's eyes, where a branch per neighbour would
-    /// be mispredicted often).
+    /// neighbouring chain has a pseudo-liberty elsewhere, or an enemy one has none
+    /// elsewhere (it is captured). See [`FastBoard::captures_or_keeps_liberty`].
     fn is_legal_slow(&self, cell: usize) -> bool {
         cell as u8 != self.ko && self.captures_or_keeps_liberty(cell)
     }
 
-    /// [`FastBoard::is_legal_slow`] but for the ko rule, with no branch at all.
+    /// [`FastBoard::is_legal_slow`] but for the ko rule, with no branch at all (playouts
+    /// call this mostly on the other side's eyes, where a branch per neighbour would be
+    /// mispredicted often). A chain's only liberty is `cell` exactly when each of its
+    /// pairs is with `cell`: its [`Pairs`] are their count times the pair of `cell`
+    /// (the sums then name no other point), one multiplication a neighbour.
     #[inline(always)]
     fn captures_or_keeps_liberty(&self, cell: usize) -> bool {
         let me = self.to_move;
-        let q = DIRS.map(|d| ix((cell as isize + d) as usize));
-        let color = q.map(|q| self.color[q]);
-        let chain = q.map(|q| self.chain[q]);
-        let libs = chain.map(|ch| self.libs[ix(ch as usize)].count());
+        let here = Pairs::of(cell).0;
         let mut legal = false;
-        for i in 0..4 {
-            let mut taken = 0;
-            for j in 0..4 {
-                taken += u16::from(chain[j] == chain[i] && color[j] == color[i]);
-            }
-            legal |= color[i] == EMPTY;
-            legal |= color[i] == me && libs[i] > taken;
-            legal |= color[i] == 3 - me && libs[i] == taken;
+        for d in DIRS {
+            let q = ix((cell as isize + d) as usize);
+            let color = self.color[q];
+            let libs = self.libs[ix(self.chain[q] as usize)];
+            // (A stale entry of an empty or off-board neighbour may overflow: its
+            // colour discards it.)
+            let only_here = libs.0 == u64::from(libs.count()).wrapping_mul(here);
+            legal |= color == EMPTY;
+            legal |= (color == me) & !only_here;
+            legal |= (color == 3 - me) & only_here;
         }
         legal
     }
@@ -547,51 +600,67 @@ impl FastBoard {
         found.1 < 2
     }
 
-    /// Places a stone with no rule check and no captures (setting up positions).
+    /// Places a stone of colour `c` on the empty `cell` with no rule check and no
+    /// captures (setting up positions; [`FastBoard::play`] captures after it). Returns
+    /// the enemy chains it left without pseudo-liberties: one bit per direction of
+    /// [`DIRS`], set on the neighbour where such a chain lost its last pair.
     #[inline(always)]
-    fn put_stone(&mut self, cell: Cell, c: u8) {
+    fn put_stone(&mut self, cell: Cell, c: u8) -> u8 {
         let ci = cell as usize;
-        // Pairs of the lone stone with its empty neighbours.
-        let mut libs = 0;
-        for d in DIRS {
-            let q = (ci as isize + d) as usize;
-            libs += u64::from(self.color[ix(q)] == EMPTY) * Pairs::of(q).0;
-        }
         // Read before the stone is added to the mask (a store that the next loads
         // could not be forwarded from).
-        let mut own = NEIGHBOURS[ix(ci)] & self.stones[c as usize & 1];
+        let own = NEIGHBOURS[ix(ci)] & self.stones[c as usize & 1];
         self.color[ix(ci)] = c;
-        self.stones[c as usize & 1] |= 1 << ci;
+        set_bits(&mut self.stones[c as usize & 1], BIT[ix(ci)]);
         self.chain[ix(ci)] = cell;
         self.next[ix(ci)] = cell;
         self.chain_size[ix(ci)] = 1;
-        self.libs[ix(ci)] = Pairs(libs);
-        // The neighbouring chains lose their pairs with this point, without a branch
-        // (an empty or off-board neighbour takes 0 from whatever its stale chain
-        // entry names); then own chains merge.
-        for d in DIRS {
+        // The stone joins the first own neighbour's chain (no relabelling); with none,
+        // its own one-stone chain, which changes nothing: no branch.
+        let joins = own != 0;
+        let first = std::hint::select_unpredictable(joins, own.trailing_zeros() as usize, ci);
+        let rep = self.chain[ix(first)];
+        // One pass over the neighbours, without a branch: the lone stone's pairs with
+        // the empty ones; every neighbouring chain loses its pair with this point (an
+        // empty or off-board neighbour takes 0 from whatever its stale chain entry
+        // names), an enemy one left with none is marked; own chains other than the
+        // first are noticed.
+        let here = Pairs::of(ci).0;
+        let enemy = 3 - c;
+        let (mut libs, mut dead, mut other_chains) = (0, 0u8, false);
+        for (i, d) in DIRS.into_iter().enumerate() {
             let q = ix((ci as isize + d) as usize);
-            let ch = ix(self.chain[q] as usize);
-            self.libs[ch].0 = self.libs[ch].0.wrapping_sub(u64::from(is_stone(self.color[q])) * Pairs::of(ci).0);
+            let color = self.color[q];
+            let ch = self.chain[q];
+            libs += u64::from(color == EMPTY) * Pairs::of(q).0;
+            let rest = self.libs[ix(ch as usize)].0.wrapping_sub(u64::from(is_stone(color)) * here);
+            self.libs[ix(ch as usize)].0 = rest;
+            dead |= (u8::from(color == enemy) & u8::from(rest as u16 == 0)) << i;
+            other_chains |= (color == c) & (ch != rep);
         }
-        // Own neighbours: the stone joins the first one's chain (no relabelling), and
-        // any other chain among them is merged into that one. One branch for the
-        // common cases (no own neighbour, or one), not one per direction.
-        if own != 0 {
-            let first = ix(own.trailing_zeros() as usize);
-            let mut rep = self.chain[first];
-            let r = ix(rep as usize);
-            self.chain[ix(ci)] = rep;
-            self.next[ix(ci)] = self.next[r];
-            self.next[r] = cell;
-            self.chain_size[r] += 1;
-            self.libs[r].0 += libs;
-            own &= own - 1;
-            while own != 0 {
-                let q = ix(own.trailing_zeros() as usize);
-                own &= own - 1;
-                rep = self.merge(rep, self.chain[q]);
-            }
+        self.libs[ix(ci)] = Pairs(libs);
+        let r = ix(rep as usize);
+        self.chain[ix(ci)] = rep;
+        self.next[ix(ci)] = self.next[r];
+        self.next[r] = cell;
+        self.chain_size[r] += u8::from(joins);
+        self.libs[r].0 += libs & 0u64.wrapping_sub(u64::from(joins));
+        // Other own chains around it merge into that one (one move in five).
+        if other_chains {
+            self.merge_around(ci, rep, own & own.wrapping_sub(1));
+        }
+        dead
+    }
+
+    /// Merges into the chain `rep` of the stone just placed on `ci` the chains of the
+    /// own neighbours in `others` (a mask).
+    #[inline(never)]
+    fn merge_around(&mut self, ci: usize, mut rep: u8, mut others: u128) {
+        debug_assert!(others & !NEIGHBOURS[ix(ci)] == 0);
+        while others != 0 {
+            let q = ix(others.trailing_zeros() as usize);
+            others &= others - 1;
+            rep = self.merge(rep, self.chain[q]);
         }
     }
 
@@ -622,16 +691,18 @@ impl FastBoard {
         let c = self.color[ix(ch as usize)];
         let mut n = 0;
         let mut s = ch;
+        let mut gone = 0u128;
         // First empty every stone, then give liberties back to the neighbours.
         loop {
             self.color[ix(s as usize)] = EMPTY;
-            self.stones[c as usize & 1] &= !(1 << s);
+            gone |= BIT[ix(s as usize)];
             n += 1;
             s = self.next[ix(s as usize)];
             if s == ch {
                 break;
             }
         }
+        clear_bits(&mut self.stones[c as usize & 1], gone);
         loop {
             for d in DIRS {
                 // As in `put_stone`: a neighbour that is no stone adds 0.
@@ -650,20 +721,37 @@ impl FastBoard {
 
     /// Plays the side to move on `cell`, which must be legal; returns the stones
     /// captured.
-    #[inline]
+    #[inline(always)]
     pub fn play(&mut self, cell: Cell) -> u32 {
         let me = self.to_move;
         let ci = cell as usize;
-        self.put_stone(cell, me);
+        // The enemy chains left without pseudo-liberties, marked without a branch
+        // (whether a neighbour is an enemy is a coin toss in a playout); one branch
+        // on the whole, to the captures (about one move in five).
+        let dead = self.put_stone(cell, me);
+        self.to_move = 3 - me;
+        self.passes = 0;
+        if dead == 0 {
+            self.ko = 0;
+            return 0;
+        }
+        self.capture_around(ci, dead)
+    }
+
+    /// The captures of the stone just played on `ci`: the neighbours named by the
+    /// bits of `dead` (one per direction of [`DIRS`]) are removed with their chains,
+    /// and the ko point is set. Returns the stones captured.
+    #[inline(never)]
+    fn capture_around(&mut self, ci: usize, dead: u8) -> u32 {
         let mut captured = 0;
         let mut last_captured = 0u8;
-        // `put_stone` took this point's pair from every neighbouring chain: an enemy
-        // chain left without pseudo-liberties is captured.
-        for d in DIRS {
-            let q = ix((ci as isize + d) as usize);
-            let ch = self.chain[q];
-            if (self.color[q] == 3 - me) & (self.libs[ix(ch as usize)].count() == 0) {
-                captured += self.capture(ch);
+        let mut dead = dead;
+        while dead != 0 {
+            let q = ix((ci as isize + DIRS[dead.trailing_zeros() as usize & 3]) as usize);
+            dead &= dead - 1;
+            // Two bits may name one chain: it is removed once.
+            if is_stone(self.color[q]) {
+                captured += self.capture(self.chain[q]);
                 last_captured = q as u8;
             }
         }
@@ -673,8 +761,6 @@ impl FastBoard {
         } else {
             0
         };
-        self.to_move = 3 - me;
-        self.passes = 0;
         captured
     }
 
