@@ -489,7 +489,7 @@ impl FastBoard {
     /// a mask.
     #[inline(always)]
     pub fn empty_ring(&self, cell: Cell) -> u128 {
-        let m = 1u128 << ix(cell as usize);
+        let m = 1u128 << (cell as usize & (CELLS - 1));
         let row = m | (m << 1) | (m >> 1);
         ((row << PAD) | (row >> PAD) | (m << 1) | (m >> 1)) & self.empty_mask()
     }
@@ -607,8 +607,7 @@ impl FastBoard {
     #[inline(always)]
     fn put_stone(&mut self, cell: Cell, c: u8) -> u8 {
         let ci = cell as usize;
-        // Read before the stone is added to the mask (a store that the next loads
-        // could not be forwarded from).
+        // The own neighbours, read before the stone is added to the mask.
         let own = NEIGHBOURS[ix(ci)] & self.stones[c as usize & 1];
         self.color[ix(ci)] = c;
         set_bits(&mut self.stones[c as usize & 1], BIT[ix(ci)]);
@@ -749,11 +748,11 @@ impl FastBoard {
         while dead != 0 {
             let q = ix((ci as isize + DIRS[dead.trailing_zeros() as usize & 3]) as usize);
             dead &= dead - 1;
-            // Two bits may name one chain: it is removed once.
-            if is_stone(self.color[q]) {
-                captured += self.capture(self.chain[q]);
-                last_captured = q as u8;
-            }
+            // One bit a chain: only its last pair with the stone leaves it none, and two
+            // dead enemy chains never touch (they would be one chain).
+            debug_assert!(is_stone(self.color[q]));
+            captured += self.capture(self.chain[q]);
+            last_captured = q as u8;
         }
         let own = self.chain[ix(ci)] as usize;
         self.ko = if captured == 1 && self.chain_size[ix(own)] == 1 && self.libs[ix(own)].count() == 1 {
