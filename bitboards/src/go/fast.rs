@@ -376,8 +376,8 @@ impl FastBoard {
     /// none; `below(n)` must return a uniform integer in `0..n`.
     ///
     /// The candidates are the empty points but the ko point; each drawn one is judged
-    /// alone. One with an empty neighbour (most of them) is taken at once: it is legal
-    /// and no eye. A closed point is refused if it is an own true eye (its diagonals
+    /// alone. One with a free neighbour (empty, not the ko point; most of them) is
+    /// taken at once: it is legal and no eye. Any other (a closed point) is refused if it is an own true eye (its diagonals
     /// read only then) and otherwise taken only if it captures or an own neighbouring
     /// chain keeps a liberty, checked without a branch per neighbour. A refused point
     /// is taken out before the next draw; after the first refusal every own true eye
@@ -416,8 +416,8 @@ impl FastBoard {
         }
     }
 
-    /// [`FastBoard::is_playable`] for an empty point without an empty neighbour (and
-    /// not the ko point): no own true eye, and a legal move.
+    /// [`FastBoard::is_playable`] for an empty point, not the ko point, without an
+    /// empty neighbour but perhaps the ko point: no own true eye, and a legal move.
     #[inline(always)]
     fn closed_point_is_playable(&self, cell: usize) -> bool {
         let me = self.to_move as usize & 1;
@@ -719,8 +719,9 @@ impl FastBoard {
         let mut gone = 0u128;
         // One walk over the chain: each stone is emptied and gives its pairs back to
         // the capturer's chains around it (its neighbours of its own colour are stones
-        // of the chain, and empty or off-board ones have no chain), without a branch:
-        // whether a neighbour is the capturer's is a coin toss.
+        // of the chain; empty and off-board ones name stale chains, which their colour
+        // keeps from gaining), without a branch: whether a neighbour is the capturer's
+        // is a coin toss.
         loop {
             self.color[ix(s as usize)] = EMPTY;
             gone |= BIT[ix(s as usize)];
