@@ -377,27 +377,27 @@ impl FastBoard {
     ///
     /// The candidates are the empty points but the ko point; each drawn one is judged
     /// alone. One with a free neighbour (empty, not the ko point; most of them) is
-    /// taken at once: it is legal and no eye. Any other (a closed point) is refused if it is an own true eye (its diagonals
-    /// read only then) and otherwise taken only if it captures or an own neighbouring
-    /// chain keeps a liberty, checked without a branch per neighbour. A refused point
-    /// is taken out before the next draw; after the first refusal every own true eye
-    /// is taken out at once (a few masks), so that the later draws, most of them late
-    /// in a playout and in passes, skip them. Rejection sampling: the result is
-    /// uniform over the playable points, each point is checked at most once, a pass
-    /// is known without scanning the board again, and a move whose first draw is
-    /// taken pays for no eye mask.
+    /// taken at once: it is legal and no eye. Any other (a closed point) is refused if
+    /// it is an own true eye (its diagonals read only then) and otherwise taken only if
+    /// it captures or an own neighbouring chain keeps a liberty, checked without a
+    /// branch per neighbour. A refused point is taken out before the next draw; after
+    /// the first refusal every own true eye is taken out at once (a few masks), so
+    /// that the later draws, most of them late in a playout and in passes, skip them.
+    /// Rejection sampling: the result is uniform over the playable points, each point
+    /// is checked at most once, a pass is known without scanning the board again, and
+    /// a move whose first draw is taken pays for no eye mask.
     #[inline]
     pub fn pick_playable(&self, mut below: impl FnMut(u32) -> u32) -> Option<Cell> {
         // A point whose only empty neighbour is the ko point is judged as a closed
         // point, with the same answer.
-        let empty = self.free;
-        let mut candidates = self.free;
+        let free = self.free;
+        let mut candidates = free;
         let n = candidates.count_ones();
         if n == 0 {
             return None;
         }
         let cell = select_bit(candidates, below(n)) as usize;
-        if NEIGHBOURS[ix(cell)] & empty != 0 || self.closed_point_is_playable(cell) {
+        if NEIGHBOURS[ix(cell)] & free != 0 || self.closed_point_is_playable(cell) {
             return Some(cell as Cell);
         }
         // Refused once: strike every own true eye at once (a mask), then draw on.
@@ -409,7 +409,7 @@ impl FastBoard {
                 return None;
             }
             let cell = select_bit(candidates, below(n)) as usize;
-            if NEIGHBOURS[ix(cell)] & empty != 0 || self.captures_or_keeps_liberty(cell) {
+            if NEIGHBOURS[ix(cell)] & free != 0 || self.captures_or_keeps_liberty(cell) {
                 return Some(cell as Cell);
             }
             candidates &= !BIT[ix(cell)];
