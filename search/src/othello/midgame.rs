@@ -2,8 +2,11 @@
 //! at the leaves, sharing the transposition table with the exact endgame search it
 //! hands over to once the depth reaches the number of empties.
 //!
-//! It also sorts moves for the exact search high in the tree: a shallow search of
-//! each move (deeper when more empties remain) tells which replies to try first.
+//! Its nodes sort their moves by a shallow search of each (deeper with more plies
+//! left) in the solver's searches, which also sort the exact search's moves high in
+//! the tree this way; the player's selective searches sort by each child's
+//! evaluation and the fastest-first features, with no search, which reaches a given
+//! depth with 2.6–2.8 times fewer nodes.
 
 use bitboards::othello::movegen::moves;
 use bitboards::othello::{flips, squares};
@@ -13,7 +16,7 @@ use super::eval::eval_discs_from;
 use super::hash::{HashEntry, NO_MOVE, board_hash};
 use super::moves::{INF, Move, MoveList, QUADRANT, final_score, ordering_score};
 use super::parallel::SiblingScores;
-use super::params::{MIDGAME_ETC_MIN_DEPTH, W_EVAL};
+use super::params::{MIDGAME_ETC_MIN_DEPTH, PLAY_W_EVAL, W_EVAL};
 use super::patterns::Features;
 
 impl Searcher<'_> {
@@ -92,7 +95,8 @@ impl Searcher<'_> {
         let hash_move = found.map_or(NO_MOVE, |e| e.best);
         let list = if depth >= 3 {
             let list = generated.unwrap_or_else(|| MoveList::generate(p, o, legal));
-            self.eval_sorted_moves(p, o, f, list, parity, n, depth.saturating_sub(3) / 2, alpha, hash_move)
+            let sort_depth = (!self.shared.play_cuts).then(|| depth.saturating_sub(3) / 2);
+            self.eval_sorted_moves(p, o, f, list, parity, n, sort_depth, alpha, hash_move)
         } else {
             self.quick_sorted_moves(p, o, f, parity, n, hash_move)
         };
@@ -225,9 +229,10 @@ impl Searcher<'_> {
         list
     }
 
-    /// The moves of `list` (all of `(p, o)`'s) sorted by a shallow search of
-    /// `sort_depth` plies after each move (the table's move first), for the midgame
-    /// search.
+    /// The moves of `list` (all of `(p, o)`'s) sorted for the midgame search, the
+    /// table's move first: by a shallow search of `sort_depth` plies after each move,
+    /// or with `None` (the nodes of the player's selective search) by each child's
+    /// evaluation and the ordering features ([`Self::evaluation_sort`]).
     #[allow(clippy::too_many_arguments)]
     pub fn eval_sorted_moves(
         &mut self,
@@ -237,16 +242,37 @@ impl Searcher<'_> {
         mut list: MoveList,
         parity: u8,
         n: u32,
-        sort_depth: u32,
+        sort_depth: Option<u32>,
         alpha: i32,
         hash_move: u8,
     ) -> MoveList {
         let first = list.take(hash_move);
-        self.search_sort(&mut list, p, o, f, parity, n, sort_depth, alpha);
+        match sort_depth {
+            Some(depth) => self.search_sort(&mut list, p, o, f, parity, n, depth, alpha),
+            None => self.evaluation_sort(&mut list, p, o, f, parity, n),
+        }
         if let Some(m) = first {
             list.insert_first(m);
         }
         list
+    }
+
+    /// Sorts `list` (moves of `(p, o)`) by each child's evaluation (weighted
+    /// [`PLAY_W_EVAL`]) and the ordering features, with no shallow search, as NTest
+    /// and Edax sort their midgame nodes: for the player's selective search the
+    /// searches of [`Self::search_sort`] cost more than they save.
+    fn evaluation_sort(&mut self, list: &mut MoveList, p: u64, o: u64, f: &Features, parity: u8, n: u32) {
+        for m in list.iter_mut() {
+            let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+            m.score = if cp == 0 {
+                1 << 29
+            } else {
+                self.nodes += 1;
+                let value = eval_discs_from(&f.after(m.sq, m.flips), cp, co);
+                ordering_score(cp, co, m.sq, parity, n) + PLAY_W_EVAL * (64 - value)
+            };
+        }
+        list.sort();
     }
 
     /// Sorts `list` (moves of `(p, o)`) by a shallow search of `sort_depth` plies

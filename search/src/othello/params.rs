@@ -46,6 +46,15 @@ pub const EVAL_SORT_MIN_EMPTIES: u32 = 14;
 /// 1.87 G with 2^14, 1.81 G with 2^13, 1.91 G with 2^12.
 pub(crate) const W_EVAL: i32 = 1 << 13;
 
+/// Weight of a disc of the child's evaluation in the player's midgame ordering
+/// (`Searcher::evaluation_sort`, no shallow searches): two opponent moves. Measured
+/// by `cargo run --release -p search --example selective_depth -- FILE 20 100` on the
+/// judged early-midgame positions (36–46 empties), with the root's and the endgame's
+/// sorting searches weighted alike in the trial: 2^13 358 M nodes, 2^14 302 M, 2^15
+/// 294 M, 2^16 287 M, 2^17 288 M, the chosen moves as good (0.08–0.10 disc a move);
+/// as kept (those sorting searches at [`W_EVAL`]), 295 M.
+pub(crate) const PLAY_W_EVAL: i32 = 1 << 16;
+
 /// Confidence multiplier `t` of each ProbCut selectivity level (a cut needs the
 /// shallow value `t` standard deviations past the bound): under a normal error, about
 /// 73%, 87%, 95%, 98% and 99% of the cuts are right. Set from the normal

@@ -583,7 +583,17 @@ fn root_search(
     let f = Features::new(p, o);
     let list = if depth >= 3 {
         let list = MoveList::generate(p, o, moves(p, o));
-        s.eval_sorted_moves(p, o, &f, list, parity, n, ((depth - 3) / 2).min(ROOT_SORT_MAX_DEPTH), alpha, hash_move)
+        s.eval_sorted_moves(
+            p,
+            o,
+            &f,
+            list,
+            parity,
+            n,
+            Some(((depth - 3) / 2).min(ROOT_SORT_MAX_DEPTH)),
+            alpha,
+            hash_move,
+        )
     } else {
         ordered_moves(p, o, parity, n, hash_move)
     };
@@ -679,6 +689,46 @@ mod tests {
             board = board.play(sq).expect("a legal move");
         }
         board
+    }
+
+    /// The player's ordering: every legal move once, the table's move first, then
+    /// by falling value of the child's evaluation and the ordering features.
+    #[test]
+    fn the_players_ordering_takes_the_table_move_then_the_values() {
+        let tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        let shared = Shared::new(&tt, &stop, 1);
+        let mut s = Searcher::new(&shared, None);
+        for seed in 0..200 {
+            let board = random_board(seed, 10 + (seed % 40) as u32);
+            let (p, o) = (board.player, board.opponent);
+            let legal = moves(p, o);
+            if legal.count_ones() < 2 {
+                continue;
+            }
+            let f = Features::new(p, o);
+            let hash_move = bitboards::othello::squares(legal).last().expect("a legal move");
+            let list = MoveList::generate(p, o, legal);
+            let n = board.empty_count();
+            let sorted = s.eval_sorted_moves(p, o, &f, list, parity_of(!(p | o)), n, None, 0, hash_move);
+            let squares: Vec<u8> = sorted.iter().map(|m| m.sq).collect();
+            assert_eq!(squares[0], hash_move, "seed {seed}");
+            assert_eq!(squares.iter().fold(0u64, |b, &sq| b | 1 << sq), legal, "seed {seed}");
+            assert_eq!(squares.len(), legal.count_ones() as usize, "seed {seed}");
+            // The rest by falling value: each child's evaluation and the ordering
+            // features, recomputed here.
+            let rest = &sorted.as_slice()[1..];
+            let key = |m: &Move| {
+                let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+                if cp == 0 {
+                    return 1 << 29;
+                }
+                let value = super::super::eval::eval_discs_from(&f.after(m.sq, m.flips), cp, co);
+                super::super::moves::ordering_score(cp, co, m.sq, parity_of(!(p | o)), n)
+                    + super::super::params::PLAY_W_EVAL * (64 - value)
+            };
+            assert!(rest.windows(2).all(|w| key(&w[0]) >= key(&w[1])), "seed {seed}");
+        }
     }
 
     /// An iteration cut short (here by a node budget, as by the clock) still plays
