@@ -26,7 +26,9 @@ use super::context::Searcher;
 use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
 use super::local_table::LocalTable;
 use super::moves::{INF, MoveList, QUADRANT, child, fast_sort, final_score, weighted_mobility};
-use super::params::{ETC_MIN, EVAL_SORT_MIN_EMPTIES, LOCAL_ETC_MIN, QUICK_REPLIES, SHALLOW_MAX, SORTED_SHALLOW_MIN};
+use super::params::{
+    ETC_MIN, EVAL_SORT_MIN_EMPTIES, LOCAL_ETC_MIN, QUICK_REPLIES, SHALLOW_MAX, SORTED_SHALLOW_MIN, W_EVAL,
+};
 use super::patterns::Features;
 use super::stability::stable_discs;
 
@@ -454,7 +456,7 @@ impl Searcher<'_> {
             if found.is_some_and(|e| (e.upper as i32) < alpha) {
                 sort_depth -= 2;
             }
-            self.search_sort(&mut list, p, o, &Features::new(p, o), parity, n, sort_depth.max(0) as u32, alpha);
+            self.search_sort(&mut list, p, o, &Features::new(p, o), parity, n, sort_depth.max(0) as u32, alpha, W_EVAL);
         } else {
             fast_sort(&mut list, p, o, parity, n);
         }

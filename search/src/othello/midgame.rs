@@ -232,7 +232,7 @@ impl Searcher<'_> {
     /// The moves of `list` (all of `(p, o)`'s) sorted for the midgame search, the
     /// table's move first: by a shallow search of `sort_depth` plies after each move,
     /// or with `None` (the nodes of the player's selective search) by each child's
-    /// evaluation and the ordering features ([`Self::evaluation_sort`]).
+    /// evaluation (weighted [`PLAY_W_EVAL`]) and the ordering features.
     #[allow(clippy::too_many_arguments)]
     pub fn eval_sorted_moves(
         &mut self,
@@ -248,8 +248,10 @@ impl Searcher<'_> {
     ) -> MoveList {
         let first = list.take(hash_move);
         match sort_depth {
-            Some(depth) => self.search_sort(&mut list, p, o, f, parity, n, depth, alpha),
-            None => self.evaluation_sort(&mut list, p, o, f, parity, n),
+            Some(depth) => self.search_sort(&mut list, p, o, f, parity, n, depth, alpha, W_EVAL),
+            // The children's evaluations, as NTest and Edax sort their midgame nodes: for
+            // the player's selective search shallow searches cost more than they save.
+            None => self.search_sort(&mut list, p, o, f, parity, n, 0, alpha, PLAY_W_EVAL),
         }
         if let Some(m) = first {
             list.insert_first(m);
@@ -257,27 +259,10 @@ impl Searcher<'_> {
         list
     }
 
-    /// Sorts `list` (moves of `(p, o)`) by each child's evaluation (weighted
-    /// [`PLAY_W_EVAL`]) and the ordering features, with no shallow search, as NTest
-    /// and Edax sort their midgame nodes: for the player's selective search the
-    /// searches of [`Self::search_sort`] cost more than they save.
-    fn evaluation_sort(&mut self, list: &mut MoveList, p: u64, o: u64, f: &Features, parity: u8, n: u32) {
-        for m in list.iter_mut() {
-            let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-            m.score = if cp == 0 {
-                1 << 29
-            } else {
-                self.nodes += 1;
-                let value = eval_discs_from(&f.after(m.sq, m.flips), cp, co);
-                ordering_score(cp, co, m.sq, parity, n) + PLAY_W_EVAL * (64 - value)
-            };
-        }
-        list.sort();
-    }
-
     /// Sorts `list` (moves of `(p, o)`) by a shallow search of `sort_depth` plies
-    /// after each move, then the ordering features. The exact search sorts this way
-    /// from [`EVAL_SORT_MIN_EMPTIES`](super::params::EVAL_SORT_MIN_EMPTIES) up.
+    /// after each move (0: the child's evaluation), `weight` a disc of it, then the
+    /// ordering features. The exact search sorts this way from
+    /// [`EVAL_SORT_MIN_EMPTIES`](super::params::EVAL_SORT_MIN_EMPTIES) up.
     #[allow(clippy::too_many_arguments)]
     pub fn search_sort(
         &mut self,
@@ -289,6 +274,7 @@ impl Searcher<'_> {
         n: u32,
         sort_depth: u32,
         alpha: i32,
+        weight: i32,
     ) {
         let sort_alpha = (alpha - 8).max(-64);
         for m in list.iter_mut() {
@@ -304,7 +290,7 @@ impl Searcher<'_> {
                 } else {
                     self.pvs_midgame(cp, co, &cf, -64, -sort_alpha, sort_depth, n - 1, cparity)
                 };
-                ordering_score(cp, co, m.sq, parity, n) + W_EVAL * (64 - value)
+                ordering_score(cp, co, m.sq, parity, n) + weight * (64 - value)
             };
         }
         list.sort();

@@ -47,7 +47,7 @@ pub const EVAL_SORT_MIN_EMPTIES: u32 = 14;
 pub(crate) const W_EVAL: i32 = 1 << 13;
 
 /// Weight of a disc of the child's evaluation in the player's midgame ordering
-/// (`Searcher::evaluation_sort`, no shallow searches): two opponent moves. Measured
+/// (`Searcher::eval_sorted_moves` without a sort depth: no shallow searches): two opponent moves. Measured
 /// by `cargo run --release -p search --example selective_depth -- FILE 20 100` on the
 /// judged early-midgame positions (36–46 empties), with the root's and the endgame's
 /// sorting searches weighted alike in the trial: 2^13 358 M nodes, 2^14 302 M, 2^15
