@@ -2,6 +2,8 @@
 //! thread and answers `isready` and `stop` while they run.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -37,6 +39,49 @@ struct Running {
     handle: JoinHandle<()>,
     /// `go infinite`: only `stop` ends it.
     infinite: bool,
+    /// Raised by the thread just before it writes its answer (see [`Answer`]).
+    answered: Arc<AtomicBool>,
+}
+
+/// What a search thread (`go`, `perft`, `bench`) writes its lines through. Its last
+/// line, the answer, first marks the search over: a command the client sends once it
+/// has read the answer is then carried out at once, not queued behind the thread's
+/// clean-up (freeing a search tree can take a while on a loaded machine).
+#[derive(Clone)]
+struct Answer {
+    out: Output,
+    answered: Arc<AtomicBool>,
+    /// The unit tests' slow clean-up: the thread sleeps this long after its answer.
+    #[cfg(test)]
+    linger: Duration,
+}
+
+impl Answer {
+    fn new(engine: &UgiEngine) -> Answer {
+        Answer {
+            out: engine.out.clone(),
+            answered: Arc::new(AtomicBool::new(false)),
+            #[cfg(test)]
+            linger: engine.linger,
+        }
+    }
+
+    /// A line before the answer.
+    fn line(&self, line: impl Into<String>) {
+        self.out.line(line);
+    }
+
+    /// The answer: the search is over from now on.
+    fn last(&self, line: impl Into<String>) {
+        self.answered.store(true, Ordering::SeqCst);
+        self.out.line(line);
+        #[cfg(test)]
+        std::thread::sleep(self.linger);
+    }
+
+    fn running(&self, stop: StopFlag, handle: JoinHandle<()>, infinite: bool) -> Running {
+        Running { stop, handle, infinite, answered: self.answered.clone() }
+    }
 }
 
 /// The UGI+ engine state.
@@ -59,6 +104,10 @@ pub struct UgiEngine {
     full_results: bool,
     /// Unknown option names already answered with an `info string` (said once each).
     unknown_options: std::collections::HashSet<String>,
+    /// How long a search thread lingers after its answer (the unit tests' slow
+    /// clean-up).
+    #[cfg(test)]
+    linger: Duration,
 }
 
 impl UgiEngine {
@@ -75,6 +124,8 @@ impl UgiEngine {
             game_options: Vec::new(),
             full_results: false,
             unknown_options: std::collections::HashSet::new(),
+            #[cfg(test)]
+            linger: Duration::ZERO,
         }
     }
 
@@ -137,7 +188,7 @@ impl UgiEngine {
     }
 
     fn searching(&mut self) -> bool {
-        if self.running.as_ref().is_some_and(|r| r.handle.is_finished()) {
+        if self.running.as_ref().is_some_and(|r| r.answered.load(Ordering::SeqCst) || r.handle.is_finished()) {
             self.stop_search();
         }
         self.running.is_some()
@@ -165,11 +216,18 @@ impl UgiEngine {
                 return true;
             }
         };
+        // The commands queued behind a search that has ended run first.
+        if !self.searching() && !self.run_pending() {
+            return false;
+        }
         // Commands that change the state wait for a search with a limit in a queue, as
         // if it had run inline, while the commands behind them are read; during `go
-        // infinite` they are refused.
-        if !answered_at_once(&command) && (self.searching() || !self.pending.is_empty()) {
-            if self.running.as_ref().is_some_and(|r| r.infinite) {
+        // infinite` they are refused. A query behind a queued command waits with it, so
+        // that it reads the state that command makes.
+        let at_once = answered_at_once(&command)
+            && (self.pending.is_empty() || matches!(command, Command::IsReady | Command::Stop | Command::Quit));
+        if !at_once && self.searching() {
+            if !answered_at_once(&command) && self.running.as_ref().is_some_and(|r| r.infinite) {
                 self.error(&format!("'{}' ignored during go infinite: send stop first", line.trim()));
             } else {
                 self.pending.push_back(command);
@@ -421,7 +479,8 @@ impl UgiEngine {
         };
         let stop = StopFlag::new();
         let thread_stop = stop.clone();
-        let out = self.out.clone();
+        let out = Answer::new(self);
+        let answer = out.clone();
         let spawned = std::thread::Builder::new().name("perft".into()).spawn(move || {
             let start = Instant::now();
             match job(&thread_stop) {
@@ -429,13 +488,13 @@ impl UgiEngine {
                     let ms = start.elapsed().as_millis() as u64;
                     let nps = count as u128 * 1000 / ms.max(1) as u128;
                     out.line(format!("info string perft depth {depth} leaves {count} time {ms} nps {nps}"));
-                    out.line(format!("perft {depth} {count}"));
+                    out.last(format!("perft {depth} {count}"));
                 }
-                None => out.line(format!("info string perft depth {depth} stopped")),
+                None => out.last(format!("info string perft depth {depth} stopped")),
             }
         });
         match spawned {
-            Ok(handle) => self.running = Some(Running { stop, handle, infinite: false }),
+            Ok(handle) => self.running = Some(answer.running(stop, handle, false)),
             Err(e) => self.error(&format!("cannot start perft: {e}")),
         }
     }
@@ -445,15 +504,20 @@ impl UgiEngine {
     fn bench(&mut self, depth: Option<u32>) {
         let stop = StopFlag::new();
         let thread_stop = stop.clone();
-        let out = self.out.clone();
+        let out = Answer::new(self);
+        let answer = out.clone();
         let spawned = std::thread::Builder::new().name("bench".into()).spawn(move || {
             match crate::tools::bench::run(depth, 1, &thread_stop) {
-                Some(lines) => lines.into_iter().for_each(|l| out.line(l)),
-                None => out.line("info string bench stopped"),
+                Some(mut lines) => {
+                    let last = lines.pop();
+                    lines.into_iter().for_each(|l| out.line(l));
+                    out.last(last.unwrap_or_default());
+                }
+                None => out.last("info string bench stopped"),
             }
         });
         match spawned {
-            Ok(handle) => self.running = Some(Running { stop, handle, infinite: false }),
+            Ok(handle) => self.running = Some(answer.running(stop, handle, false)),
             Err(e) => self.error(&format!("cannot start bench: {e}")),
         }
     }
@@ -478,7 +542,8 @@ impl UgiEngine {
         };
         let job = self.session.search_job(limits, &self.options);
         let stop = StopFlag::new();
-        let out = self.out.clone();
+        let out = Answer::new(self);
+        let answer = out.clone();
         let thread_stop = stop.clone();
         let spawned = std::thread::Builder::new().name("search".into()).spawn(move || {
             let mut last_info: Option<(Instant, String)> = None;
@@ -494,10 +559,10 @@ impl UgiEngine {
             if last_info.is_none_or(|(_, printed)| printed != last) {
                 out.line(last);
             }
-            out.line(ugi::bestmove_line(outcome.best_move.as_deref()));
+            out.last(ugi::bestmove_line(outcome.best_move.as_deref()));
         });
         match spawned {
-            Ok(handle) => self.running = Some(Running { stop, handle, infinite: go.infinite }),
+            Ok(handle) => self.running = Some(answer.running(stop, handle, go.infinite)),
             Err(e) => {
                 self.error(&format!("cannot start the search: {e}"));
                 self.out.line(ugi::bestmove_line(None));
@@ -594,6 +659,61 @@ mod tests {
         assert!(chaos.is_empty(), "Chaos Clock uses Hash: nothing to say: {chaos:?}");
         let small = run_lines(&["setoption name BoardSize value 6", "setoption name Hash value 32"]);
         assert_eq!(small, ["info string Hash is kept, but othello does not use it"]);
+    }
+
+    /// The next line written, within a minute.
+    fn next_line(rx: &crossbeam_channel::Receiver<String>) -> String {
+        rx.recv_timeout(Duration::from_secs(60)).expect("a line within a minute")
+    }
+
+    #[test]
+    fn a_command_sent_after_the_answer_does_not_wait_behind_the_clean_up() {
+        let (out, rx) = collecting_output();
+        let mut engine = UgiEngine::new(out);
+        // The thread is still alive well after it has answered.
+        engine.linger = Duration::from_millis(500);
+        engine.handle_line("perft 3");
+        let lines: Vec<String> = std::iter::repeat_with(|| next_line(&rx)).take(2).collect();
+        assert_eq!(lines[1], "perft 3 56", "{lines:?}");
+        // A client that has read the answer changes the board and asks about it: the
+        // answer is for the new board, not the old one.
+        engine.handle_line("setoption name BoardSize value 10");
+        engine.handle_line("query legalmoves");
+        assert_eq!(next_line(&rx), "response e4 d5 g6 f7");
+        engine.handle_line("go depth 1");
+        let reply: Vec<String> =
+            std::iter::repeat_with(|| next_line(&rx)).take_while(|l| !l.starts_with("bestmove")).collect();
+        assert!(!reply.is_empty());
+        engine.handle_line("position startpos moves e4");
+        engine.handle_line("query p1turn");
+        assert_eq!(next_line(&rx), "response false");
+        engine.stop_search();
+    }
+
+    #[test]
+    fn a_query_behind_a_queued_command_reads_the_state_it_makes() {
+        let (out, rx) = collecting_output();
+        let mut engine = UgiEngine::new(out);
+        engine.handle_line("go movetime 300");
+        // Queued behind the search, and the query with it (not answered at once with
+        // the position before).
+        engine.handle_line("position startpos moves f5");
+        engine.handle_line("query p1turn");
+        engine.handle_line("query fen");
+        // The input loop's polls, which run the queue once the search has ended.
+        let mut lines = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !lines.last().is_some_and(|l: &String| l.starts_with("response ") && l.len() > 64) {
+            assert!(Instant::now() < deadline, "{lines:?}");
+            match rx.recv_timeout(Duration::from_millis(10)) {
+                Ok(line) => lines.push(line),
+                Err(_) => assert!(engine.poll()),
+            }
+        }
+        lines.pop();
+        let best = lines.iter().position(|l| l.starts_with("bestmove ")).expect("a bestmove first");
+        assert_eq!(lines[best + 1..], ["response false"], "{lines:?}");
+        engine.stop_search();
     }
 
     #[test]

@@ -51,15 +51,45 @@ impl Script {
         self.referee.view(self.engine)
     }
 
-    /// Plays a try as it is; its answer.
+    /// Plays a try; its answer. A try that would end the game on two passes (the
+    /// engine's pass after a placeholder) has the latest placeholder placed first
+    /// where the answers stay the same, so that the script's game goes on.
     fn play(&mut self, mv: Move) -> Result<Answer, String> {
-        let answer = self.referee.try_move(mv).map_err(|e| e.to_string())?;
+        let mut referee = self.referee.clone();
+        let answer = referee.try_move(mv).map_err(|e| e.to_string())?;
+        if referee.is_over()
+            && let Some(&last) = self.unplaced.last()
+        {
+            for p in bitboards::go::points(SIZE) {
+                if let Some((placed, answer)) = self.with(&[(last, p)], mv)
+                    && !placed.is_over()
+                {
+                    self.commit(&[(last, p)], mv, placed);
+                    return Ok(answer);
+                }
+            }
+        }
+        self.referee = referee;
         self.tries.push(mv);
         Ok(answer)
     }
 
-    /// The opponent moves, the point to be chosen later.
+    /// The opponent moves, the point to be chosen later; right after the engine's
+    /// pass, where a placeholder pass would end the game, on the first point where its
+    /// stone captures nothing.
     fn opponent_moves_later(&mut self) -> Result<(), String> {
+        let mut referee = self.referee.clone();
+        referee.try_move(Move::Pass).map_err(|e| e.to_string())?;
+        if referee.is_over() {
+            for p in bitboards::go::points(SIZE) {
+                let mut referee = self.referee.clone();
+                if let Ok(Answer::Legal { captured: 0 }) = referee.try_move(Move::Play(p)) {
+                    self.referee = referee;
+                    self.tries.push(Move::Play(p));
+                    return Ok(());
+                }
+            }
+        }
         let index = self.tries.len();
         self.play(Move::Pass)?;
         self.unplaced.push(index);
@@ -457,4 +487,27 @@ pub(super) fn phantom_checks(
         }
     })?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_engines_pass_after_a_placeholder_does_not_end_the_scripts_game() {
+        let config = PhantomConfig::for_rules(PhantomRules::Ccgc);
+        let mut s = Script::new(config, Color::BLACK, "take");
+        s.play(Move::Play(Point::new(4, 4))).unwrap();
+        s.opponent_moves_later().unwrap();
+        assert_eq!(s.unplaced, [1], "a placeholder, to be placed later");
+        assert_eq!(s.play(Move::Pass), Ok(Answer::Passed));
+        assert!(!s.referee.is_over(), "two passes would have ended the game");
+        assert!(s.unplaced.is_empty(), "the placeholder is a stone now");
+        assert!(matches!(s.tries[1], Move::Play(_)), "{:?}", s.tries);
+        // Right after the engine's pass, the opponent's move is a stone at once.
+        s.opponent_moves_later().unwrap();
+        assert!(!s.referee.is_over());
+        assert!(s.unplaced.is_empty() && matches!(s.tries[3], Move::Play(_)), "{:?}", s.tries);
+        assert_eq!(s.play(Move::Play(Point::new(2, 2))), Ok(Answer::Legal { captured: 0 }));
+    }
 }
