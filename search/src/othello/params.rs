@@ -68,13 +68,14 @@ pub const LEVELS: [f32; 5] = [1.1, 1.5, 2.0, 2.6, 3.3];
 /// alone, took more nodes on #45–#53 (docs/othello-solver.md).
 pub const SOLVER_LEVEL: u8 = 2;
 
-/// The player's confidence multipliers are [`LEVELS`] times this (the full-width
-/// error measured before was 1.5 times the formula's on average; this table is 1.3
-/// times). On the move-quality benchmark (`sente othello-accuracy --nodes N` for N =
-/// 0.3, 1 and 3 million) the sum of the mean disc losses is 1.19 with two thirds
-/// against 1.20 with the formula, and scalings from 0.4 to 1.0 of the midgame level
-/// alone did no better (docs/othello-play.md).
-pub(crate) const PLAY_T_SCALE: f32 = 2.0 / 3.0;
+/// The player's confidence multipliers are [`LEVELS`] times this: at [`PLAY_LEVEL`] a
+/// cut needs the shallow value 0.75 of the measured error past the bound. Measured by
+/// play once the player sorted without shallow searches (docs/othello-play.md,
+/// "ProbCut's margins after the new ordering"): against NTest at depth 18 on the 100
+/// balanced openings at `--st 0.34`, 0.5 scored 87–85–28 (50.5 %) where 2/3 scored
+/// 70–99–31 (42.8 %), +0.155 ± 0.062 a pair; 0.4 scored 33.3 % over the first 66
+/// games. (Before that ordering, 2/3 did best on the move-quality benchmark.)
+pub(crate) const PLAY_T_SCALE: f32 = 0.5;
 
 /// Standard deviation, in discs, of (exact final score − shallow value) with `n`
 /// empties and the shallow depth of [`endcut_depth`](super::probcut::endcut_depth)`(n)`.
