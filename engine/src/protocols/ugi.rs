@@ -45,8 +45,9 @@ struct Running {
 
 /// What a search thread (`go`, `perft`, `bench`) writes its lines through. Its last
 /// line, the answer, first marks the search over: a command the client sends once it
-/// has read the answer is then carried out at once, not queued behind the thread's
-/// clean-up (freeing a search tree can take a while on a loaded machine).
+/// has read the answer then waits for the thread to end (freeing a search tree can
+/// take a while on a loaded machine) and is carried out, never queued behind it
+/// while a query after it is answered first.
 #[derive(Clone)]
 struct Answer {
     out: Output,
@@ -154,8 +155,13 @@ impl UgiEngine {
 
     /// Runs the queued commands once no search runs, until one starts a search again;
     /// false if one of them was `quit`.
+    /// During a search that one of them started, the queries, `d` and `ugi` at the
+    /// head of the queue are still answered, as they would be had they come then.
     fn run_pending(&mut self) -> bool {
-        while !self.searching() {
+        while let Some(front) = self.pending.front() {
+            if !answered_at_once(front) && self.searching() {
+                break;
+            }
             let Some(command) = self.pending.pop_front() else { break };
             if !self.execute(command) {
                 return false;
@@ -226,7 +232,7 @@ impl UgiEngine {
         // that it reads the state that command makes.
         let at_once = answered_at_once(&command)
             && (self.pending.is_empty() || matches!(command, Command::IsReady | Command::Stop | Command::Quit));
-        if !at_once && self.searching() {
+        if !at_once && (self.searching() || !self.pending.is_empty()) {
             if !answered_at_once(&command) && self.running.as_ref().is_some_and(|r| r.infinite) {
                 self.error(&format!("'{}' ignored during go infinite: send stop first", line.trim()));
             } else {
@@ -667,7 +673,7 @@ mod tests {
     }
 
     #[test]
-    fn a_command_sent_after_the_answer_does_not_wait_behind_the_clean_up() {
+    fn a_command_sent_after_the_answer_is_not_queued_behind_the_clean_up() {
         let (out, rx) = collecting_output();
         let mut engine = UgiEngine::new(out);
         // The thread is still alive well after it has answered.
@@ -714,6 +720,33 @@ mod tests {
         let best = lines.iter().position(|l| l.starts_with("bestmove ")).expect("a bestmove first");
         assert_eq!(lines[best + 1..], ["response false"], "{lines:?}");
         engine.stop_search();
+    }
+
+    #[test]
+    fn a_query_behind_a_queued_search_is_answered_during_it() {
+        let (out, rx) = collecting_output();
+        let mut engine = UgiEngine::new(out);
+        engine.handle_line("go movetime 200");
+        engine.handle_line("position startpos moves f5");
+        engine.handle_line("go infinite");
+        engine.handle_line("query p1turn");
+        // The first search ends, the queue starts the infinite one, and the query
+        // behind it is answered during it (not after a `stop` that never comes).
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut lines: Vec<String> = Vec::new();
+        while !lines.last().is_some_and(|l| l.starts_with("response ")) {
+            assert!(Instant::now() < deadline, "{lines:?}");
+            match rx.recv_timeout(Duration::from_millis(10)) {
+                Ok(line) => lines.push(line),
+                Err(_) => assert!(engine.poll()),
+            }
+        }
+        assert_eq!(lines.last().map(String::as_str), Some("response false"));
+        assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{lines:?}");
+        engine.handle_line("stop");
+        let rest: Vec<String> =
+            std::iter::repeat_with(|| next_line(&rx)).take_while(|l| !l.starts_with("bestmove")).collect();
+        assert!(rest.iter().all(|l| l.starts_with("info ")), "{rest:?}");
     }
 
     #[test]

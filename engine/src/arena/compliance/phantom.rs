@@ -51,13 +51,13 @@ impl Script {
         self.referee.view(self.engine)
     }
 
-    /// Plays a try; its answer. A try that would end the game on two passes (the
-    /// engine's pass after a placeholder) has the latest placeholder placed first
-    /// where the answers stay the same, so that the script's game goes on.
+    /// Plays a try; its answer. Where the game is over, or the try would end it, on
+    /// two passes (the engine's pass and a placeholder), the latest placeholder is
+    /// placed first where every answer stays the same and the game goes on.
     fn play(&mut self, mv: Move) -> Result<Answer, String> {
         let mut referee = self.referee.clone();
-        let answer = referee.try_move(mv).map_err(|e| e.to_string())?;
-        if referee.is_over()
+        let tried = referee.try_move(mv);
+        if (self.referee.is_over() || referee.is_over())
             && let Some(&last) = self.unplaced.last()
         {
             for p in bitboards::go::points(SIZE) {
@@ -69,27 +69,16 @@ impl Script {
                 }
             }
         }
+        let answer = tried.map_err(|e| e.to_string())?;
         self.referee = referee;
         self.tries.push(mv);
         Ok(answer)
     }
 
-    /// The opponent moves, the point to be chosen later; right after the engine's
-    /// pass, where a placeholder pass would end the game, on the first point where its
-    /// stone captures nothing.
+    /// The opponent moves, the point to be chosen later (a placeholder pass until then:
+    /// after the engine's pass it ends the referee's game until [`Script::play`], the
+    /// engine's next try, places it).
     fn opponent_moves_later(&mut self) -> Result<(), String> {
-        let mut referee = self.referee.clone();
-        referee.try_move(Move::Pass).map_err(|e| e.to_string())?;
-        if referee.is_over() {
-            for p in bitboards::go::points(SIZE) {
-                let mut referee = self.referee.clone();
-                if let Ok(Answer::Legal { captured: 0 }) = referee.try_move(Move::Play(p)) {
-                    self.referee = referee;
-                    self.tries.push(Move::Play(p));
-                    return Ok(());
-                }
-            }
-        }
         let index = self.tries.len();
         self.play(Move::Pass)?;
         self.unplaced.push(index);
@@ -504,10 +493,22 @@ mod tests {
         assert!(!s.referee.is_over(), "two passes would have ended the game");
         assert!(s.unplaced.is_empty(), "the placeholder is a stone now");
         assert!(matches!(s.tries[1], Move::Play(_)), "{:?}", s.tries);
-        // Right after the engine's pass, the opponent's move is a stone at once.
+        // The placeholder after the engine's pass ends the referee's game for now; the
+        // engine's next try places it and goes on.
         s.opponent_moves_later().unwrap();
-        assert!(!s.referee.is_over());
-        assert!(s.unplaced.is_empty() && matches!(s.tries[3], Move::Play(_)), "{:?}", s.tries);
+        assert_eq!(s.unplaced, [3]);
         assert_eq!(s.play(Move::Play(Point::new(2, 2))), Ok(Answer::Legal { captured: 0 }));
+        assert!(!s.referee.is_over() && s.unplaced.is_empty(), "{:?}", s.tries);
+        assert!(matches!(s.tries[3], Move::Play(_)), "{:?}", s.tries);
+    }
+
+    #[test]
+    fn an_opening_pass_leaves_the_next_move_to_be_refused() {
+        let config = PhantomConfig::for_rules(PhantomRules::Ccgc);
+        let mut s = Script::new(config, Color::BLACK, "take");
+        assert_eq!(s.play(Move::Pass), Ok(Answer::Passed));
+        s.opponent_moves_later().unwrap();
+        let e5 = Point::new(4, 4);
+        assert!(matches!(s.refuse(e5), Some(Answer::Illegal { turn_passed: false, .. })), "{:?}", s.tries);
     }
 }
