@@ -73,7 +73,7 @@ enum Commands {
     /// Phantom Go on the Chinese competition platform's protocol (stdin/stdout), or
     /// `phantom play`: a game in the terminal against a person.
     Phantom(protocols::platform::PhantomArgs),
-    /// Play a match between two engines (UGI+, GTP, NBoard), or merge shards' results.
+    /// Play a match between two engines (UGI+, GTP, NBoard), merge shards' results, or compare two matches pair by pair.
     Arena(Box<arena::cli::ArenaArgs>),
     /// Chaos Clock (混乱时钟): solve a position, deal and solve openings, or play.
     #[command(subcommand)]

@@ -13,7 +13,8 @@ use super::{
     TimeControl, compliance, merge, openings, report, run, write_results,
 };
 
-/// `sente arena`: play a match, or merge the results of shards.
+/// `sente arena`: play a match, merge the results of shards, compare two matches or
+/// write a match's report.
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct ArenaArgs {
@@ -39,6 +40,15 @@ enum ArenaCommand {
         /// Normalized Elo for the SPRT bounds (default logistic).
         #[arg(long)]
         normalized: bool,
+    },
+    /// Compare two matches of two builds of engine A against the same opponent on the
+    /// same schedule (openings, rounds), opening pair by opening pair: the mean
+    /// difference of A's points a pair and its standard error.
+    Compare {
+        /// The first match: its results.jsonl, or the --out folder that holds it.
+        first: PathBuf,
+        /// The second match, the same way.
+        second: PathBuf,
     },
     /// Write one self-contained HTML page about a match folder (finished or not): score
     /// and Elo, the SPRT, game pairs, time per move, and a replay of every game.
@@ -285,6 +295,15 @@ pub fn main(args: &ArenaArgs, out: &mut impl std::io::Write) -> Result<()> {
             });
             let sprt = parse_sprt(sprt, *normalized)?;
             write!(out, "{}", Summary::of(&results).report([&names[0], &names[1]], sprt.as_ref()))?;
+            Ok(())
+        }
+        Some(ArenaCommand::Compare { first, second }) => {
+            let results = |path: &PathBuf| {
+                let file = if path.is_dir() { path.join("results.jsonl") } else { path.clone() };
+                merge(&[file])
+            };
+            let comparison = super::compare::compare(&results(first)?, &results(second)?)?;
+            write!(out, "{comparison}")?;
             Ok(())
         }
         Some(ArenaCommand::Report { dir, out: page, sprt, normalized }) => {

@@ -3,6 +3,7 @@
 //! JSON-lines results, shards, and the statistics of [`stats`].
 
 pub mod cli;
+mod compare;
 mod compliance;
 mod openings;
 mod phantom;
