@@ -3,7 +3,7 @@
 //! compared opening pair by opening pair. Pairing removes what the openings do to the
 //! score: a pair's points (0 to 2) differ far less between builds than between
 //! openings, so the difference's standard error is much smaller than that of the two
-//! scores taken apart (as the paired tests of fishtest and OpenBench do).
+//! scores taken apart.
 
 use std::collections::BTreeMap;
 use std::fmt;
