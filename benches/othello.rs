@@ -6,7 +6,7 @@ use benches::othello_boards;
 use bitboards::othello::{Board, flips, movegen, perft, squares};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use search::othello::patterns::Features;
-use search::othello::{eval_discs, eval_discs_from};
+use search::othello::{eval_discs, eval_discs_after, eval_discs_from};
 use std::hint::black_box;
 
 /// A named move generator.
@@ -95,6 +95,14 @@ fn pattern_evaluation(c: &mut Criterion) {
                 let features = Features::new(black_box(parent.player), black_box(parent.opponent));
                 kids.iter()
                     .fold(acc, |acc, &(sq, f, k)| acc ^ eval_discs_from(&features.after(sq, f), k.player, k.opponent))
+            })
+        })
+    });
+    group.bench_function("child_view", |b| {
+        b.iter(|| {
+            children.iter().fold(0i32, |acc, (parent, kids)| {
+                let features = Features::new(black_box(parent.player), black_box(parent.opponent));
+                kids.iter().fold(acc, |acc, &(sq, f, k)| acc ^ eval_discs_after(&features, sq, f, k.player, k.opponent))
             })
         })
     });

@@ -85,6 +85,17 @@ pub fn eval_discs_from(f: &Features, p: u64, o: u64) -> i32 {
     }
 }
 
+/// [`eval_discs`] of the child `(cp, co)` reached from a position whose [`Features`]
+/// are `f` by a move on `sq` flipping `flips` (the cheapest way to value a leaf: only
+/// the child's view is updated).
+#[inline]
+pub fn eval_discs_after(f: &Features, sq: u8, flips: u64, cp: u64, co: u64) -> i32 {
+    match patterns() {
+        Some(e) => e.eval_discs_view(&f.child_view(sq, flips), cp, co),
+        None => hand_made_discs(cp, co),
+    }
+}
+
 /// A hand-made evaluation in discs: mobility, potential mobility, corners, X squares,
 /// stable edges, and the disc count near the end.
 #[inline]

@@ -14,7 +14,7 @@ use bitboards::othello::movegen::moves;
 use bitboards::othello::{flips, squares};
 
 use super::context::Searcher;
-use super::eval::eval_discs_from;
+use super::eval::{eval_discs_after, eval_discs_from};
 use super::hash::{HashEntry, NO_MOVE, board_hash};
 use super::moves::{INF, Move, MoveList, QUADRANT, final_score, ordering_score};
 use super::parallel::SiblingScores;
@@ -213,7 +213,7 @@ impl Searcher<'_> {
             let flipped = flips::flips(p, o, sq);
             self.nodes += 1;
             let (cp, co) = (o ^ flipped, p ^ flipped ^ (1u64 << sq));
-            let score = -eval_discs_from(&f.after(sq, flipped), cp, co);
+            let score = -eval_discs_after(f, sq, flipped, cp, co);
             if score > best {
                 best = score;
                 if best >= beta {
@@ -237,7 +237,7 @@ impl Searcher<'_> {
             } else if self.shared.play_cuts {
                 ordering_score(cp, co, sq, parity, n)
             } else {
-                let value = eval_discs_from(&f.after(sq, flipped), cp, co);
+                let value = eval_discs_after(f, sq, flipped, cp, co);
                 ordering_score(cp, co, sq, parity, n) + W_EVAL * (64 - value)
             };
             list.push(Move { sq, flips: flipped, score, replies: 0 });
@@ -299,12 +299,12 @@ impl Searcher<'_> {
             m.score = if cp == 0 {
                 1 << 29
             } else {
-                let cparity = parity ^ QUADRANT[m.sq as usize];
-                let cf = f.after(m.sq, m.flips);
                 let value = if sort_depth == 0 {
                     self.nodes += 1;
-                    eval_discs_from(&cf, cp, co)
+                    eval_discs_after(f, m.sq, m.flips, cp, co)
                 } else {
+                    let cparity = parity ^ QUADRANT[m.sq as usize];
+                    let cf = f.after(m.sq, m.flips);
                     self.pvs_midgame(cp, co, &cf, -64, -sort_alpha, sort_depth, n - 1, cparity)
                 };
                 ordering_score(cp, co, m.sq, parity, n) + weight * (64 - value)

@@ -23,7 +23,9 @@ pub mod train;
 mod weights;
 
 pub use book::Book;
-pub use eval::{embedded_weights, eval_discs, eval_discs_from, evaluate, install_weights, is_trained};
+pub use eval::{
+    embedded_weights, eval_discs, eval_discs_after, eval_discs_from, evaluate, install_weights, is_trained,
+};
 pub use moves::final_score;
 pub use params::{NULL_WINDOW_SPLIT_MIN_EMPTIES, PLAY_ENDGAME_GAP, SPLIT_MIN_EMPTIES};
 pub use perft::{parallel_perft, parallel_perft_until};

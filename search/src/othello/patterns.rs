@@ -115,12 +115,39 @@ impl Features {
         child
     }
 
+    /// The pattern indices of the child reached by a move on `sq` flipping `flips`,
+    /// seen from the child's side to move only: all that the child's evaluation
+    /// reads (half of [`Features::after`]'s work, for the leaves).
+    #[inline]
+    pub fn child_view(&self, sq: u8, flips: u64) -> View {
+        let table = &instance_readers().square_digits;
+        let mut flipped = [0u16; LANES];
+        for s in squares(flips) {
+            let d = &table[s as usize];
+            for i in 0..LANES {
+                flipped[i] = flipped[i].wrapping_add(d[i]);
+            }
+        }
+        let placed = &table[sq as usize];
+        let mut view = View([0; LANES]);
+        for i in 0..LANES {
+            view.0[i] = self.other[i].wrapping_add(placed[i].wrapping_mul(2)).wrapping_add(flipped[i]);
+        }
+        view
+    }
+
     /// The same position with the other side to move (a pass).
     #[inline]
     pub fn passed(&self) -> Features {
         Features { mover: self.other, other: self.mover }
     }
 }
+
+/// The pattern indices of a position seen from its side to move, one lane per
+/// instance: what the evaluation reads ([`Features::child_view`]).
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+pub struct View([u16; LANES]);
 
 /// Offset of each pattern's table in a phase's weights, and the phase's size.
 pub const OFFSETS: [usize; PATTERN_COUNT + 1] = {
@@ -133,18 +160,12 @@ pub const OFFSETS: [usize; PATTERN_COUNT + 1] = {
     out
 };
 
-/// The offset of each instance's table in a phase's weights (its pattern's).
-const INSTANCE_OFFSETS: [usize; INSTANCES] = {
-    let mut out = [0usize; INSTANCES];
-    let mut k = 0;
-    let mut i = 0;
-    while i < PATTERNS.len() {
-        let mut t = 0;
-        while t < PATTERNS[i].transforms.len() {
-            out[k] = OFFSETS[i];
-            k += 1;
-            t += 1;
-        }
+/// The first lane (instance) of each pattern in [`Features`].
+const FIRST_LANES: [usize; PATTERN_COUNT] = {
+    let mut out = [0usize; PATTERN_COUNT];
+    let mut i = 1;
+    while i < PATTERN_COUNT {
+        out[i] = out[i - 1] + PATTERNS[i - 1].transforms.len();
         i += 1;
     }
     out
@@ -159,6 +180,12 @@ pub const SCALARS: usize = 3;
 
 /// Weights per phase.
 pub const PHASE_WEIGHTS: usize = PATTERN_WEIGHTS + SCALARS;
+
+/// A phase's weights as the evaluation stores them: the patterns' tables, the
+/// scalars, then room for any 16-bit index past the last table's start, so that
+/// `table start + index` is always within the phase and the lookups of
+/// [`pattern_sum`] need no bounds check (the padding is never read).
+const PADDED_PHASE: usize = PHASE_WEIGHTS + (1 << 16);
 
 /// Number of phases (groups of four empties).
 pub const PHASES: usize = 15;
@@ -291,8 +318,6 @@ pub fn canonical_indices(i: usize) -> Vec<u32> {
 struct InstanceReader {
     /// The instance's squares on the board.
     mask: u64,
-    /// The instance's number, in [`feature_indices`] order (its lane of [`Features`]).
-    instance: u32,
     /// Where the pattern's table starts within a phase's weights.
     offset: u32,
     /// Start of this instance's digit table in [`InstanceReaders::digits`].
@@ -340,7 +365,7 @@ impl InstanceReaders {
                 for bits in 0..1usize << order.len() {
                     digits.push((0..order.len()).filter(|&j| bits >> j & 1 == 1).map(|j| power[j]).sum());
                 }
-                readers.push(InstanceReader { mask, instance: instance as u32, offset: OFFSETS[i] as u32, start });
+                readers.push(InstanceReader { mask, offset: OFFSETS[i] as u32, start });
             }
         }
         InstanceReaders { readers, digits, square_digits }
@@ -372,9 +397,12 @@ fn instance_readers() -> &'static InstanceReaders {
 
 /// Trained weights for every phase.
 pub struct PatternEval {
-    weights: Vec<i16>,
-    /// Per phase, the readers of the patterns with a weight that is not zero in that
-    /// phase (a pattern trained only for some phases costs nothing in the others).
+    /// Each phase's weights, [`PADDED_PHASE`] values apart.
+    tables: Vec<i16>,
+    /// Per phase, whether each pattern has a weight that is not zero there (a
+    /// pattern trained only for some phases costs nothing in the others).
+    used: Vec<[bool; PATTERN_COUNT]>,
+    /// Per phase, the readers of the used patterns (for a board read whole).
     active: Vec<Vec<InstanceReader>>,
 }
 
@@ -385,43 +413,58 @@ impl PatternEval {
         if weights.len() != PHASES * PHASE_WEIGHTS {
             return None;
         }
+        let mut tables = vec![0i16; PHASES * PADDED_PHASE];
+        for (ph, w) in weights.chunks(PHASE_WEIGHTS).enumerate() {
+            tables[ph * PADDED_PHASE..][..PHASE_WEIGHTS].copy_from_slice(w);
+        }
+        let used: Vec<[bool; PATTERN_COUNT]> = weights
+            .chunks(PHASE_WEIGHTS)
+            .map(|w| std::array::from_fn(|i| w[OFFSETS[i]..OFFSETS[i + 1]].iter().any(|&x| x != 0)))
+            .collect();
         let readers = instance_readers();
-        let active = (0..PHASES)
-            .map(|ph| {
-                let w = &weights[ph * PHASE_WEIGHTS..][..PHASE_WEIGHTS];
-                // Each pattern's table is scanned once, not once per instance.
-                let used_offsets: Vec<u32> = (0..PATTERN_COUNT)
-                    .filter(|&i| w[OFFSETS[i]..OFFSETS[i + 1]].iter().any(|&x| x != 0))
-                    .map(|i| OFFSETS[i] as u32)
-                    .collect();
+        let active = used
+            .iter()
+            .map(|used| {
+                let used_offsets: Vec<u32> =
+                    (0..PATTERN_COUNT).filter(|&i| used[i]).map(|i| OFFSETS[i] as u32).collect();
                 readers.readers.iter().filter(|r| used_offsets.contains(&r.offset)).copied().collect()
             })
             .collect();
-        Some(PatternEval { weights, active })
+        Some(PatternEval { tables, used, active })
     }
 
     /// [`Self::eval_fine`] of `(p, o)`, whose [`Features`] are `f`.
     #[inline]
     pub fn eval_fine_from(&self, f: &Features, p: u64, o: u64) -> i32 {
-        let (ph, w) = self.phase_weights(p, o);
-        let mut sum = scalar_part(w, p, o);
-        if self.active[ph].len() == INSTANCES {
-            for (k, &offset) in INSTANCE_OFFSETS.iter().enumerate() {
-                sum += w[offset + f.mover[k] as usize] as i32;
-            }
-        } else {
-            for r in &self.active[ph] {
-                sum += w[r.offset as usize + f.mover[r.instance as usize] as usize] as i32;
-            }
+        self.eval_fine_view(&View(f.mover), p, o)
+    }
+
+    /// [`Self::eval_fine`] of `(p, o)`, whose indices from the side to move are `view`.
+    #[inline]
+    pub fn eval_fine_view(&self, view: &View, p: u64, o: u64) -> i32 {
+        let (ph, t) = self.phase_table(p, o);
+        let used = &self.used[ph];
+        let lanes = &view.0;
+        // One call per pattern, its table's offset and its lanes constants.
+        macro_rules! sum_of_patterns {
+            ($($i:literal)*) => {
+                0 $(+ if used[$i] {
+                    pattern_sum::<{ OFFSETS[$i] }, { FIRST_LANES[$i] }, { PATTERNS[$i].transforms.len() }>(t, lanes)
+                } else {
+                    0
+                })*
+            };
         }
-        sum
+        const _: () = assert!(PATTERN_COUNT == 11, "sum_of_patterns! lists every pattern");
+        scalar_part(t, p, o) + sum_of_patterns!(0 1 2 3 4 5 6 7 8 9 10)
     }
 
     /// The phase of `(p, o)` and its weights.
     #[inline]
-    fn phase_weights(&self, p: u64, o: u64) -> (usize, &[i16]) {
+    fn phase_table(&self, p: u64, o: u64) -> (usize, &[i16; PADDED_PHASE]) {
         let ph = phase((!(p | o)).count_ones());
-        (ph, &self.weights[ph * PHASE_WEIGHTS..][..PHASE_WEIGHTS])
+        let table = self.tables[ph * PADDED_PHASE..].first_chunk::<PADDED_PHASE>().expect("a phase's weights");
+        (ph, table)
     }
 
     /// [`Self::eval_discs`] of `(p, o)`, whose [`Features`] are `f`.
@@ -430,18 +473,24 @@ impl PatternEval {
         fine_to_discs(self.eval_fine_from(f, p, o))
     }
 
-    /// The flat weights.
-    pub fn weights(&self) -> &[i16] {
-        &self.weights
+    /// [`Self::eval_discs`] of `(p, o)`, whose indices from the side to move are `view`.
+    #[inline]
+    pub fn eval_discs_view(&self, view: &View, p: u64, o: u64) -> i32 {
+        fine_to_discs(self.eval_fine_view(view, p, o))
+    }
+
+    /// The flat weights (`PHASES × PHASE_WEIGHTS` values).
+    pub fn weights(&self) -> Vec<i16> {
+        self.tables.chunks(PADDED_PHASE).flat_map(|t| t[..PHASE_WEIGHTS].iter().copied()).collect()
     }
 
     /// The value of `(p, o)` for the side to move in 1/64 disc.
     #[inline]
     pub fn eval_fine(&self, p: u64, o: u64) -> i32 {
-        let (ph, w) = self.phase_weights(p, o);
-        let mut sum = scalar_part(w, p, o);
+        let (ph, t) = self.phase_table(p, o);
+        let mut sum = scalar_part(t, p, o);
         for idx in instance_readers().indices_of(&self.active[ph], p, o) {
-            sum += w[idx] as i32;
+            sum += t[idx] as i32;
         }
         sum
     }
@@ -453,9 +502,26 @@ impl PatternEval {
     }
 }
 
+/// The weights of one pattern's instances: the pattern's table starts at `OFFSET`
+/// of the phase, its instances are lanes `FIRST..FIRST + COUNT`. With the three
+/// constant, each instance costs one load of its index and one of its weight (no
+/// bounds check: an index is below 2^16, and the phase has that much room past
+/// every table's start).
+#[inline(always)]
+fn pattern_sum<const OFFSET: usize, const FIRST: usize, const COUNT: usize>(
+    t: &[i16; PADDED_PHASE],
+    lanes: &[u16; LANES],
+) -> i32 {
+    let mut sum = 0;
+    for &index in &lanes[FIRST..FIRST + COUNT] {
+        sum += t[OFFSET + index as usize] as i32;
+    }
+    sum
+}
+
 /// The scalar features' share of the value of `(p, o)`, with a phase's weights `w`.
 #[inline]
-fn scalar_part(w: &[i16], p: u64, o: u64) -> i32 {
+fn scalar_part(w: &[i16; PADDED_PHASE], p: u64, o: u64) -> i32 {
     let scalars = scalar_features(p, o);
     scalars.iter().enumerate().map(|(j, x)| w[PATTERN_WEIGHTS + j] as i32 * x).sum()
 }
@@ -562,9 +628,12 @@ mod tests {
         for ph in 0..PHASES {
             partial[ph * PHASE_WEIGHTS + OFFSETS[2]..ph * PHASE_WEIGHTS + OFFSETS[3]].fill(0);
         }
+        let weights_partial = partial.clone();
         let eval = PatternEval::from_weights(weights).unwrap();
         let partial = PatternEval::from_weights(partial).unwrap();
         assert!(partial.active.iter().all(|a| a.len() == INSTANCES - 8));
+        assert!(partial.used.iter().all(|u| u.iter().filter(|&&x| !x).count() == 1 && !u[2]));
+        assert!(partial.weights() == weights_partial);
         let same = |a: &Features, b: &Features| a.mover == b.mover && a.other == b.other;
         let mut state = 5u64;
         let mut checked = 0;
@@ -588,11 +657,11 @@ mod tests {
                 let child = b.play_flips(sq, flips);
                 let fc = f.after(sq, flips);
                 assert!(same(&fc, &Features::new(child.player, child.opponent)));
+                assert!(f.child_view(sq, flips).0 == fc.mover);
                 for e in [&eval, &partial] {
-                    assert_eq!(
-                        e.eval_fine_from(&fc, child.player, child.opponent),
-                        e.eval_fine(child.player, child.opponent)
-                    );
+                    let value = e.eval_fine(child.player, child.opponent);
+                    assert_eq!(e.eval_fine_from(&fc, child.player, child.opponent), value);
+                    assert_eq!(e.eval_fine_view(&f.child_view(sq, flips), child.player, child.opponent), value);
                 }
                 (b, f) = (child, fc);
                 checked += 1;

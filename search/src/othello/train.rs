@@ -624,7 +624,7 @@ mod tests {
         let records: Vec<Record> = (0..4).flat_map(|seed| training_game(&solver, seed, &settings)).collect();
         let embedded = decode_weights(super::super::eval::embedded_weights()).unwrap();
         let eval = super::super::patterns::PatternEval::from_weights(embedded).unwrap();
-        let weights = eval.weights().to_vec();
+        let weights = eval.weights();
         // No epoch: the weights come back as they went in.
         let none = FitSettings { epochs: 0, validation: 0.0, ..FitSettings::default() };
         assert!(fit_from(&records, &none, Some(&weights), |_| {}) == weights);
