@@ -34,12 +34,6 @@ pub(crate) const RAVE_EQUIVALENCE: f32 = 800.0;
 /// (docs/go-move-model.md).
 pub(crate) const EXPLORATION: f32 = 0.1;
 
-/// UCB exploration constant of Phantom Go's searches (the information-set search and
-/// the Go trees of the belief search on sampled boards): the Go search's hand-set value
-/// before it was measured (0.25), kept when the Go search's changed; not measured for
-/// Phantom Go, whose players were tuned and measured with it.
-pub(crate) const PHANTOM_EXPLORATION: f32 = 0.25;
-
 /// Whether searches use the move model unless told otherwise: yes, since against the
 /// same engine without it (the first built-in model, fitted to 429 self-play games) it
 /// won 11–3 at 3,000 playouts a move and 12–3 at 0.2 s a move (SPRT elo0=0 elo1=100
