@@ -1,6 +1,6 @@
 //! The numeric tunables of the Chaos Clock player and proof search, gathered in one
 //! place (as Viridithas gathers its search parameters, and as [`crate::go::params`]
-//! and [`crate::othello::params`] do): the player's budget and evaluation
+//! and `othello/params.rs` do): the player's budget and evaluation
 //! ([`super::player`]), the proof search's horizons and budgets ([`super::solver`])
 //! and the clock's share ([`Game`](crate::Game) for a Chaos Clock record). Each
 //! constant's doc says what it sets and what was measured to choose it; nothing of the
