@@ -3,6 +3,7 @@
 
 use bitboards::chaosclock::{Move, Record};
 
+use super::params::CLOCK_MOVES_LEFT;
 use crate::game::{Game, Outcome, Player};
 
 impl Game for Record {
@@ -48,7 +49,7 @@ impl Game for Record {
     }
 
     fn moves_left_estimate(&self) -> u32 {
-        20
+        CLOCK_MOVES_LEFT
     }
 }
 

@@ -10,28 +10,28 @@
 //! ("stuck") and cannot be freed counts nothing. A side values a position by its own
 //! progress, a little by the other's (both-win beats both-lose), and dislikes the
 //! other finishing first.
+//!
+//! The budget's defaults and the evaluation's weights are in [`super::params`].
 
 use std::time::Instant;
 
 use bitboards::chaosclock::{Move, Outcome, Record, Side, State};
 
+use super::params::{
+    BEHIND_PENALTY, BOTH_LOSE_VALUE, BOTH_WIN_VALUE, EVAL_BASE, HAND_PIECE, LOSS_VALUE, OTHER_PROGRESS, OWN_PROGRESS,
+    PIECE_12_ON_BOARD, REACHING_PIECE, SOLVER_SHARE_DIVISOR, STRANDED_PIECE, WIN_VALUE,
+};
+pub use super::params::{DEFAULT_DEPTH, DEFAULT_NODES};
 use super::solver::{SolveLimits, Solver, ordered_moves};
 use crate::{Game, Limits, StopFlag, TimeBudget};
-
-/// The nodes a move may search when the protocol sets no node budget (and the
-/// search is not infinite).
-pub const DEFAULT_NODES: u64 = 2_000_000;
-
-/// The deepest heuristic search when the protocol sets no depth.
-pub const DEFAULT_DEPTH: u32 = 12;
 
 /// Value of outcomes for the side concerned (on the evaluation's scale).
 fn outcome_value(o: Outcome, side: Side) -> f32 {
     match o.rank_for(side) {
-        3 => 100.0,
-        2 => 60.0,
-        1 => 10.0,
-        _ => 0.0,
+        3 => WIN_VALUE,
+        2 => BOTH_WIN_VALUE,
+        1 => BOTH_LOSE_VALUE,
+        _ => LOSS_VALUE,
     }
 }
 
@@ -44,7 +44,7 @@ pub fn progress(s: &State, side: Side) -> f32 {
         if s.is_fixed(n) {
             total += 1.0;
         } else if hand >> n & 1 == 1 {
-            total += 0.7;
+            total += HAND_PIECE;
         } else if let Some(p) = s.point_of(n) {
             // On the board: how many of its own walks to reach point 12 (from where it
             // walks home), if it ever can; blocked by fixed pieces on the way.
@@ -64,10 +64,10 @@ pub fn progress(s: &State, side: Side) -> f32 {
                 steps += 1;
             }
             total += match reach {
-                Some(k) => 0.5 / (1.0 + k as f32),
+                Some(k) => REACHING_PIECE / (1.0 + k as f32),
                 // Piece 12, or a piece that can never walk home: it needs capturing.
-                None if n == 12 => 0.35,
-                None => 0.2,
+                None if n == 12 => PIECE_12_ON_BOARD,
+                None => STRANDED_PIECE,
             };
         }
     }
@@ -82,7 +82,7 @@ pub fn evaluate(s: &State, side: Side) -> f32 {
     let mine = progress(s, side);
     let theirs = progress(s, side.other());
     // Scaled to stay between the outcome values.
-    20.0 + 6.0 * mine + 1.5 * theirs - 3.0 * (theirs - mine).max(0.0)
+    EVAL_BASE + OWN_PROGRESS * mine + OTHER_PROGRESS * theirs - BEHIND_PENALTY * (theirs - mine).max(0.0)
 }
 
 /// What the player decided.
@@ -183,8 +183,12 @@ pub fn choose(
     }
     // The solver gets a third of the budget.
     let start = Instant::now();
-    let solve_deadline = deadline.map(|d| start + (d.saturating_duration_since(start)) / 3);
-    let limits = SolveLimits { nodes: Some(node_limit / 3), deadline: solve_deadline, stop: Some(stop.clone()) };
+    let solve_deadline = deadline.map(|d| start + (d.saturating_duration_since(start)) / SOLVER_SHARE_DIVISOR);
+    let limits = SolveLimits {
+        nodes: Some(node_limit / u64::from(SOLVER_SHARE_DIVISOR)),
+        deadline: solve_deadline,
+        stop: Some(stop.clone()),
+    };
     if let Some(sol) = solver.solve(state, history, limits)
         && let Some(best) = sol.best
     {

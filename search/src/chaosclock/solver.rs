@@ -49,6 +49,7 @@ use std::time::Instant;
 use bitboards::chaosclock::{Move, Outcome, Side, State};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::params::{MAX_HORIZON, MIN_PROOF_BUDGET, PROOF_BUDGET_DIVISOR};
 use crate::StopFlag;
 
 /// What a solve found.
@@ -99,9 +100,6 @@ enum Fact {
 
 /// No repetition met (for `min_repeat`).
 const NONE: usize = usize::MAX;
-
-/// Horizon of the zero-sum search, at most.
-const MAX_HORIZON: u32 = 400;
 
 /// Memory a fact takes in the solver's tables, counted generously (key, value, the
 /// hash table's control byte and spare room): what [`Solver::set_memory_limit`]
@@ -450,7 +448,7 @@ impl Solver {
                 if first_move.contains_key(&child.key()) {
                     continue;
                 }
-                let budget = (self.node_limit.saturating_sub(self.nodes) / 16).max(50_000);
+                let budget = (self.node_limit.saturating_sub(self.nodes) / PROOF_BUDGET_DIVISOR).max(MIN_PROOF_BUDGET);
                 let mut in_neither = true;
                 for prover in [Side::YI, Side::JIA] {
                     match self.prove_deepening(child, prover, budget) {

@@ -11,28 +11,10 @@ use bitboards::go::{Board, Color, Point, bits, flood, neighbours};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 
+use super::params::{
+    JUDGE_DEAD_SHARE, JUDGE_PLAYOUTS, MAX_TERRITORY_SHARE, SAFE_GROUP_SHARE, SETTLED_POINT_SHARE, TWO_EYE_SPACE,
+};
 use super::playout::{area_owners, below};
-
-/// Least share of settling playouts in which the stones of a group bordering a
-/// territory must survive for the territory to count as settled. Light random
-/// playouts let invaders live far more often than real play does, so this is well
-/// below 1.
-pub const SAFE_GROUP_SHARE: f32 = 0.7;
-
-/// Least share of settling playouts in which a point of a settled territory must end
-/// as its owner's.
-pub const SETTLED_POINT_SHARE: f32 = 0.6;
-
-/// Largest settled territory, as a share of the board's points: a bigger empty region
-/// (the open board of the opening, a moyo) is still to be fought over.
-pub const MAX_TERRITORY_SHARE: f32 = 0.5;
-
-/// Settling playouts the end of a game is judged with.
-pub const JUDGE_PLAYOUTS: usize = 600;
-
-/// A stone is dead when the other colour owns its point in more than this share of
-/// the judging playouts (and it is not in seki).
-pub const JUDGE_DEAD_SHARE: f32 = 0.8;
 
 /// The seed of the judging playouts: the same board is always judged the same way.
 const JUDGE_SEED: u64 = 7;
@@ -131,10 +113,6 @@ impl Settlement {
         true
     }
 }
-
-/// An eye space of this many points or more counts as two eyes (the biggest shapes
-/// that a single move inside kills have six points).
-pub const TWO_EYE_SPACE: u32 = 7;
 
 /// False when no empty point can be settled territory of `color`
 /// ([`Settlement::settled_territory`]) whatever the settling playouts say, judged

@@ -46,12 +46,12 @@ use rand_xoshiro::rand_core::SeedableRng;
 
 use super::last_good_reply::LastGoodReply;
 use super::move_model::{OWNERSHIP_PLAYOUTS, Ownership, add_model_priors, built_in_model};
-/// The default playout count, re-exported where the engine looks for it.
-pub use super::params::DEFAULT_PLAYOUTS;
 use super::params::{
     CLOCK_MOVES_LEFT, EARLY_STOP_CHECK, EXPAND_AFTER, EXPLORATION, FIRST_PLAY_URGENCY, LAST_GOOD_REPLY, PASS_PENALTY,
     RAVE_EQUIVALENCE,
 };
+/// The default playout count, re-exported where the engine looks for it.
+pub use super::params::{DEFAULT_PLAYOUTS, MOVE_MODEL_BY_DEFAULT};
 use super::playout::{Policy, area_owners, black_wins, move_cap, playout_with, settling_playout};
 use super::prior::{Prior, prior};
 use crate::limits::{Limits, StopFlag, TimeBudget};
@@ -109,13 +109,6 @@ pub struct MctsSettings {
     /// ([`super::last_good_reply`]).
     pub last_good_reply: bool,
 }
-
-/// Whether searches use the move model unless told otherwise: yes, since against the
-/// same engine without it (the first built-in model, fitted to 429 self-play games) it
-/// won 11–3 at 3,000 playouts a move and 12–3 at 0.2 s a move (SPRT elo0=0 elo1=100
-/// accepted both times), and the model fitted to Pachi's games beat that one 13–5
-/// (SPRT accepted; docs/go-move-model.md).
-pub const MOVE_MODEL_BY_DEFAULT: bool = true;
 
 impl Default for MctsSettings {
     fn default() -> Self {

@@ -51,7 +51,8 @@ use rand_xoshiro::rand_core::SeedableRng;
 use rayon::prelude::*;
 
 use super::features::{FeatureId, Features, Group, Position, feature_count, feature_name};
-use super::params::{MODEL_MAX_VISITS, MODEL_VISITS_PER_NAT};
+pub use super::params::OWNERSHIP_PLAYOUTS;
+use super::params::{MODEL_MAX_VISITS, MODEL_VISITS_PER_NAT, PRIOR_GAMES, PRIOR_WINS};
 use super::playout::{area_owners, heavy_playout, move_cap};
 use super::prior::Prior;
 
@@ -63,17 +64,8 @@ const OWNERSHIP_PREFIX: &str = "ownership:";
 /// Levels of the ownership feature: the share of playouts in which a point ends in the
 /// mover's area, in eighths.
 pub const OWNERSHIP_LEVELS: usize = 8;
-/// Heavy playouts that measure a position's ownership, in training and at a search's
-/// root (Coulom used 63). Measured on 548 of Pachi's games: the feature raised the
-/// held-out mean log-probability from −2.183 to −2.129 (docs/go-move-model.md).
-pub const OWNERSHIP_PLAYOUTS: usize = 64;
 /// Seed of the ownership playouts of training sample `k` is this plus `k`.
 const OWNERSHIP_SEED: u64 = 0x6f77_6e65_7273;
-
-/// Virtual wins each feature starts with in training (its one won virtual game).
-const PRIOR_WINS: f64 = 1.0;
-/// Virtual games each feature plays against a team of strength 1.
-const PRIOR_GAMES: f64 = 2.0;
 
 /// Who owns each point at the end of heavy playouts from one position.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,7 +1,8 @@
 //! The numeric tunables of the Go search, gathered in one place (as Viridithas gathers
 //! its search parameters): the tree search ([`super::mcts`]), the priors of new nodes
-//! ([`super::prior`]), the playouts ([`super::playout`]) and the player around the
-//! search ([`super::player`]). Each constant's doc says what it sets and what was
+//! ([`super::prior`]), the playouts ([`super::playout`]), the player around the
+//! search ([`super::player`]), the judgement of the end of the game
+//! ([`super::endgame`]) and the tactical reading ([`super::tactics`]). Each constant's doc says what it sets and what was
 //! measured to choose it; "hand-set, not measured" where nothing was. Board sizes,
 //! table layouts and other structural numbers stay beside their code.
 //!
@@ -33,11 +34,12 @@ pub(crate) const RAVE_EQUIVALENCE: f32 = 800.0;
 /// (docs/go-move-model.md).
 pub(crate) const EXPLORATION: f32 = 0.1;
 
-/// UCB exploration constant of Phantom Go's searches (the information-set search and
-/// the Go trees of the belief search on sampled boards): the Go search's hand-set value
-/// before it was measured (0.25), kept when the Go search's changed; not measured for
-/// Phantom Go, whose players were tuned and measured with it.
-pub(crate) const PHANTOM_EXPLORATION: f32 = 0.25;
+/// Whether searches use the move model unless told otherwise: yes, since against the
+/// same engine without it (the first built-in model, fitted to 429 self-play games) it
+/// won 11–3 at 3,000 playouts a move and 12–3 at 0.2 s a move (SPRT elo0=0 elo1=100
+/// accepted both times), and the model fitted to Pachi's games beat that one 13–5
+/// (SPRT accepted; docs/go-move-model.md).
+pub const MOVE_MODEL_BY_DEFAULT: bool = true;
 
 /// Whether heavy playouts answer the last move with the search's last good reply
 /// (LGRF-2, [`super::last_good_reply`]) unless a search is told otherwise. Against
@@ -159,6 +161,25 @@ pub(crate) const MODEL_VISITS_PER_NAT: f32 = 12.0;
 pub(crate) const MODEL_MAX_VISITS: f32 = 50.0;
 
 // ---------------------------------------------------------------------------------
+// The move model (move_model.rs).
+// ---------------------------------------------------------------------------------
+
+/// Heavy playouts that measure a position's ownership, in training and at a search's
+/// root (Coulom used 63). Measured on 548 of Pachi's games: the feature raised the
+/// held-out mean log-probability from −2.183 to −2.129 (docs/go-move-model.md).
+pub const OWNERSHIP_PLAYOUTS: usize = 64;
+
+/// Virtual wins each feature starts with in training (its one won virtual game of
+/// [`PRIOR_GAMES`]): Coulom's prior, so an unseen feature stays at strength 1 and a
+/// rare one is pulled towards it (docs/go-move-model.md). Taken from Coulom, not
+/// measured.
+pub(crate) const PRIOR_WINS: f64 = 1.0;
+
+/// Virtual games each feature plays in training against a team of strength 1 (see
+/// [`PRIOR_WINS`]). Taken from Coulom, not measured.
+pub(crate) const PRIOR_GAMES: f64 = 2.0;
+
+// ---------------------------------------------------------------------------------
 // The playouts (playout.rs).
 // ---------------------------------------------------------------------------------
 
@@ -186,3 +207,70 @@ pub const RESIGN_MIN_PLAYOUTS: u64 = 5_000;
 /// The shortest step of a search run in steps with progress reports: with less time
 /// left the search ends. Hand-set, not measured.
 pub(crate) const MIN_STEP: Duration = Duration::from_millis(30);
+
+// ---------------------------------------------------------------------------------
+// The end of the game (endgame.rs): dead stones, seki and settled territory from the
+// settling playouts. The thresholds are hand-set, none measured alone; what was
+// checked is the judgement as a whole: on the positions of tests/go_endings.rs (walls
+// with dead invaders, a two-liberty seki) its dead, alive and seki lists equal GNU Go
+// 3.8's (docs/go.md, "Dead stones", "Settled territory").
+// ---------------------------------------------------------------------------------
+
+/// Least share of settling playouts in which the stones of a group bordering a
+/// territory must survive for the territory to count as settled (and in which the
+/// stones shutting an enclosure in must survive for it to be dead). Light random
+/// playouts let invaders live far more often than real play does (about half the time
+/// in a big territory: docs/go.md), so this is well below 1. Hand-set, not measured.
+pub const SAFE_GROUP_SHARE: f32 = 0.7;
+
+/// Least share of settling playouts in which a point of a settled territory must end
+/// as its owner's. Hand-set, not measured.
+pub const SETTLED_POINT_SHARE: f32 = 0.6;
+
+/// Largest settled territory (and largest enclosure whose stones can be dead for want
+/// of eyes), as a share of the board's points: a bigger empty region (the open board
+/// of the opening, a moyo) is still to be fought over. Hand-set, not measured.
+pub const MAX_TERRITORY_SHARE: f32 = 0.5;
+
+/// Settling playouts the end of a game is judged with ([`super::endgame::judge`]).
+/// Hand-set, not measured.
+pub const JUDGE_PLAYOUTS: usize = 600;
+
+/// A stone is dead when the other colour owns its point in more than this share of
+/// the judging playouts (and it is not in seki). Hand-set, not measured.
+pub const JUDGE_DEAD_SHARE: f32 = 0.8;
+
+/// An eye space of this many points or more counts as two eyes (the biggest shapes
+/// that a single move inside kills have six points). Set from the shapes, not
+/// measured.
+pub const TWO_EYE_SPACE: u32 = 7;
+
+// ---------------------------------------------------------------------------------
+// The tactical reading (tactics.rs). Hand-set, none measured alone; what was measured
+// is the reading as a whole, in the priors (commit 2fbb691, docs/go.md "Tactical
+// reading"): the player's share of the tactics suite at 3 000 playouts rose from 102
+// to 120 of 171 searches, and self-play at 3 000 playouts accepted it by SPRT (11–5).
+// ---------------------------------------------------------------------------------
+
+/// Liberties at which [`super::tactics::attack`] and [`super::tactics::defend`] count
+/// a chain as safe. Hand-set, not measured.
+pub const SAFE_LIBERTIES: u32 = 4;
+
+/// Node budget of one ladder read. Hand-set, not measured.
+pub const LADDER_NODES: u32 = 2_000;
+
+/// Node budget of the ladder read that an attack on a chain of two liberties tries
+/// first: a quarter of [`LADDER_NODES`]. Hand-set, not measured.
+pub(crate) const ATTACK_LADDER_NODES: u32 = LADDER_NODES / 4;
+
+/// Node budget of one [`super::tactics::attack`] or [`super::tactics::defend`] read.
+/// Hand-set, not measured.
+pub const READING_NODES: u32 = 20_000;
+
+/// Deepest attack/defence read, in plies. Hand-set, not measured.
+pub const READING_DEPTH: u32 = 16;
+
+/// Below this many plies left, a chain with three liberties counts as safe (as GNU Go's
+/// depth thresholds do), so deep reading only follows the sharp lines. Hand-set, not
+/// measured.
+pub(crate) const THREE_LIBERTY_DEPTH: u32 = 8;

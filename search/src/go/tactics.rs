@@ -22,17 +22,9 @@
 
 use bitboards::go::{Board, Color, Point, bits, neighbours};
 
-/// Liberties at which [`attack`] and [`defend`] count a chain as safe.
-pub const SAFE_LIBERTIES: u32 = 4;
-/// Node budget of one ladder read.
-pub const LADDER_NODES: u32 = 2_000;
-/// Node budget of one [`attack`] or [`defend`] read.
-pub const READING_NODES: u32 = 20_000;
-/// Deepest attack/defence read, in plies.
-pub const READING_DEPTH: u32 = 16;
-/// Below this many plies left, a chain with three liberties counts as safe (as GNU Go's
-/// depth thresholds do), so deep reading only follows the sharp lines.
-const THREE_LIBERTY_DEPTH: u32 = 8;
+use super::params::{
+    ATTACK_LADDER_NODES, LADDER_NODES, READING_DEPTH, READING_NODES, SAFE_LIBERTIES, THREE_LIBERTY_DEPTH,
+};
 
 /// Nodes left to a read.
 struct Budget(u32);
@@ -209,7 +201,7 @@ impl Reader {
             return None;
         }
         if count == 2
-            && let Some(m) = ladder_chase(board, p, color, &mut Budget(LADDER_NODES / 4))
+            && let Some(m) = ladder_chase(board, p, color, &mut Budget(ATTACK_LADDER_NODES))
         {
             return Some(m);
         }

@@ -18,7 +18,7 @@ use super::eval::{eval_discs_after, eval_discs_from};
 use super::hash::{HashEntry, NO_MOVE, board_hash};
 use super::moves::{INF, Move, MoveList, QUADRANT, final_score, ordering_score};
 use super::parallel::SiblingScores;
-use super::params::{MIDGAME_ETC_MIN_DEPTH, PLAY_W_EVAL, W_EVAL};
+use super::params::{EVAL_SORT_MIN_DEPTH, MIDGAME_ETC_MIN_DEPTH, PLAY_W_EVAL, SORT_ALPHA_MARGIN, W_EVAL};
 use super::patterns::Features;
 
 /// The X squares (b2, g2, b7, g7) and the C squares (the edge squares next to a
@@ -99,14 +99,14 @@ impl Searcher<'_> {
         }
         let start_nodes = self.nodes;
         let hash_move = found.map_or(NO_MOVE, |e| e.best);
-        let list = if depth >= 3 {
+        let list = if depth >= EVAL_SORT_MIN_DEPTH {
             let list = generated.unwrap_or_else(|| MoveList::generate(p, o, legal));
-            let sort_depth = (!self.shared.play_cuts).then(|| depth.saturating_sub(3) / 2);
+            let sort_depth = (!self.shared.play_cuts).then(|| depth.saturating_sub(EVAL_SORT_MIN_DEPTH) / 2);
             self.eval_sorted_moves(p, o, f, list, parity, n, sort_depth, alpha, hash_move)
         } else {
             self.quick_sorted_moves(p, o, f, parity, n, hash_move)
         };
-        if (3..MIDGAME_ETC_MIN_DEPTH).contains(&depth) {
+        if (EVAL_SORT_MIN_DEPTH..MIDGAME_ETC_MIN_DEPTH).contains(&depth) {
             // The children probe the table first thing: start loading their buckets
             // (deeper, the transposition cutoff has).
             for m in list.iter() {
@@ -293,7 +293,7 @@ impl Searcher<'_> {
         alpha: i32,
         weight: i32,
     ) {
-        let sort_alpha = (alpha - 8).max(-64);
+        let sort_alpha = (alpha - SORT_ALPHA_MARGIN).max(-64);
         for m in list.iter_mut() {
             let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
             m.score = if cp == 0 {

@@ -22,8 +22,8 @@ use super::hash::{EXACT, HashEntry, NO_MOVE, board_hash};
 use super::moves::{INF, Move, MoveList, QUADRANT, final_score, ordered_moves, parity_of};
 use super::parallel::SiblingScores;
 use super::params::{
-    ENDCUT_MIN_EMPTIES, EXACT_WINDOW, LEVELS, MIDGAME_GAP, PLAY_ENDGAME_GAP, PLAY_LEVEL, ROOT_SORT_MAX_DEPTH,
-    SHALLOW_MAX, SOLVER_LEVEL,
+    ASPIRATION_GROWTH, ASPIRATION_WINDOW, ENDCUT_MIN_EMPTIES, EVAL_SORT_MIN_DEPTH, EXACT_WINDOW, LEVELS, MIDGAME_GAP,
+    PLAY_ENDGAME_GAP, PLAY_LEVEL, ROOT_SORT_MAX_DEPTH, SHALLOW_MAX, SOLVER_LEVEL,
 };
 use super::patterns::Features;
 use crate::tt::TranspositionTable;
@@ -457,7 +457,7 @@ fn think_with(
         let mut window = match result.depth {
             0..=2 => 64,
             _ if depth_now >= n && sel == EXACT => EXACT_WINDOW,
-            _ => 3,
+            _ => ASPIRATION_WINDOW,
         };
         let mut alpha = (result.score - window).max(-64);
         let mut beta = (result.score + window).min(64);
@@ -476,7 +476,7 @@ fn think_with(
                 }
                 break (score, best);
             }
-            window = (window * 4).min(128);
+            window = (window * ASPIRATION_GROWTH).min(128);
             if score <= alpha && alpha > -64 {
                 (alpha, beta) = if failed > 0 { (-64, 64) } else { ((score - window).max(-64), (score + 1).min(64)) };
                 failed = -1;
@@ -581,7 +581,7 @@ fn root_search(
 ) -> (i32, u8) {
     let hash_move = s.shared.tt.probe::<HashEntry>(board_hash(p, o)).map_or(NO_MOVE, |e| e.best);
     let f = Features::new(p, o);
-    let list = if depth >= 3 {
+    let list = if depth >= EVAL_SORT_MIN_DEPTH {
         let list = MoveList::generate(p, o, moves(p, o));
         s.eval_sorted_moves(
             p,
@@ -590,7 +590,7 @@ fn root_search(
             list,
             parity,
             n,
-            Some(((depth - 3) / 2).min(ROOT_SORT_MAX_DEPTH)),
+            Some(((depth - EVAL_SORT_MIN_DEPTH) / 2).min(ROOT_SORT_MAX_DEPTH)),
             alpha,
             hash_move,
         )

@@ -29,9 +29,7 @@ use bitboards::phantom::{SIZE, View};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::Rng;
 
-/// Attempts at a sample that explains every refused point before one that leaves some
-/// unexplained is returned.
-const ATTEMPTS: usize = 24;
+use super::params::{ATTEMPTS, CONTACT_FACTOR, EDGE_WEIGHT, SECOND_LINE_WEIGHT, SHAPE_FACTOR};
 
 /// The points of the board.
 const MASK: u128 = board_mask(SIZE);
@@ -48,15 +46,6 @@ pub fn deduced_opponent(view: &View) -> u128 {
     let lost = lc != 0 && ring & view.own() == 0;
     view.opponent() | if lost { ring } else { 0 }
 }
-
-/// Weight of a point on the edge, in thousandths of a point on the third line or above.
-const EDGE_WEIGHT: u32 = 400;
-/// Weight of a point on the second line.
-const SECOND_LINE_WEIGHT: u32 = 800;
-/// A point next to an own stone is this many times likelier.
-const CONTACT_FACTOR: u32 = 7;
-/// A point next to an opponent stone already drawn becomes this many times likelier.
-const SHAPE_FACTOR: u32 = 5;
 
 /// How plausible an opponent stone is on each point, before any is drawn, in
 /// thousandths (index: point number). The weights ([`EDGE_WEIGHT`],

@@ -11,15 +11,9 @@ use std::time::{Duration, Instant};
 use bitboards::go::Move;
 use bitboards::phantom::PhantomRules;
 
+use super::params::{MIN_SAMPLES, PASS_MARGIN};
 use crate::go::playout::Policy;
 use crate::limits::{StopFlag, TimeBudget};
-
-/// Samples drawn at least, time permitting.
-const MIN_SAMPLES: u32 = 4;
-
-/// How much better the pass must do on the samples than the best candidate to be
-/// chosen.
-pub(crate) const PASS_MARGIN: f32 = 0.15;
 
 /// The players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

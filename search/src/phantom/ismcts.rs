@@ -33,20 +33,11 @@ use rand_xoshiro::rand_core::SeedableRng;
 
 use super::belief::{Belief, Sample};
 use super::choice::{Budget, Choice, PlayerSettings, ranked_choice};
+pub use super::params::MAX_NODES;
+use super::params::{EXPAND_AFTER, FRESH_SAMPLES_FIRST, PHANTOM_EXPLORATION, POOL, SCORE_FLOOR_DIVISOR};
 use crate::go::mcts::rave_weight;
-use crate::go::params::PHANTOM_EXPLORATION;
 use crate::go::playout::{black_wins, move_cap, playout};
 
-/// Nodes the tree may hold (28 bytes each): beyond, iterations go on through the tree
-/// as it stands.
-pub const MAX_NODES: usize = 500_000;
-/// Visits a node gets before its children are made. More than the Go MCTS's
-/// [`crate::go::params::EXPAND_AFTER`] (2): an expansion here adds a child for every
-/// point but the view's own stones (up to 81 nodes), whatever the sampled board lets
-/// be played.
-const EXPAND_AFTER: u32 = 8;
-/// Samples kept for reuse; until the pool is full, every other iteration draws a new one.
-const POOL: usize = 2048;
 /// The cell that stands for a pass (cell 0 is off the board).
 const PASS_CELL: Cell = 0;
 
@@ -154,7 +145,7 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
     let mut path: Vec<(usize, usize, u32)> = Vec::new();
     let mut sequence: Vec<(Cell, Color)> = Vec::new();
     while !budget.done(playouts, samples) {
-        let fresh = pool.len() < POOL && (pool.len() < 64 || playouts % 2 == 0);
+        let fresh = pool.len() < POOL && (pool.len() < FRESH_SAMPLES_FIRST || playouts % 2 == 0);
         if fresh {
             match belief.sample(&mut rng) {
                 Some(s) => {
@@ -258,7 +249,7 @@ pub(crate) fn search(view: &View, settings: &PlayerSettings, candidates: u128, b
 /// with its win rate lowered by `1/√visits` (two standard errors at most: a pass won a
 /// few times by chance in a short search is no reason to stop playing).
 fn choose_at_root(nodes: &[Node], samples: u32, playouts: u64, budget: &Budget) -> Choice {
-    let floor = (playouts / 5).max(1) as f32;
+    let floor = (playouts / u64::from(SCORE_FLOOR_DIVISOR)).max(1) as f32;
     let share = |n: &Node| n.visits as f32 / (n.avail as f32).max(floor);
     let moves: Vec<(Move, f32, f32)> = nodes[0]
         .child_range()

@@ -12,11 +12,14 @@
 //! * [`player`]: the belief-state search (the Go MCTS on each sample, visits summed
 //!   over samples), the combined player (the belief search proposes, flat Monte-Carlo
 //!   decides; the default) and the choice among the players ([`PhantomPlayer`]).
+//! * [`params`]: the players' numeric tunables, each with what was measured to choose
+//!   it.
 
 pub mod belief;
 mod choice;
 pub mod flat;
 pub mod ismcts;
+pub mod params;
 pub mod player;
 
 pub use belief::{Belief, Sample, deduced_opponent};

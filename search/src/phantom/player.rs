@@ -31,31 +31,17 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 use super::belief::{Belief, deduced_opponent};
-use super::choice::{Budget, Choice, PASS_MARGIN, PhantomPlayer, PlayerSettings, ranked_choice};
+use super::choice::{Budget, Choice, PhantomPlayer, PlayerSettings, ranked_choice};
+use super::params::{
+    BELIEF_SHARE, CANDIDATES_PER_MOVE_LEFT, MAX_PER_SAMPLE, MIN_MOVES_LEFT, MIN_PER_SAMPLE, PASS_MARGIN,
+    PHANTOM_EXPLORATION, PLAYOUTS_PER_CANDIDATE, SCORE_FLOOR_DIVISOR,
+};
+pub use super::params::{DEFAULT_PLAYOUTS, FINALISTS};
 use crate::go::mcts::{Mcts, MctsSettings};
-use crate::go::params::PHANTOM_EXPLORATION;
 use crate::limits::{Limits, StopFlag, TimeBudget};
-
-/// Playouts of the MCTS on each sampled board: this many per candidate, within
-/// [`MIN_PER_SAMPLE`, `MAX_PER_SAMPLE`] (enough for the tree to tell the moves apart).
-const PLAYOUTS_PER_CANDIDATE: u64 = 12;
-/// See [`PLAYOUTS_PER_CANDIDATE`].
-const MIN_PER_SAMPLE: u64 = 256;
-/// See [`PLAYOUTS_PER_CANDIDATE`].
-const MAX_PER_SAMPLE: u64 = 1024;
-
-/// The belief search's best candidates among which the combined player's flat
-/// Monte-Carlo decides.
-pub const FINALISTS: usize = 5;
-/// The share of the combined player's time (or playouts) that goes to the belief
-/// search; flat Monte-Carlo on the finalists gets the rest.
-const BELIEF_SHARE: f64 = 0.5;
 
 /// Mixed into the seed of the combined player's flat part.
 const FLAT_SEED: u64 = 0x5EED_F1A7;
-
-/// Playouts a search without any limit (of playouts, time or a clock) runs.
-pub const DEFAULT_PLAYOUTS: u64 = 20_000;
 
 /// The points the player of `view` may sensibly try now: empty in its view, not refused
 /// this turn, not an opponent stone it knows of, not one of its own eyes (an empty point
@@ -112,7 +98,7 @@ pub fn choose(view: &View, settings: &PlayerSettings, limits: &Limits, stop: &St
         };
     }
     let timed = limits.movetime.is_some() || limits.clock.time.iter().any(Option::is_some) || limits.infinite;
-    let moves_left = (candidates.count_ones() / 3).max(10);
+    let moves_left = (candidates.count_ones() / CANDIDATES_PER_MOVE_LEFT).max(MIN_MOVES_LEFT);
     let budget = Budget {
         time: TimeBudget::new(limits, view.color(), moves_left),
         nodes: limits.nodes.unwrap_or(if timed { u64::MAX } else { DEFAULT_PLAYOUTS }),
@@ -239,7 +225,7 @@ fn belief_search(view: &View, settings: &PlayerSettings, candidates: u128, budge
     // and legal (a try on a point that turns out occupied costs nothing but time, and
     // tells where a stone stands), counted over at least a fifth of the samples so
     // that a point empty on one sample alone does not win by chance.
-    let floor = (samples / 5).max(1);
+    let floor = (samples / SCORE_FLOOR_DIVISOR).max(1);
     let score = |i: usize| share[i] / f64::from(avail[i].max(floor));
     let win_rate = |i: usize| if visits[i] > 0 { (wins[i] / visits[i] as f64) as f32 } else { 0.0 };
     let moves: Vec<(Move, f32, f32)> =
