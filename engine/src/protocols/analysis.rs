@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use bitboards::go::{Board, Color, FastBoard, Game, MAX_SIZE, Move, Point, Superko};
 use crossbeam_channel::{Receiver, Sender, never, select, unbounded};
 use search::go::mcts::{Mcts, MctsResult, MctsSettings};
@@ -96,14 +96,20 @@ fn read_katago_args(args: &[String], note: &mut dyn Write) -> Result<bool> {
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "-model" | "-human-model" | "-config" | "-override-config" | "-analysis-threads" => {
-                let Some(value) = rest.next() else { bail!("{arg} needs a value") };
+                let Some(value) = rest.next() else {
+                    writeln!(note, "sente analysis: ignoring KataGo's {arg} (without its value)")?;
+                    continue;
+                };
                 writeln!(
                     note,
                     "sente analysis: ignoring KataGo's {arg} {value}: sente searches without a neural net or config file; each query's fields (and --visits, --threads, --hash) set the search"
                 )?;
             }
             "-quit-without-waiting" => quit_without_waiting = true,
-            _ if arg.starts_with("--") => bail!("{arg}: sente's options go before KataGo's arguments"),
+            _ if arg.starts_with("--") => writeln!(
+                note,
+                "sente analysis: ignoring the argument {arg} (sente's own options go before KataGo's arguments)"
+            )?,
             _ => writeln!(note, "sente analysis: ignoring the argument {arg}")?,
         }
     }
@@ -1385,8 +1391,15 @@ mod tests {
         let mut note = Vec::new();
         assert!(read_katago_args(&args, &mut note).unwrap());
         assert_eq!(String::from_utf8(note).unwrap().lines().count(), 2);
-        assert!(read_katago_args(&["-model".to_string()], &mut Vec::new()).is_err());
-        assert!(read_katago_args(&["--visits".to_string(), "5".to_string()], &mut Vec::new()).is_err());
+        // Nothing stops the engine from starting: a flag without its value, or one of
+        // sente's options after KataGo's, is noted and ignored too.
+        for args in [&["-model"][..], &["--visits", "5"], &["--debug"]] {
+            let mut note = Vec::new();
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            assert!(!read_katago_args(&args, &mut note).unwrap());
+            let note = String::from_utf8(note).unwrap();
+            assert!(note.lines().count() == args.len() && note.contains(&args[0]), "{note}");
+        }
     }
 
     #[test]
