@@ -205,7 +205,13 @@ struct Server {
     jobs: Option<Sender<Job>>,
     done: Receiver<()>,
     worker: Option<JoinHandle<()>>,
+    /// The rule substitutions already said on stderr (each once; at most
+    /// [`MAX_NOTED_RULES`]).
+    noted_rules: std::collections::HashSet<String>,
 }
+
+/// Rule substitutions said on stderr, each once: a session's handful of rulesets.
+const MAX_NOTED_RULES: usize = 64;
 
 impl Server {
     /// A server writing to `out`, with its worker thread started.
@@ -238,6 +244,7 @@ impl Server {
             jobs: Some(jobs),
             done,
             worker: Some(worker),
+            noted_rules: std::collections::HashSet::new(),
         }
     }
 
@@ -323,6 +330,18 @@ impl Server {
             Ok(parsed) => {
                 for (field, message) in &parsed.warnings {
                     self.out.line(json!({"id": id, "field": field, "warning": message}).to_string());
+                    // As KataGo does with rules its net cannot play, the query goes on
+                    // under the rules named; a client may log warning lines only at
+                    // debug level (KaTrain does), so the substitution is said on stderr
+                    // too, once a ruleset, where KaTrain's console shows it.
+                    if field == "rules"
+                        && self.noted_rules.len() < MAX_NOTED_RULES
+                        && self.noted_rules.insert(message.clone())
+                    {
+                        eprintln!(
+                            "sente analysis: warning: {message}: sente's search scores by area only (choose chinese rules to be analysed under the rules asked for)"
+                        );
+                    }
                 }
                 let settings = Arc::new(parsed.settings);
                 for (turn, priority) in parsed.turns {
@@ -1071,9 +1090,23 @@ fn analyse(job: &Job, out: &Output) {
     let color = game.board().to_move();
     let avoid = s.avoid[color.index()];
     let settings = MctsSettings::new(s.threads, s.hash_mb);
-    let mut tree = Mcts::with_excluded(&game, SEED, !avoid.pass, avoid.points).with_settings(settings);
+    // The root plays only what the client allows. When that is nothing (every legal
+    // point and the pass avoided), KataGo's search finds no root move and its response
+    // lists none: the position is searched as it stands, for `rootInfo`, and no move is
+    // shown. The avoided pass is never offered in place of the moves left, even when
+    // they are all the mover's own eyes (which the search skips of its own accord).
+    let allowed = game.legal_points(color) & !avoid.points;
+    let nothing_allowed = allowed == 0 && avoid.pass;
+    let mut tree = if nothing_allowed {
+        Mcts::new(&game, SEED)
+    } else {
+        let tree = Mcts::with_excluded(&game, SEED, !avoid.pass, avoid.points);
+        if avoid.pass && tree.root_passes_only() { tree.with_root_points(allowed) } else { tree }
+    }
+    .with_settings(settings);
     let limits = Limits { nodes: Some(s.visits), movetime: s.max_time, ..Limits::default() };
     let mut writer = ResponseWriter::new(job, game);
+    writer.no_moves = nothing_allowed;
     let result = match s.report_every {
         None => tree.search(&limits, &job.stop, color),
         Some(interval) => {
@@ -1118,6 +1151,8 @@ struct ResponseWriter<'a> {
     position: Settled,
     after: HashMap<Move, Settled>,
     priors: HashMap<Move, f64>,
+    /// The client allowed the side to move nothing: `moveInfos` is empty.
+    no_moves: bool,
 }
 
 impl<'a> ResponseWriter<'a> {
@@ -1131,7 +1166,7 @@ impl<'a> ResponseWriter<'a> {
         };
         let position = settle_playouts(&board, game.komi(), OWNERSHIP_PLAYOUTS, SEED);
         let priors = move_priors(&game);
-        ResponseWriter { job, game, color, reported, position, after: HashMap::new(), priors }
+        ResponseWriter { job, game, color, reported, position, after: HashMap::new(), priors, no_moves: false }
     }
 
     /// A win rate of the side to move, from the reported colour's side.
@@ -1172,7 +1207,8 @@ impl<'a> ResponseWriter<'a> {
             return None;
         }
         let mut infos = Vec::with_capacity(searched.len());
-        for (order, &(m, visits, win_rate)) in searched.iter().enumerate() {
+        let shown = if self.no_moves { &[][..] } else { &searched[..] };
+        for (order, &(m, visits, win_rate)) in shown.iter().enumerate() {
             let (margin, stdev, own) = {
                 let after = self.after(m);
                 (after.black_margin, after.margin_stdev, settings.moves_ownership.then(|| after.black_share.clone()))
