@@ -145,3 +145,26 @@ fn blank_lines_comments_and_a_byte_order_mark_do_not_choose_the_protocol() {
     e.send("# comment");
     assert_eq!(e.ask("isready"), "readyok", "{:?}", e.transcript);
 }
+
+#[test]
+fn gtp_and_nboard_answer_every_line_queued_before_quit() {
+    // The lines written at once, `quit` last, the input left open: each command before
+    // `quit` is answered (each search stopped by the quit still answers its move).
+    let mut e = Engine::start(&["gtp"]);
+    e.send_bytes(b"boardsize 9\ntime_settings 6000 0 0\ngenmove b\ngenmove w\n5 name\n6 quit\n");
+    exits_by_itself(&mut e, "gtp");
+    let replies: Vec<String> = e.rest(REPLY).into_iter().filter(|l| !l.is_empty()).collect();
+    assert_eq!(replies.len(), 6, "{replies:?}");
+    assert!(replies[2].starts_with("= ") && replies[3].starts_with("= "), "two moves: {replies:?}");
+    assert_eq!(replies[4..], ["=5 sente", "=6"], "{replies:?}");
+    let mut e = Engine::start(&["nboard"]);
+    let game = "(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
+    e.send_bytes(format!("nboard 2\nset depth 30\nset game {game}\ngo\nping 3\ngo\nping 4\nquit\n").as_bytes());
+    exits_by_itself(&mut e, "nboard");
+    let replies: Vec<String> =
+        e.rest(REPLY).into_iter().filter(|l| l.starts_with("===") || l.starts_with("pong")).collect();
+    assert_eq!(replies.iter().filter(|l| l.starts_with("=== ")).count(), 2, "{replies:?}");
+    for pong in ["pong 3", "pong 4"] {
+        assert!(replies.iter().any(|l| l == pong), "{replies:?}");
+    }
+}
