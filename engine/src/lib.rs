@@ -194,3 +194,35 @@ fn run(cli: Cli) -> Result<()> {
         Some(Commands::Bench(args)) => tools::bench::main(args),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(words: &[&str]) -> Vec<String> {
+        std::iter::once("sente").chain(words.iter().copied()).map(String::from).collect()
+    }
+
+    #[test]
+    fn protocol_commands_drop_unknown_arguments_and_their_values() {
+        let (cli, ignored) = parse_leniently(args(&["--debug"]));
+        assert!(cli.command.is_none());
+        assert_eq!(ignored, ["--debug"]);
+        let (cli, ignored) = parse_leniently(args(&["--debug", "1", "gtp", "--log=x", "--threads", "2", "-v"]));
+        let Some(Commands::Gtp(gtp)) = cli.command else { panic!("gtp") };
+        assert_eq!(gtp.threads, 2, "a known option after an unknown one is kept");
+        assert_eq!(ignored, ["--debug", "1", "--log=x", "-v"]);
+        let (_, ignored) = parse_leniently(args(&["phantom", "--movetime", "10", "--debug"]));
+        assert_eq!(ignored, ["--debug"]);
+        let (_, ignored) = parse_leniently(args(&["analysis", "-model", "m.bin.gz"]));
+        assert!(ignored.is_empty(), "KataGo's arguments are analysis's own: {ignored:?}");
+    }
+
+    #[test]
+    fn subcommand_paths() {
+        assert!(subcommand_path(&args(&["--debug"])).is_empty());
+        assert_eq!(subcommand_path(&args(&["--debug", "gtp", "--game", "go"])), ["gtp"]);
+        assert_eq!(subcommand_path(&args(&["phantom", "--movetime", "5", "play"])), ["phantom", "play"]);
+        assert_eq!(subcommand_path(&args(&["ffo", "--debug"])), ["ffo"]);
+    }
+}
