@@ -31,22 +31,22 @@ fn exits_by_itself(e: &mut Engine, what: &str) {
 
 #[test]
 fn the_platform_protocol_answers_during_a_search() {
-    // Tries of 100 s: `name?` is answered at once, `end` stops the search (its try is
-    // sent, as UGI+ answers `stop`), `quit` stops the next one and ends the engine.
+    // Tries of 100 s: `name?` is answered at once, `end` stops the search (and no try
+    // is sent for the game that ended), `quit` stops the next one and ends the engine.
     let mut e = Engine::start(&["phantom", "--movetime", "100000"]);
     e.send("new white");
     e.send("move go");
     assert!(e.silent_for(Duration::from_millis(200)), "the try came early: {:?}", e.transcript);
     assert_eq!(e.ask("name?"), "name sente");
     e.send("end");
-    assert!(e.recv(PROMPT).starts_with("move "), "{:?}", e.transcript);
+    assert_eq!(e.ask("name?"), "name sente", "no try after end");
     e.send("new black");
     assert!(e.silent_for(Duration::from_millis(500)), "the new game's try came early: {:?}", e.transcript);
     assert_eq!(e.ask("name?"), "name sente");
     e.send("quit");
     exits_by_itself(&mut e, "platform");
     let rest = e.rest(REPLY);
-    assert!(rest.len() == 1 && rest[0].starts_with("move "), "the stopped search's try: {rest:?}");
+    assert!(rest.is_empty(), "no try after quit: {rest:?}");
 }
 
 #[test]
@@ -144,4 +144,27 @@ fn blank_lines_comments_and_a_byte_order_mark_do_not_choose_the_protocol() {
     e.send("");
     e.send("# comment");
     assert_eq!(e.ask("isready"), "readyok", "{:?}", e.transcript);
+}
+
+#[test]
+fn gtp_and_nboard_answer_every_line_queued_before_quit() {
+    // The lines written at once, `quit` last, the input left open: each command before
+    // `quit` is answered (each search stopped by the quit still answers its move).
+    let mut e = Engine::start(&["gtp"]);
+    e.send_bytes(b"boardsize 9\ntime_settings 6000 0 0\ngenmove b\ngenmove w\n5 name\n6 quit\n");
+    exits_by_itself(&mut e, "gtp");
+    let replies: Vec<String> = e.rest(REPLY).into_iter().filter(|l| !l.is_empty()).collect();
+    assert_eq!(replies.len(), 6, "{replies:?}");
+    assert!(replies[2].starts_with("= ") && replies[3].starts_with("= "), "two moves: {replies:?}");
+    assert_eq!(replies[4..], ["=5 sente", "=6"], "{replies:?}");
+    let mut e = Engine::start(&["nboard"]);
+    let game = "(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
+    e.send_bytes(format!("nboard 2\nset depth 30\nset game {game}\ngo\nping 3\ngo\nping 4\nquit\n").as_bytes());
+    exits_by_itself(&mut e, "nboard");
+    let replies: Vec<String> =
+        e.rest(REPLY).into_iter().filter(|l| l.starts_with("===") || l.starts_with("pong")).collect();
+    assert_eq!(replies.iter().filter(|l| l.starts_with("=== ")).count(), 2, "{replies:?}");
+    for pong in ["pong 3", "pong 4"] {
+        assert!(replies.iter().any(|l| l == pong), "{replies:?}");
+    }
 }

@@ -133,3 +133,62 @@ fn othello_accuracy_at_fixed_nodes_is_reproducible() {
     let b = run(&["othello-accuracy", "--nodes", "200000", "--count", "12"]);
     assert_eq!(a, b, "a node budget gives the same moves on every run");
 }
+
+/// Runs `sente ARGS` with `input` on stdin; returns success, stdout and stderr.
+fn converse(args: &[&str], input: &str) -> (bool, String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sente"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start sente");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn protocol_commands_start_with_arguments_they_do_not_know() {
+    // As cutegames' sample settings and other tools start engines: flags of their own
+    // appended (or put first), with or without a value.
+    let ugi = ("query p1turn\nquit\n", "response true");
+    let gtp = ("1 name\nquit\n", "=1 sente");
+    let cases: &[(&[&str], (&str, &str))] = &[
+        (&["--debug"], ugi),
+        (&["--debug", "3"], ugi),
+        (&["--debug=3", "-x"], ugi),
+        (&["ugi", "--debug"], ugi),
+        (&["gtp", "--debug"], gtp),
+        (&["--debug", "gtp", "--game", "go", "--log", "file"], gtp),
+        (&["nboard", "--debug"], ("nboard 2\nping 7\nquit\n", "pong 7")),
+        (&["phantom", "--movetime", "10", "--debug"], ("name?\nquit\n", "name sente")),
+        (&["analysis", "--debug"], (r#"{"id":"v","action":"query_version"}"#, r#""id":"v""#)),
+    ];
+    for (args, (input, reply)) in cases {
+        let (ok, out, err) = converse(args, input);
+        assert!(ok, "sente {args:?}: {err}");
+        assert!(out.contains(reply), "sente {args:?} gave {out:?}; stderr {err}");
+        let unknown = args.iter().find(|a| a.starts_with("--debug")).unwrap();
+        assert!(
+            err.contains(&format!("ignoring the argument {unknown}")) || err.contains(&format!("'{unknown}'")),
+            "{err}"
+        );
+    }
+    // A known option's bad value, a misspelt subcommand, and the offline tools (and
+    // `phantom play`, a game for a person) stay strict.
+    for args in [
+        &["gtp", "--threads", "0"][..],
+        &["fo"],
+        &["ffo", "--debug"],
+        &["perft", "othello", "3", "--debug"],
+        &["arena", "--debug"],
+        &["phantom", "play", "--debug"],
+    ] {
+        let (ok, _, err) = converse(args, "quit\n");
+        assert!(!ok && err.starts_with("error: "), "sente {args:?}: {err}");
+    }
+}

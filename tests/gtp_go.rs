@@ -412,3 +412,21 @@ fn a_seki_is_not_judged_dead() {
     assert_eq!(seki, ["C7", "C8", "C9", "D7", "E7", "E8", "E9"]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_command_id_of_any_length_is_the_id() {
+    // GNU Go reads the whole run of digits as the id (`sscanf("%d")`), never as the
+    // command's name; sente echoes it whole (GNU Go's int overflows).
+    let mut e = Engine::start(&["gtp"]);
+    let huge = "123456789012345678901234567890";
+    assert_eq!(gtp(&mut e, &format!("{huge} name")), format!("={huge} sente"));
+    assert_eq!(gtp(&mut e, "18446744073709551616 boardsize 9"), "=18446744073709551616");
+    assert_eq!(gtp(&mut e, "007 protocol_version"), "=7 2");
+    // `quit` with such an id ends the engine, its input left open.
+    assert_eq!(gtp(&mut e, &format!("{huge}{huge} quit")), format!("={huge}{huge}"));
+    let deadline = Instant::now() + REPLY;
+    while e.try_wait().is_none() {
+        assert!(Instant::now() < deadline, "sente did not quit: {:?}", e.transcript);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

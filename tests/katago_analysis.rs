@@ -474,3 +474,66 @@ fn end_of_input_finishes_the_queued_queries() {
     }
     assert!(e.exited_cleanly(REPLY));
 }
+
+#[test]
+fn an_avoided_pass_is_never_the_answer() {
+    let mut e = start();
+    // Every point and the pass avoided: as KataGo's search, which then finds no root
+    // move to play, the response lists no move (and still values the position).
+    let all: Vec<String> = ["A", "B", "C", "D", "E"]
+        .iter()
+        .flat_map(|c| (1..=5).map(move |r| format!("{c}{r}")))
+        .chain(["pass".into()])
+        .collect();
+    let query = json!({
+        "id": "none", "moves": [], "rules": "chinese", "boardXSize": 5, "boardYSize": 5, "maxVisits": 50,
+        "avoidMoves": [{"player": "B", "moves": all, "untilDepth": 1}],
+    });
+    let r = ask(&mut e, &query);
+    assert_eq!(r["id"], "none", "{r}");
+    assert_eq!(r["moveInfos"], json!([]), "no move may be offered: {r}");
+    assert!(r["rootInfo"]["winrate"].is_number() && r["rootInfo"]["currentPlayer"] == "B", "{r}");
+    // The moves left are black's own eyes (A1, C1) and the pass is avoided: the eyes
+    // are searched (sente's search skips own eyes of its own accord, not the client).
+    let query = json!({
+        "id": "eyes", "moves": [], "rules": "chinese", "boardXSize": 3, "boardYSize": 3, "maxVisits": 50,
+        "initialStones": [["B", "A2"], ["B", "B2"], ["B", "C2"], ["B", "B1"]], "initialPlayer": "B",
+        "avoidMoves": [{"player": "B", "moves": ["A3", "B3", "C3", "pass"], "untilDepth": 1}],
+    });
+    let r = ask(&mut e, &query);
+    let moves: Vec<&str> = r["moveInfos"].as_array().unwrap().iter().map(|i| i["move"].as_str().unwrap()).collect();
+    assert!(!moves.is_empty() && moves.iter().all(|m| ["A1", "C1"].contains(m)), "{r}");
+    assert!(e.exited_cleanly(REPLY));
+}
+
+#[test]
+fn a_rules_substitution_is_said_on_stderr_too() {
+    // KaTrain's default rules are japanese; it logs warning lines only at debug level,
+    // but shows the engine's stderr in its console: the substitution is said there,
+    // once for the session.
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sente"))
+        .arg("analysis")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start sente analysis");
+    let mut input = child.stdin.take().unwrap();
+    for id in ["a", "b"] {
+        let query =
+            json!({"id": id, "moves": [], "rules": "japanese", "boardXSize": 5, "boardYSize": 5, "maxVisits": 20});
+        writeln!(input, "{query}").unwrap();
+    }
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let warnings = stdout.lines().filter(|l| l.contains("\"warning\"") && l.contains("\"rules\"")).count();
+    assert_eq!(warnings, 2, "a warning line with each query: {stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let said: Vec<&str> = stderr.lines().filter(|l| l.contains("japanese") && l.contains("AREA")).collect();
+    assert_eq!(said.len(), 1, "{stderr}");
+    assert!(said[0].contains("area only"), "{stderr}");
+}

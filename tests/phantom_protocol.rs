@@ -113,12 +113,10 @@ fn white_waits_and_bad_lines_go_to_stderr() {
             "name?",
         ],
     );
-    // Only the three tries (after `move go`, `refuse`, `move pass`); nothing after quit.
-    assert_eq!(out.len(), 3, "{out:?}");
-    for l in &out {
-        point(l);
-    }
-    assert_ne!(out[0], out[1], "a refused point is not tried again");
+    // The input is read ahead: its `end` stops the searches (after `move go` and
+    // `move pass`) of the game it ends, and no try is sent for that game (so `refuse`
+    // and `accept` find none waiting).
+    assert!(out.is_empty(), "{out:?}");
     let expect = [
         "unknown command 'bogus'",
         "no game",
@@ -127,6 +125,10 @@ fn white_waits_and_bad_lines_go_to_stderr() {
         "'ZZ' is not a point",
         "2 stones need 4 letters",
         "no try of ours is waiting",
+        "the try is not sent: its game ended",
+        "no try of ours is waiting",
+        "no try of ours is waiting",
+        "the try is not sent: its game ended",
         "the platform reported an error",
     ];
     assert_eq!(err.len(), expect.len(), "{err:?}");
@@ -138,10 +140,49 @@ fn white_waits_and_bad_lines_go_to_stderr() {
 #[test]
 fn letters_in_either_order() {
     for order in ["row-column", "column-row"] {
-        let (out, err) = script(&["--letters", order, "--movetime", "20", "--player", "flat"], &["new black", "quit"]);
-        assert_eq!(out.len(), 1, "{out:?} {err:?}");
-        point(&out[0]);
+        let mut e = Engine::start(&["phantom", "--letters", order, "--movetime", "20", "--player", "flat"]);
+        point(&e.ask("new black"));
+        e.send("quit");
+        assert!(e.exited_cleanly(common::REPLY));
     }
     let (_, err, ok) = run_script(&["--letters", "diagonal"], &[]);
     assert!(!ok && err.iter().any(|l| l.contains("row-column or column-row")), "{err:?}");
+}
+
+/// Sends `lines` to `sente phantom --movetime 100000` (tries of 100 s), each after a
+/// pause, then `name?`, and returns what it wrote until its name.
+fn paused(lines: &[&str]) -> Vec<String> {
+    let mut e = Engine::start(&["phantom", "--movetime", "100000"]);
+    for line in lines {
+        e.send(line);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    e.send("name?");
+    let mut out = e.until(|l| l.starts_with("name "));
+    // Anything sent late still shows.
+    e.send("name?");
+    out.extend(e.until(|l| l.starts_with("name ")));
+    out
+}
+
+#[test]
+fn no_try_is_sent_for_a_game_that_ended_during_its_search() {
+    // The reproducer: `end` during the search.
+    assert_eq!(paused(&["new white", "move go", "end"]), ["name sente", "name sente"]);
+    // A `new` game (without `end`) during the search, as white: the new game waits.
+    assert_eq!(paused(&["new white", "move go", "new white"]), ["name sente", "name sente"]);
+    // The first try of a game as black, then `end`.
+    assert_eq!(paused(&["new black", "end"]), ["name sente", "name sente"]);
+    // `quit` during the search: the engine leaves without a try.
+    let mut e = Engine::start(&["phantom", "--movetime", "100000"]);
+    e.send("new white");
+    e.send("move go");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    e.send("quit");
+    let rest = e.rest(common::REPLY);
+    assert!(rest.is_empty(), "{rest:?}");
+    assert!(e.exited_cleanly(common::REPLY));
+    // The same, all the lines written at once and the input closed.
+    let (out, _) = script(&["--movetime", "100000"], &["new white", "move go", "end", "new black", "quit"]);
+    assert!(out.is_empty(), "{out:?}");
 }

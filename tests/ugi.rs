@@ -291,3 +291,48 @@ fn hash_sets_the_memory_the_table_takes() {
     e.send("quit");
     assert!(e.wait_exit(REPLY));
 }
+
+/// Sends `script` in one write and closes the input, as a client piping a batch
+/// does, and returns every line the engine writes before it exits (cleanly).
+fn batch(script: &str) -> Vec<String> {
+    let mut e = Engine::start(&[]);
+    e.send_bytes(script.as_bytes());
+    e.close_input();
+    let lines = e.rest(Duration::from_secs(120));
+    assert!(e.exited_cleanly(REPLY), "{lines:?}");
+    lines
+}
+
+fn count(lines: &[String], prefix: &str) -> usize {
+    lines.iter().filter(|l| l.starts_with(prefix)).count()
+}
+
+#[test]
+fn quit_runs_the_commands_queued_before_it_in_every_game() {
+    for game in ["othello", "go", "phantomgo", "chaosclock"] {
+        let head = format!("setoption name Game value {game}\nposition startpos\n");
+        // The reproducer: two searches, then quit at once.
+        for tail in ["quit\n", ""] {
+            let lines = batch(&format!("{head}go nodes 10\ngo nodes 10\nquery p1turn\n{tail}"));
+            assert_eq!(count(&lines, "bestmove "), 2, "{game} {tail:?}: {lines:?}");
+            assert_eq!(lines.last().map(String::as_str), Some("response true"), "{game} {tail:?}: {lines:?}");
+        }
+        // An infinite search when quit comes is stopped and answers; the query queued
+        // before quit is answered.
+        let lines = batch(&format!("{head}go infinite\nquery p1turn\nquit\n"));
+        assert_eq!(count(&lines, "bestmove "), 1, "{game}: {lines:?}");
+        assert_eq!(count(&lines, "response "), 1, "{game}: {lines:?}");
+        // Many searches queued, each with a query and a change of state behind it:
+        // every one answers before the engine leaves.
+        let mut script = head.clone();
+        for _ in 0..50 {
+            script.push_str("go nodes 10\nquery p1turn\nuginewgame\nposition startpos\n");
+        }
+        script.push_str("quit\n");
+        let lines = batch(&script);
+        assert_eq!(count(&lines, "bestmove "), 50, "{game}: {lines:?}");
+        assert_eq!(count(&lines, "bestmove (none)"), 0, "{game}: {lines:?}");
+        assert_eq!(count(&lines, "response true"), 50, "{game}: {lines:?}");
+        assert!(lines.iter().all(|l| l.starts_with("info ") || l.starts_with("bestmove ") || l == "response true"));
+    }
+}

@@ -129,7 +129,7 @@ pub fn spawn_reader_with_hangup<R: BufRead + Send + 'static>(mut reader: R, hang
 /// True for a line that asks the engine to leave in any of the line protocols: its
 /// first word that is not a number (a GTP command id) is `quit`.
 pub fn is_quit(line: &str) -> bool {
-    line.split_whitespace().find(|w| w.parse::<u64>().is_err()) == Some("quit")
+    line.split_whitespace().find(|w| protocol::gtp::read_id(w).is_none()) == Some("quit")
 }
 
 /// The input with a UTF-8 byte order mark removed from the start of its line (a file
@@ -280,7 +280,14 @@ mod tests {
 
     #[test]
     fn quit_lines_raise_the_hangup_before_the_loop_reads_them() {
-        for (text, quits) in [("quit", true), ("  7 quit", true), ("quitx", false), ("name quit", false), ("", false)] {
+        for (text, quits) in [
+            ("quit", true),
+            ("  7 quit", true),
+            ("123456789012345678901234567890 quit", true),
+            ("quitx", false),
+            ("name quit", false),
+            ("", false),
+        ] {
             assert_eq!(is_quit(text), quits, "{text:?}");
         }
         // A pipe kept open: the input does not end, only the `quit` line can raise it.

@@ -21,7 +21,7 @@ mod mutate;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::games::session::SearchOptions;
 use crate::protocols::Protocol;
@@ -92,7 +92,12 @@ enum Commands {
 /// causes), never as a backtrace, and a closed output pipe (`sente … | head`) is not
 /// an error.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
+    let command = ["sente".to_string()].into_iter().chain(subcommand_path(&args)).collect::<Vec<_>>().join(" ");
+    let (cli, ignored) = parse_leniently(args);
+    for arg in ignored {
+        eprintln!("{command}: ignoring the argument '{arg}': not one of its options (it starts all the same)");
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
@@ -100,6 +105,65 @@ pub fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The commands that start a protocol loop on stdin/stdout (a path of subcommand
+/// names; the empty path is the bare `sente`). Tools that start an engine append
+/// their own flags (cutegames' samples pass `--debug`, KaTrain `-model …`): these
+/// commands ignore what they do not know and say so on stderr; every other command
+/// (the offline tools: `ffo`, `arena`, `perft`, …, and `phantom play`, a game for a
+/// person) keeps clap's strict parsing.
+const PROTOCOL_COMMANDS: &[&[&str]] = &[&[], &["ugi"], &["gtp"], &["nboard"], &["analysis"], &["phantom"]];
+
+/// The subcommand path the arguments name: each word (not an option) that names a
+/// subcommand of the command reached so far goes one level down.
+fn subcommand_path(args: &[String]) -> Vec<String> {
+    let mut command = Cli::command();
+    let mut path = Vec::new();
+    for arg in args.iter().skip(1).filter(|a| !a.starts_with('-')) {
+        let Some(sub) = command.find_subcommand(arg).cloned() else { continue };
+        path.push(sub.get_name().to_string());
+        command = sub;
+    }
+    path
+}
+
+/// Parses the command line; for a protocol command (see [`PROTOCOL_COMMANDS`]),
+/// drops each argument clap finds unexpected (an unknown option, and the word right
+/// after it when that is then unexpected too: its value) and parses again, returning
+/// what it dropped. Any other error (and every error of the other commands) ends the
+/// program with clap's message, as [`Parser::parse`] does.
+fn parse_leniently(mut args: Vec<String>) -> (Cli, Vec<String>) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let protocol = PROTOCOL_COMMANDS.iter().any(|p| subcommand_path(&args) == *p);
+    let mut ignored = Vec::new();
+    // Where the last dropped argument was: a word left there may be its value.
+    let mut dropped_at: Option<usize> = None;
+    loop {
+        let error = match Cli::try_parse_from(&args) {
+            Ok(cli) => return (cli, ignored),
+            Err(e) => e,
+        };
+        let unexpected =
+            match (error.kind(), error.get(ContextKind::InvalidArg), error.get(ContextKind::InvalidSubcommand)) {
+                (ErrorKind::UnknownArgument, Some(ContextValue::String(arg)), _) => Some(arg.clone()),
+                (ErrorKind::InvalidSubcommand, _, Some(ContextValue::String(arg))) => Some(arg.clone()),
+                _ => None,
+            };
+        // The argument's place: an unknown option (`--debug`, `--debug=1`, `-d`), or,
+        // only right where an option was dropped, a word (its value).
+        let place = unexpected.filter(|_| protocol).and_then(|arg| {
+            let at = args.iter().skip(1).position(|a| {
+                *a == arg || (arg.starts_with('-') && a.starts_with(&arg) && a[arg.len()..].starts_with('='))
+            })? + 1;
+            (arg.starts_with('-') || dropped_at == Some(at)).then_some(at)
+        });
+        let Some(at) = place else { error.exit() };
+        let arg = args.remove(at);
+        // An option may have a value after it; a value has none.
+        dropped_at = (arg.starts_with('-') && !arg.contains('=')).then_some(at);
+        ignored.push(arg);
     }
 }
 
@@ -128,5 +192,37 @@ fn run(cli: Cli) -> Result<()> {
         Some(Commands::TrainOthello(command)) => tools::train_othello::main(command, arena::teach_command),
         Some(Commands::TrainGo(command)) => tools::train_go::main(command),
         Some(Commands::Bench(args)) => tools::bench::main(args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(words: &[&str]) -> Vec<String> {
+        std::iter::once("sente").chain(words.iter().copied()).map(String::from).collect()
+    }
+
+    #[test]
+    fn protocol_commands_drop_unknown_arguments_and_their_values() {
+        let (cli, ignored) = parse_leniently(args(&["--debug"]));
+        assert!(cli.command.is_none());
+        assert_eq!(ignored, ["--debug"]);
+        let (cli, ignored) = parse_leniently(args(&["--debug", "1", "gtp", "--log=x", "--threads", "2", "-v"]));
+        let Some(Commands::Gtp(gtp)) = cli.command else { panic!("gtp") };
+        assert_eq!(gtp.threads, 2, "a known option after an unknown one is kept");
+        assert_eq!(ignored, ["--debug", "1", "--log=x", "-v"]);
+        let (_, ignored) = parse_leniently(args(&["phantom", "--movetime", "10", "--debug"]));
+        assert_eq!(ignored, ["--debug"]);
+        let (_, ignored) = parse_leniently(args(&["analysis", "-model", "m.bin.gz"]));
+        assert!(ignored.is_empty(), "KataGo's arguments are analysis's own: {ignored:?}");
+    }
+
+    #[test]
+    fn subcommand_paths() {
+        assert!(subcommand_path(&args(&["--debug"])).is_empty());
+        assert_eq!(subcommand_path(&args(&["--debug", "gtp", "--game", "go"])), ["gtp"]);
+        assert_eq!(subcommand_path(&args(&["phantom", "--movetime", "5", "play"])), ["phantom", "play"]);
+        assert_eq!(subcommand_path(&args(&["ffo", "--debug"])), ["ffo"]);
     }
 }

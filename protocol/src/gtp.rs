@@ -8,8 +8,9 @@
 /// One GTP command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Command {
-    /// The command's id, echoed in the reply.
-    pub id: Option<u64>,
+    /// The command's id, echoed in the reply: its digits as a number, of any length
+    /// (see [`read_id`]).
+    pub id: Option<String>,
     /// The command name.
     pub name: String,
     /// The arguments.
@@ -26,19 +27,34 @@ pub fn parse(line: &str) -> Option<Command> {
         .collect();
     let mut words = cleaned.split_whitespace();
     let first = words.next()?;
-    let (id, name) = match first.parse::<u64>() {
-        Ok(id) => (Some(id), words.next()?.to_string()),
-        Err(_) => (None, first.to_string()),
+    let (id, name) = match read_id(first) {
+        Some(id) => (Some(id), words.next()?.to_string()),
+        None => (None, first.to_string()),
     };
     Some(Command { id, name, args: words.map(str::to_string).collect() })
 }
 
-fn id_text(id: Option<u64>) -> String {
-    id.map_or(String::new(), |i| i.to_string())
+/// A command's first word read as an id: digits (after an optional `+`), of any
+/// length, as GNU Go reads them (`sscanf("%d")`: the whole run of digits is the id,
+/// never the command's name), given back as the number they write, without leading
+/// zeros (`007` → `7`, as GNU Go echoes it). Not an id: `None`. Unlike GNU Go, whose
+/// int overflows (`4294967296 name` → `=0 GNU Go`), an id too long for any machine
+/// number is echoed whole.
+pub fn read_id(word: &str) -> Option<String> {
+    let digits = word.strip_prefix('+').unwrap_or(word);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let number = digits.trim_start_matches('0');
+    Some(if number.is_empty() { "0" } else { number }.to_string())
+}
+
+fn id_text(id: Option<&str>) -> &str {
+    id.unwrap_or("")
 }
 
 /// A success reply, ending with the empty line. `text` may span lines.
-pub fn success(id: Option<u64>, text: &str) -> String {
+pub fn success(id: Option<&str>, text: &str) -> String {
     if text.is_empty() {
         format!("={}\n", id_text(id))
     } else {
@@ -47,7 +63,7 @@ pub fn success(id: Option<u64>, text: &str) -> String {
 }
 
 /// A failure reply, ending with the empty line.
-pub fn failure(id: Option<u64>, message: &str) -> String {
+pub fn failure(id: Option<&str>, message: &str) -> String {
     format!("?{} {}\n", id_text(id), message.trim_end_matches('\n'))
 }
 
@@ -82,7 +98,7 @@ mod tests {
     fn parsing() {
         assert_eq!(
             parse("12 play black D4"),
-            Some(Command { id: Some(12), name: "play".into(), args: vec!["black".into(), "D4".into()] })
+            Some(Command { id: Some("12".into()), name: "play".into(), args: vec!["black".into(), "D4".into()] })
         );
         assert_eq!(
             parse("genmove\tw # comment"),
@@ -92,13 +108,24 @@ mod tests {
         assert_eq!(parse("# only a comment"), None);
         assert_eq!(parse("7"), None);
         assert_eq!(parse("na\u{1}me"), Some(Command { id: None, name: "name".into(), args: vec![] }));
+        // An id of any length is the id (as GNU Go reads it), never the command.
+        let huge = "123456789012345678901234567890";
+        assert_eq!(
+            parse(&format!("{huge} name")),
+            Some(Command { id: Some(huge.into()), name: "name".into(), args: vec![] })
+        );
+        assert_eq!(parse("007 name").and_then(|c| c.id), Some("7".into()));
+        assert_eq!(parse("000 name").and_then(|c| c.id), Some("0".into()));
+        assert_eq!(parse("+5 name").and_then(|c| c.id), Some("5".into()));
+        assert_eq!(parse("12a name").map(|c| (c.id, c.name)), Some((None, "12a".into())));
+        assert_eq!(parse(huge), None);
     }
 
     #[test]
     fn replies() {
-        assert_eq!(success(Some(3), "C3"), "=3 C3\n");
+        assert_eq!(success(Some("3"), "C3"), "=3 C3\n");
         assert_eq!(success(None, ""), "=\n");
-        assert_eq!(failure(Some(4), errors::ILLEGAL_MOVE), "?4 illegal move\n");
+        assert_eq!(failure(Some("4"), errors::ILLEGAL_MOVE), "?4 illegal move\n");
         assert_eq!(parse_color("WHITE"), Some(false));
         assert_eq!(parse_color("red"), None);
     }

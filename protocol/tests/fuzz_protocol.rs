@@ -196,14 +196,13 @@ proptest! {
     }
 
     #[test]
-    fn gtp_commands_round_trip(id in proptest::option::of(any::<u64>()), name in "[a-z_]{1,20}",
+    fn gtp_commands_round_trip(id in proptest::option::of("[1-9][0-9]{0,40}"), name in "[a-z_]{1,20}",
         args in proptest::collection::vec("[!-\"$-~]{1,12}", 0..5)) {
-        let line = match id {
+        // Ids of any length, beyond 64 bits too.
+        let line = match &id {
             Some(i) => format!("{i} {name} {}", args.join(" ")),
             None => format!("{name} {}", args.join(" ")),
         };
-        // A name that reads as a number would be taken for the id.
-        prop_assume!(name.parse::<u64>().is_err());
         prop_assert_eq!(gtp::parse(&line), Some(gtp::Command { id, name, args }));
     }
 

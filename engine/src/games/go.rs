@@ -446,11 +446,14 @@ impl GtpGame for GoGtp {
         let request = match AnalysisRequest::parse(&args, to_move, format) {
             Ok(r) => r,
             Err(e) => {
-                out.line(gtp::failure(cmd.id, &EngineError::Syntax(format!("{}: {e}", cmd.name)).gtp_reply()));
+                out.line(gtp::failure(
+                    cmd.id.as_deref(),
+                    &EngineError::Syntax(format!("{}: {e}", cmd.name)).gtp_reply(),
+                ));
                 return true;
             }
         };
-        out.line(gtp::success(cmd.id, "").trim_end());
+        out.line(gtp::success(cmd.id.as_deref(), "").trim_end());
         let limits = limits(request.color == Color::BLACK);
         let mut writer = AnalysisWriter::new(&self.state.game, request);
         let mut report = |tree: &Mcts, r: &MctsResult, _finished: bool| {

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use bitboards::go::{Board, Color, FastBoard, Game, MAX_SIZE, Move, Point, Superko};
 use crossbeam_channel::{Receiver, Sender, never, select, unbounded};
 use search::go::mcts::{Mcts, MctsResult, MctsSettings};
@@ -96,14 +96,20 @@ fn read_katago_args(args: &[String], note: &mut dyn Write) -> Result<bool> {
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "-model" | "-human-model" | "-config" | "-override-config" | "-analysis-threads" => {
-                let Some(value) = rest.next() else { bail!("{arg} needs a value") };
+                let Some(value) = rest.next() else {
+                    writeln!(note, "sente analysis: ignoring KataGo's {arg} (without its value)")?;
+                    continue;
+                };
                 writeln!(
                     note,
                     "sente analysis: ignoring KataGo's {arg} {value}: sente searches without a neural net or config file; each query's fields (and --visits, --threads, --hash) set the search"
                 )?;
             }
             "-quit-without-waiting" => quit_without_waiting = true,
-            _ if arg.starts_with("--") => bail!("{arg}: sente's options go before KataGo's arguments"),
+            _ if arg.starts_with("--") => writeln!(
+                note,
+                "sente analysis: ignoring the argument {arg} (sente's own options go before KataGo's arguments)"
+            )?,
             _ => writeln!(note, "sente analysis: ignoring the argument {arg}")?,
         }
     }
@@ -199,7 +205,13 @@ struct Server {
     jobs: Option<Sender<Job>>,
     done: Receiver<()>,
     worker: Option<JoinHandle<()>>,
+    /// The rule substitutions already said on stderr (each once; at most
+    /// [`MAX_NOTED_RULES`]).
+    noted_rules: std::collections::HashSet<String>,
 }
+
+/// Rule substitutions said on stderr, each once: a session's handful of rulesets.
+const MAX_NOTED_RULES: usize = 64;
 
 impl Server {
     /// A server writing to `out`, with its worker thread started.
@@ -232,6 +244,7 @@ impl Server {
             jobs: Some(jobs),
             done,
             worker: Some(worker),
+            noted_rules: std::collections::HashSet::new(),
         }
     }
 
@@ -317,6 +330,18 @@ impl Server {
             Ok(parsed) => {
                 for (field, message) in &parsed.warnings {
                     self.out.line(json!({"id": id, "field": field, "warning": message}).to_string());
+                    // As KataGo does with rules its net cannot play, the query goes on
+                    // under the rules named; a client may log warning lines only at
+                    // debug level (KaTrain does), so the substitution is said on stderr
+                    // too, once a ruleset, where KaTrain's console shows it.
+                    if field == "rules"
+                        && self.noted_rules.len() < MAX_NOTED_RULES
+                        && self.noted_rules.insert(message.clone())
+                    {
+                        eprintln!(
+                            "sente analysis: warning: {message}: sente's search scores by area only (choose chinese rules to be analysed under the rules asked for)"
+                        );
+                    }
                 }
                 let settings = Arc::new(parsed.settings);
                 for (turn, priority) in parsed.turns {
@@ -1065,9 +1090,23 @@ fn analyse(job: &Job, out: &Output) {
     let color = game.board().to_move();
     let avoid = s.avoid[color.index()];
     let settings = MctsSettings::new(s.threads, s.hash_mb);
-    let mut tree = Mcts::with_excluded(&game, SEED, !avoid.pass, avoid.points).with_settings(settings);
+    // The root plays only what the client allows. When that is nothing (every legal
+    // point and the pass avoided), KataGo's search finds no root move and its response
+    // lists none: the position is searched as it stands, for `rootInfo`, and no move is
+    // shown. The avoided pass is never offered in place of the moves left, even when
+    // they are all the mover's own eyes (which the search skips of its own accord).
+    let allowed = game.legal_points(color) & !avoid.points;
+    let nothing_allowed = allowed == 0 && avoid.pass;
+    let mut tree = if nothing_allowed {
+        Mcts::new(&game, SEED)
+    } else {
+        let tree = Mcts::with_excluded(&game, SEED, !avoid.pass, avoid.points);
+        if avoid.pass && tree.root_passes_only() { tree.with_root_points(allowed) } else { tree }
+    }
+    .with_settings(settings);
     let limits = Limits { nodes: Some(s.visits), movetime: s.max_time, ..Limits::default() };
     let mut writer = ResponseWriter::new(job, game);
+    writer.no_moves = nothing_allowed;
     let result = match s.report_every {
         None => tree.search(&limits, &job.stop, color),
         Some(interval) => {
@@ -1112,6 +1151,8 @@ struct ResponseWriter<'a> {
     position: Settled,
     after: HashMap<Move, Settled>,
     priors: HashMap<Move, f64>,
+    /// The client allowed the side to move nothing: `moveInfos` is empty.
+    no_moves: bool,
 }
 
 impl<'a> ResponseWriter<'a> {
@@ -1125,7 +1166,7 @@ impl<'a> ResponseWriter<'a> {
         };
         let position = settle_playouts(&board, game.komi(), OWNERSHIP_PLAYOUTS, SEED);
         let priors = move_priors(&game);
-        ResponseWriter { job, game, color, reported, position, after: HashMap::new(), priors }
+        ResponseWriter { job, game, color, reported, position, after: HashMap::new(), priors, no_moves: false }
     }
 
     /// A win rate of the side to move, from the reported colour's side.
@@ -1166,7 +1207,8 @@ impl<'a> ResponseWriter<'a> {
             return None;
         }
         let mut infos = Vec::with_capacity(searched.len());
-        for (order, &(m, visits, win_rate)) in searched.iter().enumerate() {
+        let shown = if self.no_moves { &[][..] } else { &searched[..] };
+        for (order, &(m, visits, win_rate)) in shown.iter().enumerate() {
             let (margin, stdev, own) = {
                 let after = self.after(m);
                 (after.black_margin, after.margin_stdev, settings.moves_ownership.then(|| after.black_share.clone()))
@@ -1385,8 +1427,15 @@ mod tests {
         let mut note = Vec::new();
         assert!(read_katago_args(&args, &mut note).unwrap());
         assert_eq!(String::from_utf8(note).unwrap().lines().count(), 2);
-        assert!(read_katago_args(&["-model".to_string()], &mut Vec::new()).is_err());
-        assert!(read_katago_args(&["--visits".to_string(), "5".to_string()], &mut Vec::new()).is_err());
+        // Nothing stops the engine from starting: a flag without its value, or one of
+        // sente's options after KataGo's, is noted and ignored too.
+        for args in [&["-model"][..], &["--visits", "5"], &["--debug"]] {
+            let mut note = Vec::new();
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            assert!(!read_katago_args(&args, &mut note).unwrap());
+            let note = String::from_utf8(note).unwrap();
+            assert!(note.lines().count() == args.len() && note.contains(&args[0]), "{note}");
+        }
     }
 
     #[test]

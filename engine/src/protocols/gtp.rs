@@ -134,22 +134,22 @@ impl GtpEngine {
         }
         if let Some(job) = self.game.analysis(&cmd) {
             match job {
-                Ok(job) => self.start_analysis(cmd.id, job),
-                Err(error) => self.out.line(gtp::failure(cmd.id, &error.gtp_reply())),
+                Ok(job) => self.start_analysis(cmd.id.as_deref(), job),
+                Err(error) => self.out.line(gtp::failure(cmd.id.as_deref(), &error.gtp_reply())),
             }
             return true;
         }
         let quit = cmd.name == "quit";
         let reply = match self.execute(&cmd) {
-            Ok(text) => gtp::success(cmd.id, &text),
-            Err(error) => gtp::failure(cmd.id, &error.gtp_reply()),
+            Ok(text) => gtp::success(cmd.id.as_deref(), &text),
+            Err(error) => gtp::failure(cmd.id.as_deref(), &error.gtp_reply()),
         };
         self.out.line(reply);
         !quit
     }
 
     /// Writes the `=` line and runs `job` on its own thread until the next line.
-    fn start_analysis(&mut self, id: Option<u64>, job: AnalysisJob) {
+    fn start_analysis(&mut self, id: Option<&str>, job: AnalysisJob) {
         self.out.line(gtp::success(id, "").trim_end());
         let stop = StopFlag::new();
         let (thread_stop, out) = (stop.clone(), self.out.clone());
@@ -293,7 +293,7 @@ impl FrontEnd for GtpEngine {
     fn too_long(&mut self, length: usize, start: &str) -> bool {
         self.end_analysis();
         let id = gtp::parse(start).and_then(|c| c.id);
-        self.out.line(gtp::failure(id, &format!("line of {length} bytes is longer than {MAX_LINE}")));
+        self.out.line(gtp::failure(id.as_deref(), &format!("line of {length} bytes is longer than {MAX_LINE}")));
         true
     }
 

@@ -77,7 +77,7 @@ fn detect_protocol(line: &str) -> Option<Protocol> {
     if text.is_empty() || text.starts_with('#') {
         return None;
     }
-    let command = text.split_whitespace().find(|w| w.parse::<u64>().is_err()).unwrap_or("");
+    let command = text.split_whitespace().find(|w| protocol::gtp::read_id(w).is_none()).unwrap_or("");
     Some(if command == "nboard" {
         Protocol::Nboard
     } else if GTP_OPENERS.contains(&command) {

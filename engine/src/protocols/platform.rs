@@ -67,13 +67,14 @@ pub struct PlatformEngine {
     stop: StopFlag,
     /// What the input thread has read ahead of the loop.
     ahead: Arc<ReadAhead>,
-    /// The `end` lines this engine has handled.
-    ends_handled: u64,
+    /// The `end` and `new` lines this engine has handled.
+    games_ended: u64,
 }
 
 /// What the input thread saw before the loop got to it: a `quit` (or the end of
-/// input), and how many `end` lines. A search whose game has ended meanwhile, or
-/// whose engine is told to leave, is stopped.
+/// input), and how many lines that end a game (`end`, and `new`, which starts the
+/// next one). A search whose game has ended meanwhile, or whose engine is told to
+/// leave, is stopped, and its try is not sent.
 #[derive(Debug, Default)]
 pub struct ReadAhead {
     quit: AtomicBool,
@@ -93,14 +94,15 @@ impl PlatformEngine {
             seed: 1,
             stop: StopFlag::new(),
             ahead: Arc::new(ReadAhead::default()),
-            ends_handled: 0,
+            games_ended: 0,
         }
     }
 
-    /// True when a `quit`, the end of input or the end of this game has been read but
-    /// not yet handled: a search should stop at once.
+    /// True when a `quit`, the end of input or the end of this game (`end`, or a
+    /// `new` game) has been read but not yet handled: a search should stop at once,
+    /// and its try is not sent (the game it was for is over).
     fn interrupted(&self) -> bool {
-        self.ahead.quit.load(SeqCst) || self.ahead.ends.load(SeqCst) > self.ends_handled
+        self.ahead.quit.load(SeqCst) || self.ahead.ends.load(SeqCst) > self.games_ended
     }
 
     /// The flag that stops a search (the input thread sets it at end of input).
@@ -138,21 +140,28 @@ impl PlatformEngine {
         }
     }
 
-    /// Chooses a try and sends it.
+    /// Chooses a try and sends it, unless the game ended (or the engine was told to
+    /// leave) while it was chosen.
     fn our_move(&mut self, step: &mut Step) {
         let Some(view) = &self.view else { return };
         self.seed = self.seed.wrapping_add(1);
         let limits = Limits::movetime(try_time(self.movetime, view.refused().count_ones()));
         // The flag is cleared before the look at what was read ahead, and the input
-        // thread marks what it read before raising the flag: a `quit` or `end` still to
-        // be handled is either seen here (the search is stopped as it starts) or stops
-        // the search. As UGI+ answers `stop` with a `bestmove`, a stopped search still
-        // sends its try, so every line that asks for a try gets one.
+        // thread marks what it read before raising the flag: a `quit`, `end` or `new`
+        // still to be handled is either seen here (no search) or stops the search.
+        // Unlike a UGI+ search stopped by `stop`, whose `bestmove` the client waits
+        // for, a try for a game that has ended is not sent: a platform that starts the
+        // next game at once would read it as that game's first answer.
         self.stop.reset();
         if self.interrupted() {
-            self.stop.stop();
+            step.err.push("the try is not sent: its game ended, or quit came".into());
+            return;
         }
         let choice = choose(view, &self.settings, &limits, &self.stop, self.seed);
+        if self.interrupted() {
+            step.err.push("the try is not sent: its game ended, or quit came".into());
+            return;
+        }
         self.pending = Some(choice.mv);
         step.out.push(move_line(choice.mv, self.order));
     }
@@ -190,6 +199,7 @@ impl PlatformEngine {
         match command {
             Command::Name => step.out.push(name_line("sente")),
             Command::New(color) => {
+                self.games_ended += 1;
                 self.view = Some(View::new(color));
                 self.pending = None;
                 self.answered = false;
@@ -258,7 +268,7 @@ impl PlatformEngine {
             }
             Command::Error => step.err.push("the platform reported an error".into()),
             Command::End => {
-                self.ends_handled += 1;
+                self.games_ended += 1;
                 self.view = None;
                 self.pending = None;
             }
@@ -269,9 +279,9 @@ impl PlatformEngine {
 }
 
 /// Runs the platform protocol on stdin/stdout. The input is read on its own thread,
-/// which answers `name?` at once, and on `quit`, `end` or the end of input stops a
-/// search under way at once (it sends the try it has, as a UGI+ search stopped sends
-/// its `bestmove`); every other line waits for the search, in order.
+/// which answers `name?` at once, and on `quit`, `end`, `new` or the end of input
+/// stops a search under way at once (its try is not sent: the game it was for is
+/// over); every other line waits for the search, in order.
 pub fn run(order: LetterOrder, settings: PlayerSettings, movetime: Duration) -> anyhow::Result<()> {
     let mut engine = PlatformEngine::new(order, settings, movetime);
     let lines = spawn_reader(std::io::BufReader::new(std::io::stdin()));
@@ -332,7 +342,7 @@ fn read_ahead(item: &Input, order: LetterOrder, ahead: &ReadAhead, stop: &StopFl
             return false;
         }
         Some(Command::Quit) => ahead.quit.store(true, SeqCst),
-        Some(Command::End) => {
+        Some(Command::End | Command::New(_)) => {
             ahead.ends.fetch_add(1, SeqCst);
         }
         _ => return true,

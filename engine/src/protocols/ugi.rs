@@ -141,8 +141,10 @@ impl UgiEngine {
         }
     }
 
-    /// The end of input: stops the search, then runs the queued commands with every
-    /// search they start stopped at once.
+    /// `quit` or the end of input, as for Stockfish: stops the search in progress (of
+    /// any kind: `go`, `perft`, `bench`, `go infinite`), which answers, then runs the
+    /// commands queued behind it in order, every search they start stopped at once
+    /// (each `go` still answers its `bestmove`, each query its `response`).
     fn close(&mut self) {
         self.stop_search();
         while let Some(command) = self.pending.pop_front() {
@@ -271,7 +273,11 @@ impl UgiEngine {
             }
             Command::Go(go) => self.go(&go),
             Command::Stop => self.stop_search(),
-            Command::Quit => return false,
+            // As the end of input: nothing sent before `quit` is lost.
+            Command::Quit => {
+                self.close();
+                return false;
+            }
             Command::Query(q) => self.query(&q),
             Command::Perft(depth) => self.perft(depth),
             Command::Bench(depth) => self.bench(depth),
@@ -595,9 +601,7 @@ impl FrontEnd for UgiEngine {
         true
     }
 
-    /// The end of input is a `quit`, as for Stockfish: the search in progress (of any
-    /// kind: `go`, `perft`, `bench`) stops at once and answers; the commands queued
-    /// behind it still run, each search among them stopped as soon as it starts.
+    /// The end of input is a `quit` (see [`UgiEngine::close`]).
     fn end_of_input(&mut self) {
         self.close();
     }

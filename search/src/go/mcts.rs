@@ -693,6 +693,22 @@ impl Mcts {
         }
     }
 
+    /// Whether the root's only child is the pass: [`Mcts::with_excluded`] gives it the
+    /// pass, even one not allowed, when nothing else is left (every other legal point
+    /// excluded, or one of the mover's own eyes, which the root skips).
+    pub fn root_passes_only(&self) -> bool {
+        self.root_cells == [PASS]
+    }
+
+    /// The same tree with the root trying exactly `points` (own eyes included) and no
+    /// pass: for a client that forbade the pass (KataGo's `avoidMoves`), when the
+    /// root's own filter left it only the pass. `points` must be legal and not empty.
+    pub fn with_root_points(mut self, points: u128) -> Mcts {
+        debug_assert!(points != 0);
+        self.root_cells = bits(points).map(FastBoard::cell).collect();
+        self
+    }
+
     /// A tree for `game`, as [`Mcts::with_excluded`] makes it, that keeps what this
     /// tree learned about it: when `game` continues this tree's game (same start and
     /// komi, its moves and then more), the subtree of the moves played since becomes
