@@ -145,7 +145,7 @@ fn wait(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> 
 fn status_problem(status: Option<std::process::ExitStatus>, what: &str) -> Option<String> {
     use std::os::unix::process::ExitStatusExt;
     match status {
-        None => Some(format!("hang: no exit within {LIMIT:?} {what}")),
+        None => Some(format!("hang: no exit within {LIMIT:?}{what}")),
         Some(s) if s.signal().is_some() => Some(format!("killed by signal {}", s.signal().unwrap_or(0))),
         _ => None,
     }
@@ -235,7 +235,7 @@ fn run_case(path: &Path) -> (Vec<String>, String) {
     std::thread::sleep(Duration::from_millis(50));
     let out = out.lock().expect("lock").clone();
     let stderr: String = err.lock().expect("lock").iter().map(|(l, _)| format!("{l}\n")).collect();
-    problems.extend(status_problem(status, "of the end of input"));
+    problems.extend(status_problem(status, " of the end of input"));
     if let Some(s) = status
         && !s.success()
         && s.code().is_some()
