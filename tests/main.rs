@@ -14,6 +14,7 @@ mod busy_loops;
 mod chaosclock;
 mod cli;
 mod compliance;
+mod fuzz_cases;
 mod fuzz_conversation;
 mod gnu_parallel;
 mod gnugo;
