@@ -232,8 +232,13 @@ impl UgiEngine {
         // if it had run inline, while the commands behind them are read; during `go
         // infinite` they are refused. A query behind a queued command waits with it, so
         // that it reads the state that command makes.
+        // A `stop` behind a queued search waits for it and stops it, as in Stockfish
+        // (whose `go` waits for the search before it): `go movetime 2000`, `go
+        // infinite`, `stop` ends the infinite search, not the first one.
         let at_once = answered_at_once(&command)
-            && (self.pending.is_empty() || matches!(command, Command::IsReady | Command::Stop | Command::Quit));
+            && (self.pending.is_empty()
+                || matches!(command, Command::IsReady | Command::Quit)
+                || (matches!(command, Command::Stop) && !self.pending.iter().any(starts_a_search)));
         if !at_once && (self.searching() || !self.pending.is_empty()) {
             if !answered_at_once(&command) && self.running.as_ref().is_some_and(|r| r.infinite) {
                 self.error(&format!("'{}' ignored during go infinite: send stop first", line.trim()));
@@ -583,6 +588,11 @@ impl UgiEngine {
     }
 }
 
+/// Commands that start a search (and end with its answer).
+fn starts_a_search(command: &Command) -> bool {
+    matches!(command, Command::Go(_) | Command::Perft(_) | Command::Bench(_))
+}
+
 /// Commands answered even while a search runs: they read the state or end the search.
 fn answered_at_once(command: &Command) -> bool {
     matches!(
@@ -747,6 +757,32 @@ mod tests {
         }
         assert_eq!(lines.last().map(String::as_str), Some("response false"));
         assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{lines:?}");
+        engine.handle_line("stop");
+        let rest: Vec<String> =
+            std::iter::repeat_with(|| next_line(&rx)).take_while(|l| !l.starts_with("bestmove")).collect();
+        assert!(rest.iter().all(|l| l.starts_with("info ")), "{rest:?}");
+    }
+
+    #[test]
+    fn a_stop_behind_a_queued_search_stops_that_search() {
+        let (out, rx) = collecting_output();
+        let mut engine = UgiEngine::new(out);
+        engine.handle_line("go movetime 200");
+        engine.handle_line("go infinite");
+        // Meant for the infinite search queued before it, not the one running.
+        engine.handle_line("stop");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut lines: Vec<String> = Vec::new();
+        while lines.iter().filter(|l| l.starts_with("bestmove ")).count() < 2 {
+            assert!(Instant::now() < deadline, "the infinite search was never stopped: {lines:?}");
+            match rx.recv_timeout(Duration::from_millis(10)) {
+                Ok(line) => lines.push(line),
+                Err(_) => assert!(engine.poll()),
+            }
+        }
+        assert!(!engine.searching(), "{lines:?}");
+        // With nothing queued a stop ends the running search at once.
+        engine.handle_line("go infinite");
         engine.handle_line("stop");
         let rest: Vec<String> =
             std::iter::repeat_with(|| next_line(&rx)).take_while(|l| !l.starts_with("bestmove")).collect();
