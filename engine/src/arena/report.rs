@@ -1173,13 +1173,7 @@ fn go_frames<'a>(
         bail!("a {0}×{0} game: the report replays Go up to {1}×{1}", sgf.size, go::MAX_SIZE);
     }
     let size = sgf.size;
-    let mut board = go::Board::new(size);
-    for &(color, p) in &sgf.setup {
-        board.set(p, Some(color));
-    }
-    if let Some(c) = sgf.to_play {
-        board.set_to_move(c);
-    }
+    let board = sgf.start_board().map_err(|e| anyhow::anyhow!("not a Go position: {e}"))?;
     let mut game = go::Game::new(board, sgf.komi.unwrap_or(7.0), go::Superko::Positional);
     let comments = &sgf.move_comments;
     let frame_of = |b: &go::Board, to_move: Option<Color>| {
