@@ -204,3 +204,51 @@ pub fn check_rows(rows: &[(usize, GameRecord)], expected: &Expected, path: &Path
     }
     Ok(names.map(|(n, _)| n))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(game: u64, opening: u64, result: &str, score_a: f64) -> (usize, GameRecord) {
+        let (first, second) = if game.is_multiple_of(2) { ("a", "b") } else { ("b", "a") };
+        let r = GameRecord {
+            game,
+            opening,
+            first: first.into(),
+            second: second.into(),
+            result: result.into(),
+            score_a,
+            reason: "game over".into(),
+            score: None,
+            moves: 4,
+            note: None,
+            record: None,
+            plies: Vec::new(),
+        };
+        (game as usize + 1, r)
+    }
+
+    fn error(rows: &[(usize, GameRecord)], expected: &Expected) -> String {
+        check_rows(rows, expected, Path::new("r.jsonl")).expect_err("refused").to_string()
+    }
+
+    #[test]
+    fn rows_are_checked_against_each_other_and_the_match() {
+        let good = [row(0, 3, "1-0", 1.0), row(1, 3, "1-0", 0.0), row(2, 4, "both-win", 0.5)];
+        let none = Expected::default();
+        assert_eq!(check_rows(&good, &none, Path::new("r.jsonl")).expect("good"), Some(["a".into(), "b".into()]));
+        assert!(error(&[good[0].clone(), row(1, 3, "1-0", -7.0)], &none).contains("line 2: game 1: score_a -7"));
+        assert!(error(&[row(0, 3, "1-0", 0.0)], &none).contains("score_a 0 is not"));
+        assert!(error(&[row(0, 3, "B+3", 1.0)], &none).contains("result 'B+3'"));
+        assert!(error(&[good[0].clone(), row(1, 5, "1-0", 0.0)], &none).contains("played on opening 5"));
+        let mut third = row(2, 4, "1-0", 1.0);
+        third.1.second = "c".into();
+        assert!(error(&[good[0].clone(), third], &none).contains("game 2 is a against c"));
+        let again = (9, good[1].1.clone());
+        assert!(error(&[good[0].clone(), good[1].clone(), again], &none).contains("line 9: game 1 again"));
+        let file = Expected { names: None, schedule: Some((2, Shard::WHOLE)), openings: Some(2) };
+        assert!(error(&good, &file).contains("gives pair 0 opening 0"));
+        let small = Expected { names: None, schedule: Some((1, Shard::WHOLE)), openings: None };
+        assert!(error(&good, &small).contains("game 2 is not a game of this match"));
+    }
+}
