@@ -501,7 +501,7 @@ fn merge_refuses_games_outside_the_match_or_given_twice() {
     let twice = dir.join("twice.jsonl");
     std::fs::write(&twice, format!("{}\n{}\n{}\n", shard0[0], shard0[1], shard0[0])).expect("write");
     let (ok, _, stderr) = merge(&[&twice], &[]);
-    assert!(!ok && stderr.contains("twice.jsonl line 3: game 0 is given twice (also"), "{stderr}");
+    assert!(!ok && stderr.contains("twice.jsonl line 3: game 0 again (it is on line 1 already)"), "{stderr}");
     let swapped = dir.join("swapped.jsonl");
     let row = edited(&edited(&shard0[1], "first", "a".into()), "second", "b".into());
     std::fs::write(&swapped, format!("{}\n{row}\n", shard0[0])).expect("write");

@@ -430,3 +430,75 @@ fn a_command_id_of_any_length_is_the_id() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// Setup stones no game reaches are refused by `loadsgf` as the analysis engine and
+/// the UGI+ position text refuse them (one rule, in the Go board), and so is a
+/// rectangular board, as a board larger than 9x9 is: a `?` reply, the game kept.
+#[test]
+fn loadsgf_refuses_setup_stones_no_game_reaches() {
+    let dir = test_dir("sgf-setup");
+    let mut e = Engine::start(&["gtp"]);
+    assert_eq!(gtp(&mut e, "play b c3"), "=");
+    let cases = [
+        // A black stone on A9 with no liberty: GNU Go's `final_score` then read W+88.5.
+        ("(;GM[1]FF[4]SZ[9]AB[aa]AW[ab][ba])", "A9 has no liberties"),
+        // A 3x3 board full of white stones.
+        ("(;GM[1]FF[4]SZ[3]AW[aa:cc])", "no liberties"),
+        // A white group in the corner, its last liberty filled by black.
+        ("(;GM[1]SZ[9]AW[aa][ab]AB[ba][bb][ac])", "A9 has no liberties"),
+        ("(;GM[1]FF[4]SZ[9]AB[ee]AW[ee])", "E5 is given a black and a white stone"),
+        ("(;GM[1]FF[4]SZ[9:7])", "rectangular"),
+        ("(;GM[1]FF[4]SZ[7:9];B[aa])", "rectangular"),
+        ("(;GM[1]FF[4]SZ[19])", "19x19"),
+    ];
+    for (i, (sgf, problem)) in cases.iter().enumerate() {
+        let file = dir.join(format!("bad-{i}.sgf"));
+        std::fs::write(&file, sgf).unwrap();
+        let reply = gtp(&mut e, &format!("loadsgf {}", file.display()));
+        assert!(reply.starts_with("? cannot load file: ") && reply.contains(problem), "{sgf} got '{reply}'");
+        // The game is kept: still 9x9 with the stone on C3.
+        assert!(gtp(&mut e, "printsgf").contains("SZ[9]"), "{sgf}");
+        assert_eq!(gtp(&mut e, "is_legal w c3"), "= 0", "{sgf}");
+        assert_eq!(gtp(&mut e, "final_status_list dead"), "=", "{sgf}");
+    }
+    // A square `SZ[9:9]` is a 9x9 board; a capture-free setup with liberties loads.
+    let file = dir.join("good.sgf");
+    std::fs::write(&file, "(;GM[1]FF[4]SZ[9:9]AB[ba]AW[ab][bb])").unwrap();
+    assert_eq!(gtp(&mut e, &format!("loadsgf {}", file.display())), "= black");
+    assert!(gtp(&mut e, "printsgf").contains("SZ[9]KM[7.5]RU[Chinese]AB[ba]AW[ab][bb]"));
+    assert!(e.wait_exit(REPLY));
+}
+
+/// The three readers of a drawn Go position refuse the same stones: GTP `loadsgf`,
+/// UGI+ `position fen` and the analysis engine's `initialStones`.
+#[test]
+fn every_reader_of_setup_stones_refuses_a_group_without_liberties() {
+    let dir = test_dir("setup-readers");
+    let file = dir.join("a9.sgf");
+    std::fs::write(&file, "(;GM[1]FF[4]SZ[9]AB[aa]AW[ab][ba])").unwrap();
+    let mut e = Engine::start(&["gtp"]);
+    assert!(gtp(&mut e, &format!("loadsgf {}", file.display())).contains("the group at A9 has no liberties"));
+    assert!(e.wait_exit(REPLY));
+
+    let mut e = Engine::start(&[]);
+    e.send("setoption name Game value go");
+    let fen = "XO......./O......../........./........./........./........./........./........./......... b";
+    e.send(&format!("position fen {fen}"));
+    e.send("query fen");
+    let lines = e.until(|l| l.starts_with("response") || l.starts_with("error"));
+    assert!(lines.iter().any(|l| l.contains("the group at A9 has no liberties")), "{lines:?}");
+    e.send("quit");
+    assert!(e.wait_exit(REPLY));
+
+    let mut e = Engine::start(&["analysis"]);
+    e.send(
+        r#"{"id":"a9","initialStones":[["B","A9"],["W","A8"],["W","B9"]],"moves":[],"rules":"tromp-taylor","komi":7.5,"boardXSize":9,"boardYSize":9,"maxVisits":10}"#,
+    );
+    let reply = e.recv(REPLY);
+    assert!(
+        reply.contains(r#""field":"initialStones""#) && reply.contains("the group at A9 has no liberties"),
+        "{reply}"
+    );
+    e.close_input();
+    assert!(e.wait_exit(REPLY));
+}

@@ -8,6 +8,7 @@ mod common;
 
 mod architecture;
 mod arena;
+mod arena_files;
 mod arena_report;
 mod bad_input;
 mod busy_loops;

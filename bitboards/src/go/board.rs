@@ -52,6 +52,38 @@ impl std::fmt::Display for Illegal {
 /// Largest supported board.
 pub const MAX_SIZE: usize = 9;
 
+/// Why setup stones cannot make a position ([`Board::with_stones`]): the one rule
+/// every reader of setup stones (SGF `AB`/`AW`, the UGI+ position text, the
+/// analysis engine's `initialStones`) applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// A board side other than 2 to [`MAX_SIZE`].
+    Size(usize),
+    /// A stone off a board of this side.
+    OffBoard(Point, usize),
+    /// A point given a black and a white stone.
+    BothColours(Point, usize),
+    /// A group with no liberty, named by one of its stones: no game reaches it.
+    NoLiberties(Point, usize),
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            SetupError::Size(size) => write!(f, "a {size}x{size} board: sizes 2x2 to {MAX_SIZE}x{MAX_SIZE}"),
+            SetupError::OffBoard(p, size) => {
+                write!(f, "a stone at row {} column {} is off the {size}x{size} board", p.row(), p.col())
+            }
+            SetupError::BothColours(p, size) => write!(f, "{} is given a black and a white stone", p.to_gtp(size)),
+            SetupError::NoLiberties(p, size) => {
+                write!(f, "the group at {} has no liberties (no game reaches this position)", p.to_gtp(size))
+            }
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
 /// Points of a board of side `size`.
 pub const fn board_mask(size: usize) -> u128 {
     let mut m = 0u128;
@@ -278,8 +310,31 @@ impl Board {
         legal
     }
 
-    /// True if no group on the board is without liberties (the homework's rule 1).
-    pub fn all_groups_have_liberties(&self) -> bool {
+    /// The board of side `size` holding `stones`, black to move, or why no game
+    /// reaches it: a size outside 2..=[`MAX_SIZE`], a stone off the board, a point
+    /// given both colours, a group without liberties. The one rule for setup stones.
+    pub fn with_stones(size: usize, stones: impl IntoIterator<Item = (Color, Point)>) -> Result<Board, SetupError> {
+        if !(2..=MAX_SIZE).contains(&size) {
+            return Err(SetupError::Size(size));
+        }
+        let mut board = Board::new(size);
+        for (color, p) in stones {
+            if !p.on_board(size) {
+                return Err(SetupError::OffBoard(p, size));
+            }
+            if board.at(p).is_some_and(|c| c != color) {
+                return Err(SetupError::BothColours(p, size));
+            }
+            board.set(p, Some(color));
+        }
+        match board.group_without_liberties() {
+            Some(p) => Err(SetupError::NoLiberties(p, size)),
+            None => Ok(board),
+        }
+    }
+
+    /// A stone of a group without liberties, if the board holds one.
+    pub fn group_without_liberties(&self) -> Option<Point> {
         let empty = self.empty();
         for c in [0, 1] {
             let mut stones = self.stones[c];
@@ -287,12 +342,17 @@ impl Board {
                 let seed = stones & stones.wrapping_neg();
                 let g = flood(seed, self.stones[c], self.mask);
                 if neighbours(g, self.mask) & empty == 0 {
-                    return false;
+                    return Some(Point(seed.trailing_zeros() as u8));
                 }
                 stones &= !g;
             }
         }
-        true
+        None
+    }
+
+    /// True if no group on the board is without liberties (the homework's rule 1).
+    pub fn all_groups_have_liberties(&self) -> bool {
+        self.group_without_liberties().is_none()
     }
 
     /// A text drawing: `X` black, `O` white, `.` empty, GTP letters and numbers.

@@ -10,7 +10,7 @@ mod perft;
 pub mod sgf;
 mod text;
 
-pub use board::{Board, Color, Illegal, MAX_SIZE, bits, board_mask, flood, neighbours, stone_key};
+pub use board::{Board, Color, Illegal, MAX_SIZE, SetupError, bits, board_mask, flood, neighbours, stone_key};
 pub use coords::{CoordError, LetterOrder, Point, STRIDE, points};
 pub use fast::{Cell, FastBoard};
 pub use game::{Game, Move, Score, Superko, UndoError, score};

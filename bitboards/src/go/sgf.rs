@@ -8,7 +8,7 @@
 
 use thiserror::Error;
 
-use super::board::Color;
+use super::board::{Board, Color, SetupError};
 use super::coords::Point;
 use super::game::Move;
 
@@ -59,6 +59,9 @@ pub enum SgfError {
         /// What is wrong.
         problem: String,
     },
+    /// Setup stones no game reaches, or a board sente does not play.
+    #[error("{0}")]
+    Setup(#[from] SetupError),
 }
 
 /// The nodes of the main line: each node a list of (property, values).
@@ -186,6 +189,18 @@ fn bad(property: &str, value: &str, problem: impl Into<String>) -> SgfError {
     SgfError::Value { property: property.to_string(), value: value.to_string(), problem: problem.into() }
 }
 
+impl SgfGame {
+    /// The position before the first move: the setup stones checked by the one rule
+    /// for setup stones ([`Board::with_stones`]: a supported size, no point given both
+    /// colours, no group without liberties), and the side to move (`PL`, else the
+    /// colour of the first move, else black).
+    pub fn start_board(&self) -> Result<Board, SgfError> {
+        let mut board = Board::with_stones(self.size, self.setup.iter().copied())?;
+        board.set_to_move(self.to_play.or(self.moves.first().map(|m| m.0)).unwrap_or(Color::BLACK));
+        Ok(board)
+    }
+}
+
 /// Reads the first game of an SGF text.
 pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
     let start = text.find('(').ok_or(SgfError::NoGame)?;
@@ -197,7 +212,12 @@ pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
     for (name, values) in nodes.iter().flatten() {
         if name == "SZ" {
             let v = values.first().map(String::as_str).unwrap_or("");
-            game.size = v.split(':').next().unwrap_or("").trim().parse().map_err(|_| bad("SZ", v, "not a size"))?;
+            let side = |t: &str| t.trim().parse::<usize>().map_err(|_| bad("SZ", v, "not a size"));
+            game.size = match v.split_once(':') {
+                None => side(v)?,
+                Some((columns, rows)) if side(columns)? == side(rows)? => side(columns)?,
+                Some(_) => return Err(bad("SZ", v, "a rectangular board: sente plays square boards only")),
+            };
         }
     }
     let point = |prop: &str, v: &str, size: usize| -> Result<Option<Point>, SgfError> {
@@ -431,6 +451,8 @@ mod tests {
         assert_eq!(parse("(;SZ[9];B[aa"), Err(SgfError::Truncated));
         assert!(matches!(parse("(;SZ[9];B[zz])"), Err(SgfError::Value { .. })));
         assert!(matches!(parse("(;SZ[x])"), Err(SgfError::Value { .. })));
+        assert!(matches!(parse("(;SZ[9:7])"), Err(SgfError::Value { .. })), "a rectangular board");
+        assert_eq!(parse("(;SZ[ 9 : 9 ])").map(|g| g.size), Ok(9));
         assert!(matches!(parse("(;KM[lots])"), Err(SgfError::Value { .. })));
     }
 
@@ -447,5 +469,17 @@ mod tests {
                 other => panic!("{text} gives {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn the_start_board_applies_the_one_rule_for_setup_stones() {
+        let start = |t: &str| parse(t).unwrap().start_board();
+        let a9 = Point::new(0, 0);
+        assert_eq!(start("(;SZ[9]AB[aa]AW[ab][ba])"), Err(SgfError::Setup(SetupError::NoLiberties(a9, 9))));
+        assert!(matches!(start("(;SZ[3]AW[aa:cc])"), Err(SgfError::Setup(SetupError::NoLiberties(..)))));
+        assert_eq!(start("(;SZ[9]AB[aa]AW[aa])"), Err(SgfError::Setup(SetupError::BothColours(a9, 9))));
+        assert_eq!(start("(;SZ[19])"), Err(SgfError::Setup(SetupError::Size(19))));
+        let board = start("(;SZ[9]AB[aa]AW[ab];W[cc])").unwrap();
+        assert_eq!((board.at(a9), board.to_move()), (Some(Color::BLACK), Color::WHITE));
     }
 }

@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 
 use super::{
     DeadStones, EloModel, EngineSpec, GameKind, GameSetup, MatchConfig, OpeningSource, RefereeRules, Sprt, Summary,
-    TimeControl, compliance, merge, openings, report, run, write_results,
+    TimeControl, compliance, merge, openings, report, run, settings, write_results,
 };
 
 /// `sente arena`: play a match, merge the results of shards, compare two matches or
@@ -199,6 +199,9 @@ impl PlayArgs {
             engines.try_into().map_err(|_| anyhow::anyhow!("give exactly two --engine specifications"))?;
         if a.name == b.name {
             bail!("both engines are named '{}': give one of them name=...", a.name);
+        }
+        if self.rounds > settings::MAX_ROUNDS {
+            bail!("--rounds {}: a match has at most {} game pairs", self.rounds, settings::MAX_ROUNDS);
         }
         let size = self.board_size()?;
         let control = match (&self.tc, self.st, self.nodes) {

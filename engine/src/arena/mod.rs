@@ -10,6 +10,7 @@ mod phantom;
 mod players;
 mod process;
 mod report;
+mod results;
 mod settings;
 mod stats;
 mod teacher;
@@ -55,8 +56,8 @@ pub struct MatchConfig {
     pub setup: GameSetup,
     /// Referee settings.
     pub rules: RefereeRules,
-    /// Openings.
-    pub openings: Vec<Opening>,
+    /// Openings (random ones dealt as the games ask for them).
+    pub openings: openings::Openings,
     /// Where the openings came from (kept in the match's settings).
     pub opening_source: OpeningSource,
     /// Game pairs to play (each opening with both colour assignments).
@@ -134,73 +135,10 @@ impl MoveStat {
     }
 }
 
-/// The lines of a results file with their numbers (from 1), blank ones left out; a
-/// UTF-8 byte order mark at its start (an editor's) is not part of the first line.
-fn numbered_lines(bytes: &[u8]) -> Vec<(usize, String)> {
-    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-    String::from_utf8_lossy(bytes)
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| (i + 1, l.to_string()))
-        .collect()
-}
-
-/// The game results of numbered lines of `path`; a line that is not a game result
-/// is an error naming it.
-fn parse_numbered(lines: Vec<(usize, String)>, path: &Path) -> Result<Vec<(usize, GameRecord)>> {
-    lines
-        .into_iter()
-        .map(|(n, line)| {
-            let r: GameRecord = serde_json::from_str(&line)
-                .with_context(|| format!("{} line {n}: not a game result", path.display()))?;
-            Ok((n, r))
-        })
-        .collect()
-}
-
-/// Reads a results file (JSON lines) with the line number of each result; a bad
-/// line is an error naming it.
-fn read_numbered_results(path: &Path) -> Result<Vec<(usize, GameRecord)>> {
-    let bytes = fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    parse_numbered(numbered_lines(&bytes), path)
-}
-
 /// The engines (first, second) of game `game` of a match of engines `names` (A, B):
 /// A is first in the even games, B in the odd ones.
 fn seats_of(game: u64, names: &[String; 2]) -> [&str; 2] {
     if game.is_multiple_of(2) { [&names[0], &names[1]] } else { [&names[1], &names[0]] }
-}
-
-/// Checks results read from `path` (with their line numbers) against the schedule of
-/// a match of engines `names` over `rounds` game pairs, of which `shard` is played
-/// here: every game is one of the shard's, given once, by the engines in their seats.
-fn check_rows(rows: &[(usize, GameRecord)], names: &[String; 2], rounds: u64, shard: Shard, path: &Path) -> Result<()> {
-    let mut seen: BTreeMap<u64, usize> = BTreeMap::new();
-    let games = rounds.saturating_mul(2);
-    for (line, r) in rows {
-        let at = format!("{} line {line}", path.display());
-        if r.game >= games {
-            let range = if games == 0 { "it has no games".to_string() } else { format!("games 0 to {}", games - 1) };
-            bail!("{at}: game {} is not a game of this match ({rounds} game pairs: {range})", r.game);
-        }
-        if shard.count > 1 && (r.game / 2) % shard.count != shard.index {
-            bail!("{at}: game {} (pair {}) is not one of shard {shard}'s games", r.game, r.game / 2);
-        }
-        let [first, second] = seats_of(r.game, names);
-        if r.first != first || r.second != second {
-            bail!(
-                "{at}: game {} is {} against {}, but in this match it is {first} (first) against {second}",
-                r.game,
-                r.first,
-                r.second
-            );
-        }
-        if let Some(first) = seen.insert(r.game, *line) {
-            bail!("{at}: game {} again (it is on line {first} already)", r.game);
-        }
-    }
-    Ok(())
 }
 
 /// The statistics of a set of results, for engine A against B.
@@ -324,6 +262,29 @@ impl Summary {
     }
 }
 
+/// The games a match's shard plays, in order: computed from their place in the
+/// schedule, never listed, so a match of 10^9 rounds starts at once in constant memory.
+#[derive(Clone, Copy, Debug)]
+struct Schedule {
+    /// Game pairs of the whole match.
+    pairs: u64,
+    /// The shard played.
+    shard: Shard,
+}
+
+impl Schedule {
+    /// The `k`-th game (from 0) of the shard: both games of each of its pairs in turn.
+    fn game(self, k: u64) -> Option<u64> {
+        let pair = (k / 2).checked_mul(self.shard.count)?.checked_add(self.shard.index)?;
+        (pair < self.pairs).then(|| 2 * pair + k % 2)
+    }
+
+    /// The shard's games.
+    fn len(self) -> u64 {
+        self.shard.count_in(0..self.pairs).saturating_mul(2)
+    }
+}
+
 /// What a game came to: a result, or nothing (interrupted).
 enum GameEnd {
     Finished(Box<GameRecord>),
@@ -344,9 +305,18 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
     if let Some(message) = &recovered.dropped {
         eprintln!("{message}");
     }
-    // The lines again, with their numbers for the errors (the torn one is gone).
-    let bytes = fs::read(&results_path).with_context(|| format!("cannot read {}", results_path.display()))?;
-    let rows = parse_numbered(numbered_lines(&bytes), &results_path)?;
+    // The lines again, read and checked as every reader of a match's files does
+    // (against the settings it was started with, else this command's), the torn
+    // one gone.
+    let expected = results::Expected {
+        names: Some([config.engines[0].name.clone(), config.engines[1].name.clone()]),
+        schedule: Some((config.pairs, Shard { index: config.shard.0, count: config.shard.1 })),
+        openings: match &config.opening_source {
+            OpeningSource::File(_) => config.openings.file_openings().map(|list| list.len() as u64),
+            OpeningSource::Random { .. } => None,
+        },
+    };
+    let rows = results::read_expecting(&results_path, false, expected.clone())?.rows;
     // The results already there must be this match's: the same settings (if the
     // folder keeps them), and games of its schedule.
     let settings = settings::MatchSettings::of(config);
@@ -369,19 +339,13 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
                 settings_path.display()
             ),
         }
-        let names = [config.engines[0].name.clone(), config.engines[1].name.clone()];
-        let shard = Shard { index: config.shard.0, count: config.shard.1 };
-        check_rows(&rows, &names, config.pairs, shard, &results_path)?;
+        // And against this command's schedule (its rounds may differ).
+        results::check_rows(&rows, &expected, &results_path)?;
     }
     settings::write(&settings_path, &settings)?;
     let mut results: Vec<GameRecord> = rows.into_iter().map(|(_, r)| r).collect();
     let done: HashSet<u64> = results.iter().map(|r| r.game).collect();
-    let (shard, shards) = config.shard;
-    let schedule: Vec<u64> = (0..config.pairs)
-        .filter(|pair| pair % shards == shard)
-        .flat_map(|pair| [2 * pair, 2 * pair + 1])
-        .filter(|g| !done.contains(g))
-        .collect();
+    let schedule = Schedule { pairs: config.pairs, shard: Shard { index: config.shard.0, count: config.shard.1 } };
     let log: Option<Log> = match &config.debug_log {
         Some(path) => {
             Some(Arc::new(Mutex::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?)))
@@ -389,7 +353,11 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
         None => None,
     };
 
-    let bar = if config.progress { ProgressBar::new(schedule.len() as u64) } else { ProgressBar::hidden() };
+    let bar = if config.progress {
+        ProgressBar::new(schedule.len().saturating_sub(done.len() as u64))
+    } else {
+        ProgressBar::hidden()
+    };
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -402,14 +370,17 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
     std::thread::scope(|scope| -> Result<()> {
         for _ in 0..config.concurrency.max(1) {
             let tx = tx.clone();
-            let (schedule, next, stop, decided, log) = (&schedule, &next, stop.clone(), decided.clone(), log.clone());
+            let (done, next, stop, decided, log) = (&done, &next, stop.clone(), decided.clone(), log.clone());
             scope.spawn(move || {
                 loop {
                     if stop.load(Ordering::Relaxed) || decided.load(Ordering::Relaxed) {
                         break;
                     }
-                    let k = next.fetch_add(1, Ordering::Relaxed) as usize;
-                    let Some(&game) = schedule.get(k) else { break };
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(game) = schedule.game(k) else { break };
+                    if done.contains(&game) {
+                        continue;
+                    }
                     let end = play_game(config, game, log.clone(), stop.clone());
                     if tx.send(end).is_err() {
                         break;
@@ -458,8 +429,13 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
         return phantom::play_game(config, game, log, stop);
     }
     let pair = game / 2;
-    let opening_index = pair % config.openings.len() as u64;
-    let opening = &config.openings[opening_index as usize];
+    let (opening_index, opening) = match config.openings.of_pair(pair) {
+        Ok(opening) => opening,
+        Err(e) => {
+            eprintln!("game {game}: {e}");
+            return GameEnd::Interrupted;
+        }
+    };
     // Seat s is played by engine `who[s]` (0: A).
     let who = if game.is_multiple_of(2) { [0, 1] } else { [1, 0] };
     let names = [config.engines[who[0]].name.as_str(), config.engines[who[1]].name.as_str()];
@@ -647,9 +623,12 @@ pub fn merge(paths: &[PathBuf]) -> Result<Vec<GameRecord>> {
     let mut match_settings: Option<(settings::MatchSettings, PathBuf)> = None;
     let mut shard_files: BTreeMap<u64, PathBuf> = BTreeMap::new();
     for path in paths {
-        let rows = read_numbered_results(path)?;
+        // Each file read and checked (against its settings, if beside it) as every
+        // reader of a match's files does; then the files against each other.
+        let file = results::read(path, false)?;
+        let rows = file.rows;
         if let Some(settings_path) = settings::beside(path)
-            && let Some(s) = settings::read(&settings_path)?
+            && let Some(s) = file.settings
         {
             match &match_settings {
                 Some((first, from)) => {
@@ -682,7 +661,6 @@ pub fn merge(paths: &[PathBuf]) -> Result<Vec<GameRecord>> {
                 bail!("shard {shard} is given twice: {} and {}", other.display(), path.display());
             }
             let names = s.names(&settings_path)?;
-            check_rows(&rows, &names, s.rounds, shard, path)?;
             if engines.is_none() {
                 engines = Some((names, settings_path.display().to_string()));
             }
@@ -752,6 +730,25 @@ mod tests {
 
     fn stat(ply: usize, seat: usize, ms: u64) -> MoveStat {
         MoveStat { ply, seat, ms, ..MoveStat::default() }
+    }
+
+    #[test]
+    fn the_schedule_is_each_pair_of_the_shard_twice_computed_not_listed() {
+        let whole = Schedule { pairs: 3, shard: Shard::WHOLE };
+        assert_eq!(
+            (0..8).map(|k| whole.game(k)).collect::<Vec<_>>(),
+            [0, 1, 2, 3, 4, 5].map(Some).into_iter().chain([None, None]).collect::<Vec<_>>()
+        );
+        assert_eq!(whole.len(), 6);
+        let shard = Schedule { pairs: 5, shard: Shard { index: 1, count: 2 } };
+        assert_eq!((0..5).map(|k| shard.game(k)).collect::<Vec<_>>(), [Some(2), Some(3), Some(6), Some(7), None]);
+        assert_eq!(shard.len(), 4);
+        let huge = Schedule { pairs: 1_000_000_000, shard: Shard::WHOLE };
+        assert_eq!(
+            (huge.len(), huge.game(1_999_999_999), huge.game(2_000_000_000)),
+            (2_000_000_000, Some(1_999_999_999), None)
+        );
+        assert_eq!(Schedule { pairs: 1, shard: Shard::WHOLE }.game(u64::MAX), None);
     }
 
     #[test]

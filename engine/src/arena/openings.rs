@@ -1,7 +1,9 @@
 //! The openings of a match: read from a file (checked move by move with our rules) or
 //! dealt at random from a seed.
 
+use std::collections::VecDeque;
 use std::path::Path;
+use std::sync::Mutex;
 
 use anyhow::{Context, Result, bail};
 use bitboards::rng::splitmix64;
@@ -95,55 +97,135 @@ fn read_file(kind: GameKind, rules: &RefereeRules, path: &str) -> Result<Vec<Ope
     Ok(out)
 }
 
-fn random(kind: GameKind, rules: &RefereeRules, plies: usize, seed: u64, count: u64) -> Result<Vec<Opening>> {
-    let mut out = Vec::new();
-    let mut rng = seed;
-    for k in 0..count {
-        if kind == GameKind::PHANTOM_GO {
+/// Random openings dealt on demand, in order, from the seed: opening `k` is the same
+/// whatever the match's rounds (each deal goes on from the generator's state after
+/// the one before, as they were dealt all at once before), and only the last
+/// [`WINDOW`] are kept, so a match of 10^9 rounds starts at once in constant memory.
+struct Dealer {
+    kind: GameKind,
+    rules: RefereeRules,
+    plies: usize,
+    seed: u64,
+    /// The generator's state and the number of the next opening to deal.
+    rng: u64,
+    next: u64,
+    /// The openings `next - recent.len()` to `next - 1`.
+    recent: VecDeque<Opening>,
+}
+
+/// The random openings kept at once: far more than the games played at once ask for.
+const WINDOW: usize = 1024;
+
+impl Dealer {
+    fn new(kind: GameKind, rules: &RefereeRules, plies: usize, seed: u64) -> Dealer {
+        Dealer { kind, rules: *rules, plies, seed, rng: seed, next: 0, recent: VecDeque::new() }
+    }
+
+    /// Deals opening `self.next`.
+    fn deal(&mut self) -> Result<Opening> {
+        let (kind, k) = (self.kind, self.next);
+        let opening = if kind == GameKind::PHANTOM_GO {
             // Hidden stones cannot be opened with: every game starts empty.
-            out.push(Opening { start: None, moves: Vec::new() });
-            continue;
+            Opening { start: None, moves: Vec::new() }
+        } else if kind == GameKind::CHAOS_CLOCK {
+            Opening { start: Some(crate::games::chaosclock::deal(self.seed, k).to_string()), moves: Vec::new() }
+        } else {
+            self.random_moves()?
+        };
+        self.next += 1;
+        self.recent.push_back(opening.clone());
+        if self.recent.len() > WINDOW {
+            self.recent.pop_front();
         }
-        if kind == GameKind::CHAOS_CLOCK {
-            let deal = crate::games::chaosclock::deal(seed, k);
-            out.push(Opening { start: Some(deal.to_string()), moves: Vec::new() });
-            continue;
-        }
-        // Random legal moves (not passes), retried if the game would end.
+        Ok(opening)
+    }
+
+    /// Random legal moves (not passes), retried if the game would end.
+    fn random_moves(&mut self) -> Result<Opening> {
+        let rules = &self.rules;
         'retry: for _ in 0..100 {
-            let mut r = kind.new_referee(rules, None).map_err(|e| anyhow::anyhow!(e))?;
+            let mut r = self.kind.new_referee(rules, None).map_err(|e| anyhow::anyhow!(e))?;
             let mut moves = Vec::new();
-            for _ in 0..plies {
+            for _ in 0..self.plies {
                 let legal = r.legal_moves();
                 if legal.is_empty() {
                     continue 'retry;
                 }
-                rng = splitmix64(rng);
-                let m = &legal[(rng % legal.len() as u64) as usize];
+                self.rng = splitmix64(self.rng);
+                let m = &legal[(self.rng % legal.len() as u64) as usize];
                 moves.push(r.play(m).map_err(|e| anyhow::anyhow!(e))?);
             }
             if r.ending(&RefereeRules { solve_empties: 0, ..*rules }, 0).is_none() {
-                out.push(Opening { start: None, moves });
-                break;
+                return Ok(Opening { start: None, moves });
+            }
+        }
+        bail!("could not deal random opening {} of {} plies", self.next, self.plies)
+    }
+
+    /// Opening `k`.
+    fn get(&mut self, k: u64) -> Result<Opening> {
+        if k + (self.recent.len() as u64) < self.next {
+            // Behind the window (more games at once than it holds): deal again from the seed.
+            *self = Dealer::new(self.kind, &self.rules, self.plies, self.seed);
+        }
+        while self.next <= k {
+            self.deal()?;
+        }
+        let oldest = self.next - self.recent.len() as u64;
+        Ok(self.recent[(k - oldest) as usize].clone())
+    }
+}
+
+/// The openings of a match: a file's, read and checked at once, or random ones
+/// dealt on demand (pair `k` is played on random opening `k`).
+pub struct Openings(Source);
+
+enum Source {
+    File(Vec<Opening>),
+    Random(Mutex<Dealer>),
+}
+
+impl Openings {
+    /// The opening of game pair `pair`, with its number.
+    pub fn of_pair(&self, pair: u64) -> Result<(u64, Opening)> {
+        match &self.0 {
+            Source::File(list) => {
+                let k = pair % list.len() as u64;
+                Ok((k, list[k as usize].clone()))
+            }
+            Source::Random(dealer) => {
+                let mut dealer = dealer.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                Ok((pair, dealer.get(pair)?))
             }
         }
     }
-    if out.len() as u64 != count {
-        bail!("could not deal {count} random openings of {plies} plies");
+
+    /// The openings of the file, if they come from one.
+    pub fn file_openings(&self) -> Option<&[Opening]> {
+        match &self.0 {
+            Source::File(list) => Some(list),
+            Source::Random(_) => None,
+        }
     }
-    Ok(out)
 }
 
-/// The openings of a match.
-pub fn load(kind: GameKind, rules: &RefereeRules, source: &OpeningSource) -> Result<Vec<Opening>> {
+/// The openings of a match. Random ones are dealt as the games ask for them; the
+/// first is dealt here, so that openings that cannot be dealt are said at once.
+pub fn load(kind: GameKind, rules: &RefereeRules, source: &OpeningSource) -> Result<Openings> {
     match source {
         OpeningSource::File(path) => {
             if !Path::new(path).exists() {
                 bail!("openings file {path} does not exist");
             }
-            read_file(kind, rules, path)
+            Ok(Openings(Source::File(read_file(kind, rules, path)?)))
         }
-        OpeningSource::Random { plies, seed, count } => random(kind, rules, *plies, *seed, *count),
+        OpeningSource::Random { plies, seed, count } => {
+            let mut dealer = Dealer::new(kind, rules, *plies, *seed);
+            if *count > 0 {
+                dealer.get(0)?;
+            }
+            Ok(Openings(Source::Random(Mutex::new(dealer))))
+        }
     }
 }
 

@@ -104,44 +104,21 @@ impl Match {
             bail!("{}: no such folder (give the --out folder of a `sente arena` match)", dir.display());
         }
         let path = dir.join("results.jsonl");
-        let bytes = match fs::read(&path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+        if !path.exists() {
+            bail!(
                 "{}: no results file: is {} the --out folder of a `sente arena` match?",
                 path.display(),
                 dir.display()
-            ),
-            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-        };
-        let lines = super::numbered_lines(&bytes);
-        let torn_possible = !bytes.ends_with(b"\n");
-        let mut numbered = Vec::new();
-        let mut torn = None;
-        let count = lines.len();
-        for (i, (n, line)) in lines.into_iter().enumerate() {
-            match serde_json::from_str::<GameRecord>(&line) {
-                Ok(r) => numbered.push((n, r)),
-                Err(_) if torn_possible && i + 1 == count => {
-                    torn = Some(format!("line {n} of results.jsonl is cut short (a match still running, or killed)"))
-                }
-                Err(e) => bail!("{} line {n}: not a game result: {e}", path.display()),
-            }
+            );
         }
+        // Read and checked as every reader of a match's files does; a last line cut
+        // short (a match running) is left out and said on the page.
+        let file = super::results::read(&path, true)?;
         let settings_path = dir.join(settings::FILE);
-        let settings = settings::read(&settings_path)?;
-        let names = match &settings {
-            Some(s) => {
-                let names = s.names(&settings_path)?;
-                let shard = s.shard(&settings_path)?;
-                super::check_rows(&numbered, &names, s.rounds, shard, &path)?;
-                names
-            }
-            None => match numbered.first() {
-                Some((_, r)) if !r.game.is_multiple_of(2) => [r.second.clone(), r.first.clone()],
-                Some((_, r)) => [r.first.clone(), r.second.clone()],
-                None => ["A".to_string(), "B".to_string()],
-            },
-        };
+        let settings = file.settings;
+        let names = file.names.unwrap_or_else(|| ["A".to_string(), "B".to_string()]);
+        let torn = file.torn;
+        let numbered = file.rows;
         let rows: Vec<GameRecord> = numbered.into_iter().map(|(_, r)| r).collect();
         let kind = match &settings {
             Some(s) => Some(GameKind::parse(&s.game).map_err(anyhow::Error::msg)?),
@@ -160,7 +137,7 @@ impl Match {
     fn scheduled(&self) -> Option<u64> {
         let s = self.settings.as_ref()?;
         let shard = crate::tools::shard::Shard::parse(&s.shard, "shard").ok()?;
-        Some(2 * (0..s.rounds).filter(|p| p % shard.count == shard.index).count() as u64)
+        Some(2 * shard.count_in(0..s.rounds))
     }
 
     /// Engine A's index (0) or B's (1) of an engine name.
@@ -1173,13 +1150,7 @@ fn go_frames<'a>(
         bail!("a {0}×{0} game: the report replays Go up to {1}×{1}", sgf.size, go::MAX_SIZE);
     }
     let size = sgf.size;
-    let mut board = go::Board::new(size);
-    for &(color, p) in &sgf.setup {
-        board.set(p, Some(color));
-    }
-    if let Some(c) = sgf.to_play {
-        board.set_to_move(c);
-    }
+    let board = sgf.start_board().map_err(|e| anyhow::anyhow!("not a Go position: {e}"))?;
     let mut game = go::Game::new(board, sgf.komi.unwrap_or(7.0), go::Superko::Positional);
     let comments = &sgf.move_comments;
     let frame_of = |b: &go::Board, to_move: Option<Color>| {
@@ -1420,7 +1391,14 @@ mod tests {
             opening: game / 2,
             first: first.into(),
             second: second.into(),
-            result: if first_won { "1-0" } else { "0-1" }.into(),
+            result: if score_a == 0.5 {
+                "1/2-1/2"
+            } else if first_won {
+                "1-0"
+            } else {
+                "0-1"
+            }
+            .into(),
             score_a,
             reason: "game over".into(),
             score: None,

@@ -20,6 +20,11 @@ use crate::tools::shard::Shard;
 /// The settings file's name in the match's `--out` folder.
 pub const FILE: &str = "match.json";
 
+/// The most game pairs a match may have (`--rounds`): far more than any match plays
+/// (a match "until the SPRT decides" is `--rounds 1000000000`), few enough that every
+/// count of games stays exact.
+pub const MAX_ROUNDS: u64 = 1 << 40;
+
 /// The format of `match.json`.
 const VERSION: u32 = 1;
 
@@ -164,8 +169,8 @@ impl MatchSettings {
         let openings = match &config.opening_source {
             OpeningSource::File(path) => OpeningSettings::File {
                 path: path.clone(),
-                count: config.openings.len(),
-                fingerprint: fingerprint(&config.openings),
+                count: config.openings.file_openings().map_or(0, <[_]>::len),
+                fingerprint: fingerprint(config.openings.file_openings().unwrap_or_default()),
             },
             OpeningSource::Random { plies, seed, .. } => OpeningSettings::Random { plies: *plies, seed: *seed },
         };
@@ -274,6 +279,14 @@ pub fn read(path: &Path) -> Result<Option<MatchSettings>> {
     if settings.version != VERSION {
         bail!("{}: match settings of format {}, this build reads {VERSION}", path.display(), settings.version);
     }
+    // What every reader relies on: two engines, a shard, sane rounds, a game.
+    settings.names(path)?;
+    settings.shard(path)?;
+    if settings.rounds > MAX_ROUNDS {
+        bail!("{}: rounds {}: a match has at most {MAX_ROUNDS} game pairs", path.display(), settings.rounds);
+    }
+    crate::games::GameKind::parse(&settings.game)
+        .map_err(|e| anyhow::anyhow!("{}: game '{}': {e}", path.display(), settings.game))?;
     Ok(Some(settings))
 }
 

@@ -231,14 +231,9 @@ impl GoGtp {
         };
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot load file: {e}"))?;
         let sgf = sgf::parse(&text).map_err(|e| format!("cannot load file: {e}"))?;
-        if !(2..=bitboards::go::MAX_SIZE).contains(&sgf.size) {
-            return Err(format!("cannot load file: board size {} is not supported", sgf.size).into());
-        }
-        let mut board = Board::new(sgf.size);
-        for &(c, p) in &sgf.setup {
-            board.set(p, Some(c));
-        }
-        board.set_to_move(sgf.to_play.unwrap_or(sgf.moves.first().map_or(Color::BLACK, |m| m.0)));
+        // The one rule for setup stones (size, no group without liberties), as the
+        // analysis engine and the UGI+ position text apply it.
+        let board = sgf.start_board().map_err(|e| format!("cannot load file: {e}"))?;
         let komi = sgf.komi.unwrap_or(self.state.game.komi());
         let mut game = Game::new(board, komi, self.state.game.superko());
         // `loadsgf file n` loads the position before move n.

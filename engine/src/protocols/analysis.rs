@@ -763,15 +763,15 @@ fn parse_query(q: &Map<String, Value>, defaults: &Defaults) -> Result<Query, Fie
     }
 
     // The positions: the initial stones, then each move.
-    let mut board = Board::new(size);
-    for &(color, m) in &stones {
-        if let Move::Play(p) = m {
-            board.set(p, Some(color));
-        }
-    }
-    if !board.all_groups_have_liberties() {
-        return refuse("initialStones", "The stones leave a group without liberties");
-    }
+    // The one rule for setup stones, as GTP `loadsgf` and the UGI+ position text apply it.
+    let placed = stones.iter().filter_map(|&(color, m)| match m {
+        Move::Play(p) => Some((color, p)),
+        Move::Pass => None,
+    });
+    let mut board = match Board::with_stones(size, placed) {
+        Ok(board) => board,
+        Err(e) => return refuse("initialStones", format!("The stones cannot stand: {e}")),
+    };
     let handicap = handicap_stones(&board, &moves);
     let first = if handicap > 0 { Color::WHITE } else { Color::BLACK };
     board.set_to_move(initial_player.or(moves.first().map(|m| m.0)).unwrap_or(first));

@@ -129,14 +129,28 @@ pub fn open_results<T: DeserializeOwned>(path: &Path, header: Value, resume: boo
 /// Writes `bytes` to `path` whole or not at all: into a temporary file beside it,
 /// synced, then renamed over `path`.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    // A folder is never replaced by a file (its contents would be lost): refused
+    // before anything is written.
+    if path.is_dir() {
+        anyhow::bail!("{} is a folder: give the path of a file to write", path.display());
+    }
     let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
     name.push(".partial");
     let temporary = path.with_file_name(name);
     let mut file = File::create(&temporary).with_context(|| format!("cannot create {}", temporary.display()))?;
-    file.write_all(bytes)
+    let written = file
+        .write_all(bytes)
         .and_then(|_| file.sync_data())
-        .with_context(|| format!("cannot write {}", temporary.display()))?;
-    fs::rename(&temporary, path).with_context(|| format!("cannot rename {} to {}", temporary.display(), path.display()))
+        .with_context(|| format!("cannot write {}", temporary.display()))
+        .and_then(|_| {
+            fs::rename(&temporary, path)
+                .with_context(|| format!("cannot rename {} to {}", temporary.display(), path.display()))
+        });
+    // Whole or not at all: a failed write leaves no temporary file behind.
+    if written.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    written
 }
 
 #[cfg(test)]
