@@ -12,7 +12,7 @@
 use std::time::Duration;
 
 // ---------------------------------------------------------------------------------
-// The tree search (mcts.rs).
+// The tree search (mcts/).
 // ---------------------------------------------------------------------------------
 
 /// A node is expanded once it has been visited this many times. Hand-set; at equal
