@@ -11,6 +11,7 @@ pub mod error;
 pub mod games;
 pub mod io;
 pub mod protocols;
+pub mod referee;
 pub mod tools;
 
 /// Mutations of valid inputs, shared with the other crates' fuzz tests.

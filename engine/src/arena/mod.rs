@@ -6,7 +6,7 @@ pub mod cli;
 mod compare;
 mod compliance;
 mod openings;
-mod phantom;
+pub(crate) mod phantom;
 mod players;
 mod process;
 mod report;

@@ -487,6 +487,9 @@ pub enum PhantomCommand {
         #[arg(long, default_value = "black")]
         color: String,
     },
+    /// The referee's board: a local web server running one game, with three pages
+    /// (the referee's and each player's), each behind its own token.
+    Referee(crate::referee::RefereeArgs),
 }
 
 /// Runs `sente phantom` (the platform protocol) and `sente phantom play`.
@@ -496,6 +499,7 @@ pub fn main(args: PhantomArgs) -> anyhow::Result<()> {
     let movetime = Duration::from_millis(movetime.max(1));
     match command {
         None => run(letters, settings, movetime),
+        Some(PhantomCommand::Referee(args)) => crate::referee::main(args, komi, letters, movetime),
         Some(PhantomCommand::Play { color }) => {
             let human = match color.to_ascii_lowercase().as_str() {
                 "black" | "b" => Color::BLACK,
