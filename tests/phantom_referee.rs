@@ -153,8 +153,8 @@ fn a_game_with_a_capture_a_recovery_a_refused_proposal_and_the_count() {
     let reply = play(&mut told, b, 0, "BA", "10");
     assert_eq!(reply["taken"], 1);
     assert!(reply["log"].as_array().unwrap().iter().any(|l| l.as_str().unwrap().contains("you captured 1: 00 (A9)")));
-    for side in 0..2 {
-        told[side].push("00".into());
+    for list in told.iter_mut() {
+        list.push("00".into());
     }
     let white = state(w);
     assert_eq!(white["removal_pending"], json!(["00"]));
@@ -207,10 +207,10 @@ fn a_game_with_a_capture_a_recovery_a_refused_proposal_and_the_count() {
     assert!(!unmarked["dead"].to_string().contains("\"44\""), "{unmarked}");
     let r2 = ok(r, "confirm", json!({}));
     assert_eq!(r2["result"]["confirmed"], true);
-    for side in 0..2 {
+    for (side, told) in told.iter().enumerate() {
         let s = state(server.player(side));
         assert_eq!(s["result"]["text"], r2["result"]["text"], "{s}");
-        check_hidden(&server, side, &s, &told[side]);
+        check_hidden(&server, side, &s, told);
     }
     let record: Value = serde_json::from_str(&std::fs::read_to_string(&server.record).unwrap()).unwrap();
     assert_eq!(record["result"], r2["result"]["text"]);
