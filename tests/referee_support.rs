@@ -36,13 +36,18 @@ impl Server {
     pub fn start_with(dir: &Path, before: &[&str], args: &[&str]) -> Server {
         let record = dir.join("game.json");
         let mut command = Command::new(SENTE);
-        command.arg("phantom").args(before).arg("referee").args(["--listen", "127.0.0.1:0"]);
+        command.arg("phantom").args(before).arg("referee");
+        if !args.contains(&"--listen") {
+            command.args(["--listen", "127.0.0.1:0"]);
+        }
         if !args.contains(&"--resume") {
             command.arg("--record").arg(&record);
         }
         command.args(args).current_dir(dir);
+        let errors = dir.join("server-stderr.txt");
+        let stderr = std::fs::OpenOptions::new().create(true).append(true).open(&errors).expect("a file for stderr");
         let mut child =
-            command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("start sente");
+            command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(stderr).spawn().expect("start sente");
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = channel();
         std::thread::spawn(move || {
@@ -58,7 +63,10 @@ impl Server {
         let deadline = Instant::now() + PATIENCE;
         while urls.iter().any(Option::is_none) {
             let left = deadline.saturating_duration_since(Instant::now());
-            let line = rx.recv_timeout(left).unwrap_or_else(|_| panic!("no URLs from the server: {banner:?}"));
+            let line = rx.recv_timeout(left).unwrap_or_else(|_| {
+                let errors = std::fs::read_to_string(&errors).unwrap_or_default();
+                panic!("no URLs from the server: {banner:?} {errors}")
+            });
             for (i, word) in ["referee:", "black:", "white:"].iter().enumerate() {
                 if let Some(url) = line.strip_prefix(word) {
                     urls[i] = Some(url.trim().to_string());

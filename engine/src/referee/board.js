@@ -4,8 +4,10 @@ const TOKEN = location.pathname.split("/")[1];
 const api = (path) => "/" + TOKEN + "/api/" + path;
 let state = null;
 let received = 0;
-// Milliseconds from each click or key to its answer on the page (read by the tests).
+// Milliseconds from each click or key to its answer on the page, and every reply
+// received (read by the tests).
 window.senteLatencies = [];
+window.senteReplies = [];
 
 function ijOf(i) { return String(Math.floor(i / 9)) + String(i % 9); }
 function padded(r, c) { return (9 - r) * 11 + c + 1; }
@@ -81,6 +83,7 @@ async function post(action, body, started) {
     });
     reply = await r.json();
     if (!r.ok) {
+      window.senteReplies.push(reply);
       showError(reply.error || ("error " + r.status));
       window.senteLatencies.push(performance.now() - t0);
       return null;
@@ -96,7 +99,8 @@ async function post(action, body, started) {
 }
 
 function accept(s) {
-  if (state && s.version < state.version) return;
+  window.senteReplies.push(s);
+  if (state && s.instance === state.instance && s.version < state.version) return;
   state = s;
   received = performance.now();
   render(s);
@@ -106,12 +110,13 @@ function accept(s) {
 async function loop() {
   for (;;) {
     try {
-      const since = state ? "?since=" + state.version : "";
+      const since = state ? "?since=" + state.version + "&instance=" + state.instance : "";
       const r = await fetch(api("state") + since);
       if (r.ok) {
         const s = await r.json();
         document.body.classList.remove("offline");
-        if (!state || s.version !== state.version || since === "") accept(s);
+        if (!state || s.version !== state.version || s.instance !== state.instance) accept(s);
+        else window.senteReplies.push(s);
       } else {
         await new Promise((ok) => setTimeout(ok, 1000));
       }

@@ -49,6 +49,9 @@ pub struct Shared {
     letters: LetterOrder,
     seats: Seats,
     clock: fn() -> Millis,
+    /// This run's name, in every reply: a page that sees it change (the server was
+    /// restarted) takes the new state whatever its version.
+    instance: String,
 }
 
 /// Whose token a request carries.
@@ -89,7 +92,8 @@ impl Shared {
         clock: fn() -> Millis,
     ) -> Arc<Shared> {
         let (version, _) = watch::channel(0u64);
-        Arc::new(Shared { game: Mutex::new(game), tokens, version, record, letters, seats, clock })
+        let instance = format!("{:x}", clock());
+        Arc::new(Shared { game: Mutex::new(game), tokens, version, record, letters, seats, clock, instance })
     }
 
     fn role(&self, token: &str) -> Result<Role, Refusal> {
@@ -152,10 +156,12 @@ impl Shared {
         let game = self.lock();
         let version = self.version();
         let now = self.now();
-        match role {
+        let mut reply = match role {
             Role::Referee => referee_json(&game, version, now, &self.seats),
             Role::Player(c) => player_json(&game, c, version, now, &self.seats),
-        }
+        };
+        reply["instance"] = json!(self.instance);
+        reply
     }
 
     /// The seats.
@@ -188,6 +194,7 @@ async fn serve_page(State(s): State<Arc<Shared>>, Path(token): Path<String>) -> 
 #[derive(Deserialize)]
 struct Since {
     since: Option<u64>,
+    instance: Option<String>,
 }
 
 async fn state(
@@ -196,7 +203,9 @@ async fn state(
     Query(q): Query<Since>,
 ) -> Result<axum::Json<Value>, Refusal> {
     let role = s.role(&token)?;
-    if let Some(since) = q.since {
+    if let Some(since) = q.since
+        && q.instance.as_deref().is_none_or(|i| i == s.instance)
+    {
         let mut rx = s.version.subscribe();
         let _ = tokio::time::timeout(LONG_POLL, rx.wait_for(|v| *v != since)).await;
     }
