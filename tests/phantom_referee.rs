@@ -98,8 +98,12 @@ fn bad_input_gets_a_clear_error_and_changes_nothing() {
     if let Ok((status, _)) = try_post_raw(&format!("{r}/api/try"), &big) {
         assert_eq!(status, 413);
     }
-    let (status, _) = post_raw(&format!("{r}/api/try"), &vec![b' '; 65 * 1024]);
+    let (status, reply) = post_raw(&format!("{r}/api/try"), &vec![b' '; 65 * 1024]);
     assert_eq!(status, 413);
+    assert!(reply.contains("over 64 KiB"), "{reply}");
+    let (status, reply) = get(&format!("{r}/api/try"));
+    assert_eq!(status, 405);
+    assert!(reply.contains("wrong method"), "{reply}");
     let (status, reply) = post_raw(&format!("{r}/api/nothing"), b"{}");
     assert_eq!(status, 404, "{reply}");
     let (status, reply) = act(r, "recover", json!({"side": "green", "from": 1}));
@@ -286,4 +290,30 @@ fn an_engine_seated_for_white_answers_the_referee() {
         .expect("run sente");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot resume"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_ugi_engine_seated_for_black_opens_the_game() {
+    let dir = scratch("engine-ugi");
+    let engine = format!("cmd='{SENTE}' proto=ugi name=sente-ugi");
+    let server = Server::start_with(&dir, &["--movetime", "30"], &["--black", &engine]);
+    let r = server.referee();
+    let s = wait_state(r, "the engine's first try", |s| s["to_move"] == "white");
+    assert_eq!(s["tries"][0]["color"], "black");
+    assert_eq!(s["black"]["seat"], "sente-ugi");
+    // The referee answers for White: the engine plays on.
+    ok(r, "try", json!({"text": "pass"}));
+    wait_state(r, "the engine's second try", |s| s["to_move"] == "white" || s["over"] == true);
+}
+
+#[test]
+fn an_engine_that_cannot_start_is_logged_and_the_referee_plays_on() {
+    let dir = scratch("engine-fails");
+    let server = Server::start(&dir, &["--white", "cmd=/bin/false proto=phantom name=broken"]);
+    let r = server.referee();
+    let s = wait_state(r, "the failure in the log", |s| s["events"].to_string().contains("White's engine stopped"));
+    assert!(s["events"].to_string().contains("the referee enters its tries"), "{s}");
+    ok(r, "try", json!({"text": "44"}));
+    let reply = ok(r, "try", json!({"text": "55"}));
+    assert_eq!(reply["answer"], "legal");
 }

@@ -117,6 +117,7 @@ fn check_no_leaks(pages: &Pages, side: usize) -> usize {
 }
 
 fn screenshot(b: &Browser, dir: &std::path::Path, name: &str) {
+    b.exec("document.activeElement.blur(); window.scrollTo(0, 0)", json!([]));
     let file = format!("phantomgo-referee-{name}.png");
     b.screenshot(&dir.join(&file));
     if let Ok(out) = std::env::var("SENTE_REFEREE_SCREENSHOTS") {

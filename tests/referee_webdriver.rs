@@ -72,7 +72,7 @@ impl Browser {
             "--disable-background-timer-throttling",
             "--disable-renderer-backgrounding",
             "--disable-backgrounding-occluded-windows",
-            "--window-size=1500,1000",
+            "--window-size=1600,1000",
         ];
         let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         args.push(format!("--user-data-dir={}", profile.display()));

@@ -229,12 +229,12 @@ impl Game {
         self.state.dead = 0;
         self.judged = false;
         self.state.clocks.start(self.referee.to_move().index(), now);
+        self.event(now, format!("recovery for {}: tries {from} to {n} undone ({undone})", name(side)), false);
+        // The players are told the recovery, not how many tries it undid (that would
+        // count the other side's refused tries).
         self.event(
             now,
-            format!(
-                "recovery for {}: {undone} tr(ies) from try {from} undone, 4 minutes added to its time",
-                name(side)
-            ),
+            format!("recovery for {} (rules 4, 9): the position goes back; 4 minutes added to its time", name(side)),
             true,
         );
         Ok(())
@@ -444,6 +444,9 @@ mod tests {
         assert_eq!(g.state().clocks.total(1, 60_000), 2_000 + 54_000);
         assert_eq!(g.state().clocks.running_side(), Some(0));
         assert!(g.recover(Color::BLACK, 1, 61_000).unwrap_err().contains("already"));
+        // The players are not told how many tries went (the other side's refusals).
+        let public: Vec<&str> = g.state().events.iter().filter(|e| e.public).map(|e| e.text.as_str()).collect();
+        assert_eq!(public, ["recovery for Black (rules 4, 9): the position goes back; 4 minutes added to its time"]);
         // White's own recovery: too late for try 1 (made at 1 s) after 3 minutes.
         assert!(g.recover(Color::WHITE, 1, 1_000 + RECOVERY_WINDOW + 1).unwrap_err().contains("3 minutes"));
         assert!(g.recover(Color::WHITE, 9, 61_000).is_err());

@@ -18,9 +18,6 @@ pub fn parse_try(text: &str, letters: LetterOrder) -> Result<Move, String> {
     if t.len() > 8 {
         return Err(format!("'{}…' is too long: {forms}", t.chars().take(8).collect::<String>()));
     }
-    if t.eq_ignore_ascii_case("pass") {
-        return Ok(Move::Pass);
-    }
     let b = t.as_bytes();
     let point = if b.iter().all(u8::is_ascii_digit) && b.len() == 2 {
         Point::from_ij(t, SIZE).map_err(|e| e.to_string())
@@ -31,10 +28,9 @@ pub fn parse_try(text: &str, letters: LetterOrder) -> Result<Move, String> {
         Point::from_padded(v, SIZE).map_err(|e| e.to_string())
     } else if b.len() == 2 && b.iter().all(u8::is_ascii_alphabetic) {
         Point::from_letters(t, letters, SIZE).map_err(|e| e.to_string())
-    } else if b[0].is_ascii_alphabetic() && b[1..].iter().all(u8::is_ascii_digit) && b.len() > 1 {
-        Point::from_gtp(t, SIZE).map_err(|e| e.to_string())
     } else {
-        return Err(format!("'{t}' is not a try: {forms}"));
+        // A GTP vertex or pass.
+        return Move::from_gtp(t, SIZE).map_err(|e| format!("'{t}' is not a try ({e}): {forms}"));
     };
     point.map(Move::Play).map_err(|e| format!("'{t}': {e}"))
 }

@@ -21,45 +21,18 @@ pub mod server;
 pub mod views;
 
 use std::io::Write as _;
-use std::net::SocketAddr;
-use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use bitboards::go::{Color, LetterOrder};
 
 use crate::arena::EngineSpec;
+pub use crate::protocols::platform::RefereeArgs;
 use game::Game;
 use record::{Record, Tokens};
 use server::{Shared, wall_clock};
 
 /// How often the record is written with the running timer's time, between actions.
 const CHECKPOINT: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// `sente phantom referee`'s arguments (komi and letters are `sente phantom`'s).
-#[derive(clap::Args, Debug)]
-pub struct RefereeArgs {
-    /// The address to listen on: 127.0.0.1 (this machine only) by default; an address
-    /// of this machine's network (or 0.0.0.0) when the teams' laptops join over it.
-    /// Port 0 picks a free port.
-    #[arg(long, default_value = "127.0.0.1:8099")]
-    pub listen: SocketAddr,
-    /// The game record, written after every action.
-    #[arg(long, default_value = "phantom-referee.json")]
-    pub record: PathBuf,
-    /// Go on with the game of this record (written by an earlier run, killed or not):
-    /// same position, timers, penalties and tokens; the record goes on being written
-    /// there.
-    #[arg(long, conflicts_with = "record")]
-    pub resume: Option<PathBuf>,
-    /// Seat an engine for Black: an arena engine specification, e.g.
-    /// "cmd='sente phantom' proto=phantom name=sente" (the platform protocol) or
-    /// "cmd='sente' proto=ugi" (UGI+).
-    #[arg(long)]
-    pub black: Option<String>,
-    /// Seat an engine for White (as --black).
-    #[arg(long)]
-    pub white: Option<String>,
-}
 
 /// 128 random bits from the operating system, as 32 hex digits.
 pub fn new_token() -> anyhow::Result<String> {

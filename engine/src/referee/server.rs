@@ -348,6 +348,23 @@ async fn action(
     Ok(axum::Json(reply))
 }
 
+/// Gives the errors axum answers by itself (a body over the limit, a wrong method) the
+/// same JSON form as the others.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let json =
+        response.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !status.is_client_error() || json {
+        return response;
+    }
+    let message = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => format!("the request body is over {} KiB", BODY_LIMIT / 1024),
+        StatusCode::METHOD_NOT_ALLOWED => "wrong method: pages are GET, actions POST".to_string(),
+        other => other.canonical_reason().unwrap_or("bad request").to_string(),
+    };
+    Refusal(status, message).into_response()
+}
+
 async fn not_found() -> Refusal {
     Refusal(StatusCode::NOT_FOUND, "no such page".into())
 }
@@ -361,5 +378,6 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/{token}/api/{action}", post(action))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::map_response(json_errors))
         .with_state(shared)
 }

@@ -17,6 +17,17 @@ fn color_word(c: Color) -> &'static str {
     if c == Color::BLACK { "black" } else { "white" }
 }
 
+/// Why the game ended, in words.
+fn end_text(e: bitboards::phantom::EndReason) -> &'static str {
+    use bitboards::phantom::EndReason;
+    match e {
+        EndReason::TwoPasses => "two passes",
+        EndReason::Agreement => "stopped by agreement, rule 11",
+        EndReason::ActionCap => "the cap on tries",
+        EndReason::Superko => "a repetition",
+    }
+}
+
 /// An answer as the referee's log writes it.
 pub fn answer_text(a: &Answer) -> String {
     match a {
@@ -40,7 +51,7 @@ fn points_text(set: u128) -> String {
 fn mv_text(mv: Move) -> String {
     match mv {
         Move::Play(p) => format!("{} ({})", p.to_ij(), p.to_gtp(SIZE)),
-        Move::Pass => "pass".into(),
+        Move::Pass => mv.to_gtp(SIZE),
     }
 }
 
@@ -101,7 +112,7 @@ pub fn referee_json(game: &Game, version: u64, now: Millis, seats: &Seats) -> Va
         "version": version,
         "to_move": color_word(r.to_move()),
         "over": game.is_over(),
-        "end_reason": r.end_reason().map(|e| format!("{e:?}")),
+        "end_reason": r.end_reason().map(end_text),
         "running": s.clocks.running_side().map(|i| if i == 0 { "black" } else { "white" }),
         "full": full,
         "black": side(Color::BLACK),
