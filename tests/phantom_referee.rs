@@ -49,6 +49,7 @@ fn each_token_opens_only_its_own_page() {
         ("recover", json!({"side": "black", "from": 1})),
         ("dead", json!({"point": "44"})),
         ("confirm", json!({})),
+        ("judge", json!({})),
     ] {
         let (status, reply) = act(black, action, body);
         assert_eq!(status, 403, "{action}: {reply}");
@@ -183,7 +184,12 @@ fn a_game_with_a_capture_a_recovery_a_refused_proposal_and_the_count() {
     assert_eq!(status, 409, "{reply}");
     assert_eq!(state(w)["penalty_ms"], 240_000);
     play(&mut told, w, 1, "66", "66");
-    // Rule 11: proposed, black accepts, white refuses: play goes on.
+    // Rule 11: the engine's judgement first (it changes nothing), then the proposal;
+    // black accepts, white refuses: play goes on.
+    let version = state(r)["version"].clone();
+    let judged = ok(r, "judge", json!({}));
+    assert!(judged["judgement"]["text"].as_str().unwrap().contains('+'), "{judged}");
+    assert_eq!(state(r)["version"], version);
     ok(r, "propose", json!({}));
     assert_eq!(state(b)["proposal"], json!({"answer": null}));
     let (status, _) = act(b, "try", json!({"text": "22"}));
@@ -316,4 +322,20 @@ fn an_engine_that_cannot_start_is_logged_and_the_referee_plays_on() {
     ok(r, "try", json!({"text": "44"}));
     let reply = ok(r, "try", json!({"text": "55"}));
     assert_eq!(reply["answer"], "legal");
+}
+
+#[test]
+fn two_engines_play_while_the_referee_watches() {
+    let dir = scratch("two-engines");
+    let engine = |name: &str| format!("cmd='{SENTE} phantom --movetime 20' proto=phantom name={name}");
+    let server = Server::start(&dir, &["--black", &engine("one"), "--white", &engine("two")]);
+    let s = wait_state(server.referee(), "six tries", |s| s["tries"].as_array().is_some_and(|t| t.len() >= 6));
+    let colors: Vec<&str> = s["tries"].as_array().unwrap().iter().map(|t| t["color"].as_str().unwrap()).collect();
+    assert!(colors.contains(&"black") && colors.contains(&"white"), "{colors:?}");
+    // Each side's page shows its own stones only.
+    for side in 0..2 {
+        let reply = state(server.player(side));
+        let theirs = if side == 0 { 'O' } else { 'X' };
+        assert!(!reply["board"].as_str().unwrap().contains(theirs), "{reply}");
+    }
 }

@@ -179,7 +179,13 @@ fn a_whole_game_on_the_referees_board_in_a_browser() {
     assert!(pages.b.text("#clock-black").starts_with('4'), "{}", pages.b.text("#clock-black"));
     assert!(pages.b.text("#log").contains("recovery for Black"));
 
-    // Rule 11: proposed, black accepts on its page, white refuses on its page.
+    // Rule 11: sente's judgement of the board now, then the proposal; black accepts
+    // on its page, white refuses on its page.
+    pages.on(0).click("#judge");
+    pages.b.wait(
+        "the judgement",
+        "return document.getElementById('judgement').textContent.includes('If play stopped now')",
+    );
     pages.act(0, |b| b.click("#propose"));
     pages.wait(1, "the proposal on black's page", "state.proposal !== null");
     pages.act(1, |b| b.click("#accept"));

@@ -8,7 +8,7 @@
 //! with made-up times. An action that is refused returns an error and changes nothing.
 
 use bitboards::go::{Color, Move, bits};
-use bitboards::phantom::{Answer, PhantomConfig, PhantomResult, Referee, SIZE};
+use bitboards::phantom::{Answer, EndReason, PhantomConfig, PhantomResult, Referee, SIZE};
 use serde::{Deserialize, Serialize};
 
 use super::clock::{Clocks, Millis, RECOVERY_PENALTY};
@@ -144,6 +144,14 @@ impl Game {
     /// The result with the dead stones marked now (`None` while play goes on).
     pub fn result(&self) -> Option<PhantomResult> {
         self.referee.result(self.state.dead)
+    }
+
+    /// Rule 11's question, for the referee only: the dead stones sente's judgement
+    /// finds on the full board now and the result if the game stopped now.
+    pub fn judgement(&self) -> (u128, PhantomResult) {
+        let dead = crate::games::phantom::referee_dead(&self.referee);
+        let result = PhantomResult::judge(self.referee.rules(), EndReason::Agreement, self.referee.score(dead));
+        (dead, result)
     }
 
     /// Answers a try by the side to move. Refused (and nothing changes) when the game
@@ -469,6 +477,16 @@ mod tests {
         g.answer_proposal(Actor::Referee, Color::BLACK, true, 80).unwrap();
         assert!(g.is_over());
         assert_eq!(g.state().clocks.running_side(), None);
+    }
+
+    #[test]
+    fn the_judgement_counts_the_board_as_it_stands() {
+        let mut g = Game::new(7.5, 0);
+        g.try_move(Actor::Referee, at(4, 4), 10).unwrap();
+        let (dead, result) = g.judgement();
+        assert_eq!(dead, 0);
+        assert_eq!(result.text(), "B+73.5");
+        assert!(!g.is_over(), "judging changes nothing");
     }
 
     #[test]

@@ -336,6 +336,14 @@ async fn action(
             };
             s.act(|g, now| g.toggle_dead(p, now)).map_err(refused)?;
         }
+        "judge" => {
+            referee_only(role)?;
+            let _: SideBody = body(&bytes)?;
+            let (dead, result) = s.lock().judgement();
+            let mut reply = s.reply(role);
+            reply["judgement"] = json!({ "dead": super::game::ij_list(dead), "text": result.text() });
+            return Ok(axum::Json(reply));
+        }
         "confirm" => {
             referee_only(role)?;
             let _: SideBody = body(&bytes)?;
