@@ -50,6 +50,7 @@ fn each_token_opens_only_its_own_page() {
         ("dead", json!({"point": "44"})),
         ("confirm", json!({})),
         ("judge", json!({})),
+        ("time", json!({"side": "white"})),
     ] {
         let (status, reply) = act(black, action, body);
         assert_eq!(status, 403, "{action}: {reply}");
@@ -338,4 +339,30 @@ fn two_engines_play_while_the_referee_watches() {
         let theirs = if side == 0 { 'O' } else { 'X' };
         assert!(!reply["board"].as_str().unwrap().contains(theirs), "{reply}");
     }
+}
+
+#[test]
+fn a_side_out_of_time_is_declared_lost_on_time() {
+    let dir = scratch("time");
+    // 0.01 minutes: black's 600 ms run out while the test looks.
+    let server = Server::start(&dir, &["--time", "0.01"]);
+    let r = server.referee();
+    assert_eq!(state(r)["time_limit_ms"], 600);
+    let (status, reply) = act(r, "time", json!({"side": "white"}));
+    assert_eq!(status, 409, "white's time runs only in its turns: {reply}");
+    wait_state(r, "black's time to run out", |s| s["black"]["left_ms"].as_i64().is_some_and(|l| l <= 0));
+    assert!(state(server.player(0))["left_ms"].as_i64().unwrap() <= 0);
+    ok(r, "time", json!({"side": "black"}));
+    let s = ok(r, "confirm", json!({}));
+    assert_eq!(s["result"]["text"], "W+T");
+    assert_eq!(s["over"], true);
+    let (status, _) = act(r, "try", json!({"text": "44"}));
+    assert_eq!(status, 409);
+    assert_eq!(state(server.player(1))["result"]["text"], "W+T");
+    // Without a limit there is no loss on time.
+    let dir = scratch("no-time");
+    let untimed = Server::start(&dir, &[]);
+    let (status, reply) = act(untimed.referee(), "time", json!({"side": "black"}));
+    assert_eq!(status, 409, "{reply}");
+    assert!(reply["error"].as_str().unwrap().contains("no time limit"), "{reply}");
 }

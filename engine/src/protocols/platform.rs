@@ -504,6 +504,11 @@ pub struct RefereeArgs {
     /// Seat an engine for White (as --black).
     #[arg(long)]
     pub white: Option<String>,
+    /// Each side's time for the game, in minutes (penalties included). The pages show
+    /// the time left; once a side's is used up the referee may declare it lost on
+    /// time. Without it the timers only count.
+    #[arg(long, conflicts_with = "resume")]
+    pub time: Option<f64>,
 }
 #[derive(clap::Subcommand)]
 pub enum PhantomCommand {

@@ -60,6 +60,7 @@ function drawBoard(el, text, marks) {
 }
 
 function clockText(ms) {
+  if (ms < 0) return "-" + clockText(-ms);
   const s = Math.floor(ms / 1000);
   const m = Math.floor(s / 60);
   return m + ":" + String(s % 60).padStart(2, "0");

@@ -11,7 +11,8 @@ use bitboards::go::{Color, Move, bits};
 use bitboards::phantom::{Answer, EndReason, PhantomConfig, PhantomResult, Referee, SIZE};
 use serde::{Deserialize, Serialize};
 
-use super::clock::{Clocks, Millis, RECOVERY_PENALTY};
+pub use super::clock::Millis;
+use super::clock::{Clocks, RECOVERY_PENALTY};
 
 /// How long after an erroneous try a recovery may undo it (rule 4: 3 minutes).
 pub const RECOVERY_WINDOW: Millis = 3 * 60 * 1000;
@@ -76,6 +77,13 @@ pub struct GameState {
     pub dead: u128,
     /// The referee confirmed the count: the result is final.
     pub confirmed: bool,
+    /// Each side's time for the game (`None`: the timers only count).
+    #[serde(default)]
+    pub time_limit: Option<Millis>,
+    /// The side the referee declared lost on time (rule 11: play goes on "until both
+    /// pass or one side runs out of time").
+    #[serde(default)]
+    pub lost_on_time: Option<usize>,
     /// The log's other entries.
     pub events: Vec<Event>,
 }
@@ -101,6 +109,14 @@ pub struct TryOutcome {
 }
 
 impl Game {
+    /// A new game, black's timer started at `now`, each side with `time_limit` for the
+    /// game (or none).
+    pub fn with_time(komi: f64, time_limit: Option<Millis>, now: Millis) -> Game {
+        let mut g = Game::new(komi, now);
+        g.state.time_limit = time_limit;
+        g
+    }
+
     /// A new game, black's timer started at `now`.
     pub fn new(komi: f64, now: Millis) -> Game {
         let mut clocks = Clocks::default();
@@ -115,6 +131,8 @@ impl Game {
             stopped: false,
             dead: 0,
             confirmed: false,
+            time_limit: None,
+            lost_on_time: None,
             events: Vec::new(),
         };
         Game { referee: Referee::new(config(komi)), state, judged: false }
@@ -137,13 +155,49 @@ impl Game {
     pub fn referee(&self) -> &Referee {
         &self.referee
     }
-    /// True once the game ended (two passes or an agreed stop); the count follows.
+    /// True once the game ended (two passes, an agreed stop, a loss on time).
     pub fn is_over(&self) -> bool {
-        self.referee.is_over()
+        self.referee.is_over() || self.state.lost_on_time.is_some()
     }
-    /// The result with the dead stones marked now (`None` while play goes on).
+    /// The count with the dead stones marked now (`None` while play goes on, and after
+    /// a loss on time: no count decides it).
     pub fn result(&self) -> Option<PhantomResult> {
+        if self.state.lost_on_time.is_some() {
+            return None;
+        }
         self.referee.result(self.state.dead)
+    }
+    /// The result as text: the count's (`B+3.5`) or a loss on time (`W+T`).
+    pub fn result_text(&self) -> Option<String> {
+        match self.state.lost_on_time {
+            Some(0) => Some("W+T".into()),
+            Some(_) => Some("B+T".into()),
+            None => self.result().map(|r| r.text()),
+        }
+    }
+    /// The time `side` has left at `now` (negative past its limit), if there is a limit.
+    pub fn time_left(&self, side: Color, now: Millis) -> Option<i64> {
+        let limit = self.state.time_limit?;
+        Some(limit as i64 - self.state.clocks.total(side.index(), now) as i64)
+    }
+
+    /// The referee declares `side` lost on time: only once its time is used up.
+    pub fn lose_on_time(&mut self, side: Color, now: Millis) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the game is already over".into());
+        }
+        let Some(left) = self.time_left(side, now) else {
+            return Err("this game has no time limit (--time)".into());
+        };
+        if left > 0 {
+            return Err(format!("{} has {} s left", name(side), left / 1000));
+        }
+        self.state.clocks.stop(now);
+        self.state.lost_on_time = Some(side.index());
+        self.state.proposal = None;
+        self.state.removal_pending = [0; 2];
+        self.event(now, format!("{} loses on time", name(side)), true);
+        Ok(())
     }
 
     /// Rule 11's question, for the referee only: the dead stones sente's judgement
@@ -158,7 +212,7 @@ impl Game {
     /// is over, a player tries out of turn, the mover has not confirmed removing its
     /// captured stones, or the proposal to stop is being answered.
     pub fn try_move(&mut self, actor: Actor, mv: Move, now: Millis) -> Result<TryOutcome, String> {
-        if self.referee.is_over() {
+        if self.is_over() {
             return Err("the game is over: no more tries".into());
         }
         let color = self.referee.to_move();
@@ -234,6 +288,7 @@ impl Game {
         self.state.removal_pending = [0; 2];
         self.state.proposal = None;
         self.state.stopped = false;
+        self.state.lost_on_time = None;
         self.state.dead = 0;
         self.judged = false;
         self.state.clocks.start(self.referee.to_move().index(), now);
@@ -250,7 +305,7 @@ impl Game {
 
     /// Rule 11: the referee proposes to stop; both sides are asked.
     pub fn propose_stop(&mut self, now: Millis) -> Result<(), String> {
-        if self.referee.is_over() {
+        if self.is_over() {
             return Err("the game is already over".into());
         }
         if self.state.proposal.is_some() {
@@ -297,6 +352,9 @@ impl Game {
         if !self.referee.is_over() {
             return Err("dead stones are marked after the game ends".into());
         }
+        if self.state.lost_on_time.is_some() {
+            return Err("the game was lost on time: no count".into());
+        }
         if self.state.confirmed {
             return Err("the result is confirmed".into());
         }
@@ -312,14 +370,14 @@ impl Game {
 
     /// The referee confirms the count: the result is final.
     pub fn confirm_result(&mut self, now: Millis) -> Result<(), String> {
-        let Some(r) = self.result() else {
+        let Some(text) = self.result_text() else {
             return Err("the game is not over".into());
         };
         if self.state.confirmed {
             return Err("the result is already confirmed".into());
         }
         self.state.confirmed = true;
-        self.event(now, format!("result: {}", r.text()), true);
+        self.event(now, format!("result: {text}"), true);
         Ok(())
     }
 
@@ -477,6 +535,24 @@ mod tests {
         g.answer_proposal(Actor::Referee, Color::BLACK, true, 80).unwrap();
         assert!(g.is_over());
         assert_eq!(g.state().clocks.running_side(), None);
+    }
+
+    #[test]
+    fn a_side_past_its_time_may_be_declared_lost_on_time_and_no_sooner() {
+        let mut g = Game::with_time(7.5, Some(60_000), 0);
+        g.try_move(Actor::Referee, at(4, 4), 10_000).unwrap();
+        assert_eq!(g.time_left(Color::WHITE, 30_000), Some(40_000));
+        let e = g.lose_on_time(Color::WHITE, 30_000).unwrap_err();
+        assert!(e.contains("40 s left"), "{e}");
+        assert_eq!(g.time_left(Color::WHITE, 75_000), Some(-5_000));
+        g.lose_on_time(Color::WHITE, 75_000).unwrap();
+        assert!(g.is_over());
+        assert_eq!(g.result_text(), Some("B+T".into()));
+        assert!(g.try_move(Actor::Referee, at(3, 3), 76_000).is_err());
+        assert_eq!(g.state().clocks.running_side(), None);
+        g.confirm_result(77_000).unwrap();
+        let mut untimed = Game::new(7.5, 0);
+        assert!(untimed.lose_on_time(Color::BLACK, 10_000_000).unwrap_err().contains("no time limit"));
     }
 
     #[test]

@@ -63,7 +63,12 @@ pub fn main(args: RefereeArgs, komi: f64, letters: LetterOrder, movetime: std::t
         }
         None => {
             let tokens = Tokens { referee: new_token()?, black: new_token()?, white: new_token()? };
-            (Game::new(komi, now), tokens, args.record.clone())
+            let limit = match args.time {
+                Some(m) if m.is_finite() && m > 0.0 && m < 10_000.0 => Some((m * 60_000.0) as game::Millis),
+                Some(m) => bail!("--time {m}: minutes, more than 0"),
+                None => None,
+            };
+            (Game::with_time(komi, limit, now), tokens, args.record.clone())
         }
     };
     let seats =

@@ -85,7 +85,7 @@ impl Record {
             full,
             views: [r.view(Color::BLACK).board_text(), r.view(Color::WHITE).board_text()],
             log,
-            result: game.result().map(|x| x.text()),
+            result: game.result_text(),
         }
     }
 

@@ -344,6 +344,12 @@ async fn action(
             reply["judgement"] = json!({ "dead": super::game::ij_list(dead), "text": result.text() });
             return Ok(axum::Json(reply));
         }
+        "time" => {
+            referee_only(role)?;
+            let b: SideBody = body(&bytes)?;
+            let side = side_of(role, b.side.as_deref())?;
+            s.act(|g, now| g.lose_on_time(side, now)).map_err(refused)?;
+        }
         "confirm" => {
             referee_only(role)?;
             let _: SideBody = body(&bytes)?;

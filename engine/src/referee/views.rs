@@ -56,6 +56,14 @@ fn mv_text(mv: Move) -> String {
 }
 
 fn result_json(game: &Game) -> Value {
+    if let (Some(side), Some(text)) = (game.state().lost_on_time, game.result_text()) {
+        return json!({
+            "text": text,
+            "winner": if side == 0 { "white" } else { "black" },
+            "on_time": true,
+            "confirmed": game.state().confirmed,
+        });
+    }
     match game.result() {
         None => Value::Null,
         Some(r) => json!({
@@ -100,6 +108,7 @@ pub fn referee_json(game: &Game, version: u64, now: Millis, seats: &Seats) -> Va
             "taken": v.taken(),
             "lost": v.lost(),
             "clock_ms": s.clocks.total(c.index(), now),
+            "left_ms": game.time_left(c, now),
             "penalty_ms": s.clocks.penalty[c.index()],
             "recovered": s.recovered[c.index()],
             "removal_pending": ij_list(s.removal_pending[c.index()]),
@@ -123,6 +132,7 @@ pub fn referee_json(game: &Game, version: u64, now: Millis, seats: &Seats) -> Va
         "dead": ij_list(s.dead),
         "result": result_json(game),
         "komi": s.komi,
+        "time_limit_ms": s.time_limit,
     })
 }
 
@@ -168,6 +178,7 @@ pub fn player_json(game: &Game, color: Color, version: u64, now: Millis, seats: 
         "log": log,
         "events": events,
         "clock_ms": s.clocks.total(color.index(), now),
+        "left_ms": game.time_left(color, now),
         "penalty_ms": s.clocks.penalty[color.index()],
         "clock_running": s.clocks.running_side() == Some(color.index()),
         "removal_pending": ij_list(s.removal_pending[color.index()]),
