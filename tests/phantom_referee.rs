@@ -158,7 +158,13 @@ fn a_game_with_a_capture_a_recovery_a_refused_proposal_and_the_count() {
     play(&mut told, w, 1, "100", "00");
     let reply = play(&mut told, b, 0, "BA", "10");
     assert_eq!(reply["taken"], 1);
-    assert!(reply["log"].as_array().unwrap().iter().any(|l| l.as_str().unwrap().contains("you captured 1: 00 (A9)")));
+    assert!(
+        reply["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["text"].as_str().unwrap().contains("you captured 1: 00 (A9)"))
+    );
     for list in told.iter_mut() {
         list.push("00".into());
     }

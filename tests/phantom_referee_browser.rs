@@ -271,6 +271,9 @@ fn a_whole_game_on_the_referees_board_in_a_browser() {
         assert!(pages.b.text("#result").contains("B+73.5"));
     }
     screenshot(pages.on(0), &dir, "end");
+    for page in 0..3 {
+        assert_eq!(pages.on(page).exec("return window.senteErrors", json!([])), json!([]), "page {page}");
+    }
     assert!(check_no_leaks(&pages, 1) > 40, "black's stones are hidden from white");
     check_no_leaks(&pages, 0);
     let latencies: Vec<f64> = pages
@@ -311,4 +314,7 @@ fn an_engine_seat_in_the_browser() {
     pages.wait(0, "the engine's try", "state.to_move === 'black'");
     assert!(pages.b.text("#log").contains("white"));
     pages.wait(2, "the engine's stone on its page", "state.board.includes('O')");
+    for page in [0, 2] {
+        assert_eq!(pages.on(page).exec("return window.senteErrors", json!([])), json!([]), "page {page}");
+    }
 }

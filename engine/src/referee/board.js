@@ -8,6 +8,10 @@ let received = 0;
 // received (read by the tests).
 window.senteLatencies = [];
 window.senteReplies = [];
+// The page's script errors (the tests check there are none).
+window.senteErrors = [];
+window.addEventListener("error", (e) => window.senteErrors.push(String(e.message)));
+window.addEventListener("unhandledrejection", (e) => window.senteErrors.push(String(e.reason)));
 
 function ijOf(i) { return String(Math.floor(i / 9)) + String(i % 9); }
 function padded(r, c) { return (9 - r) * 11 + c + 1; }

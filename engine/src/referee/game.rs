@@ -46,6 +46,10 @@ pub struct Event {
     pub text: String,
     /// Told to both players (a proposal, its answers, the result) or only to the referee.
     pub public: bool,
+    /// How many notices each side (black, white) had been sent before it (where it
+    /// stands in a player's log).
+    #[serde(default)]
+    pub notices: [usize; 2],
 }
 
 /// The rule-11 proposal while the sides answer it.
@@ -404,7 +408,8 @@ impl Game {
     }
 
     fn event(&mut self, at: Millis, text: String, public: bool) {
-        self.state.events.push(Event { at, after: self.state.tries.len(), text, public });
+        let notices = [Color::BLACK, Color::WHITE].map(|c| self.referee.notices(c).len());
+        self.state.events.push(Event { at, after: self.state.tries.len(), text, public, notices });
     }
 }
 

@@ -159,8 +159,18 @@ pub fn player_json(game: &Game, color: Color, version: u64, now: Millis, seats: 
     let r = game.referee();
     let s = game.state();
     let v: &View = r.view(color);
-    let log: Vec<String> = r.notices(color).iter().map(notice_text).collect();
+    let notices = r.notices(color);
     let events: Vec<&str> = s.events.iter().filter(|e| e.public).map(|e| e.text.as_str()).collect();
+    // The notices and the public events in the order they happened.
+    let mut log = Vec::new();
+    let mut told = 0;
+    for e in s.events.iter().filter(|e| e.public) {
+        let upto = e.notices[color.index()].clamp(told, notices.len());
+        log.extend(notices[told..upto].iter().map(|n| json!({"text": notice_text(n), "event": false})));
+        told = upto;
+        log.push(json!({"text": e.text, "event": true}));
+    }
+    log.extend(notices[told..].iter().map(|n| json!({"text": notice_text(n), "event": false})));
     let over = game.is_over();
     let result = if s.confirmed { result_json(game) } else { Value::Null };
     json!({
