@@ -372,3 +372,20 @@ fn a_side_out_of_time_is_declared_lost_on_time() {
     assert_eq!(status, 409, "{reply}");
     assert!(reply["error"].as_str().unwrap().contains("no time limit"), "{reply}");
 }
+
+#[test]
+fn an_engine_seat_waits_out_a_proposal_raised_while_it_thinks() {
+    let dir = scratch("engine-proposal");
+    let engine = format!("cmd='{SENTE} phantom --movetime 400' proto=phantom name=sente-engine");
+    let server = Server::start(&dir, &["--white", &engine]);
+    let r = server.referee();
+    ok(r, "try", json!({"text": "44"}));
+    // Most likely while the engine thinks (either way the engine must play on).
+    ok(r, "propose", json!({}));
+    ok(r, "answer", json!({"side": "white", "accept": false}));
+    let s = wait_state(r, "the engine's try", |s| s["to_move"] == "black");
+    assert!(!s["events"].to_string().contains("engine stopped"), "{s}");
+    ok(r, "try", json!({"text": "22"}));
+    let s = wait_state(r, "the engine's next try", |s| s["to_move"] == "black");
+    assert!(!s["events"].to_string().contains("engine stopped"), "{s}");
+}

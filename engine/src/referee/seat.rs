@@ -97,6 +97,30 @@ fn run(shared: &Shared, color: Color, spec: &EngineSpec, movetime: Duration) -> 
             TryReply::Try(mv) => mv,
             TryReply::Resign => return Err("the engine resigns".into()),
         };
-        shared.act(|g, now| g.try_move(Actor::Player(color), mv, now))?;
+        // A proposal raised (or a recovery) while the engine thought holds its try:
+        // it is entered once the hold clears, or dropped if the turn is no longer ours.
+        loop {
+            match shared.act(|g, now| g.try_move(Actor::Player(color), mv, now)) {
+                Ok(_) => break,
+                Err(e) => {
+                    let (over, mine, held) = {
+                        let g = shared.lock();
+                        let s = g.state();
+                        (
+                            g.is_over(),
+                            g.referee().to_move() == color,
+                            s.proposal.is_some() || s.removal_pending[color.index()] != 0,
+                        )
+                    };
+                    if over || !mine {
+                        break;
+                    }
+                    if !held {
+                        return Err(e);
+                    }
+                    std::thread::sleep(POLL);
+                }
+            }
+        }
     }
 }
