@@ -5,7 +5,8 @@
 //! proposal refused, the server killed with SIGKILL and resumed under the open pages,
 //! a rule-7 pass, two passes, a dead group toggled and the result; every reply each
 //! player's page received is checked for hidden stones, and a player's token is
-//! refused on the referee's actions. A second test seats an engine.
+//! refused on the referee's actions. Two more tests seat an engine and declare a side
+//! out of time lost on time.
 //!
 //! The screenshots of the three pages are written to the test's scratch folder, and
 //! to `$SENTE_REFEREE_SCREENSHOTS` (a folder, e.g. `docs`) when it is set. The time
@@ -317,4 +318,28 @@ fn an_engine_seat_in_the_browser() {
     for page in [0, 2] {
         assert_eq!(pages.on(page).exec("return window.senteErrors", json!([])), json!([]), "page {page}");
     }
+}
+
+#[test]
+fn a_loss_on_time_in_the_browser() {
+    let dir = common::Scratch::new("referee-browser-time");
+    // 0.01 minutes: black's 600 ms run out at once.
+    let server = Server::start(&dir, &["--time", "0.01"]);
+    let b = Browser::start(&dir.join("chromium-profile"));
+    let referee = b.window();
+    b.goto(server.referee());
+    let black = b.new_window();
+    b.switch(&black);
+    b.goto(server.player(0));
+    let pages = Pages { b: &b, windows: [referee, black.clone(), black] };
+    pages.wait(1, "black's page", "true");
+    pages.b.wait("black's time shown out", "return document.getElementById('left').classList.contains('out')");
+    pages.wait(0, "the referee's page", "true");
+    pages.b.wait("the loss-on-time button", "return !document.getElementById('time-black').hidden");
+    assert!(pages.b.text("#time-left").contains("Left: Black -"), "{}", pages.b.text("#time-left"));
+    pages.act(0, |b| b.click("#time-black"));
+    assert!(pages.b.text("#result").contains("W+T"));
+    pages.act(0, |b| b.click("#confirm"));
+    pages.wait(1, "the result on black's page", "state.result && state.result.text === 'W+T'");
+    assert!(pages.b.text("#result").contains("lost on time"));
 }
