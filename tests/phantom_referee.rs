@@ -232,6 +232,13 @@ fn a_game_with_a_capture_a_recovery_a_refused_proposal_and_the_count() {
     let record: Value = serde_json::from_str(&std::fs::read_to_string(&server.record).unwrap()).unwrap();
     assert_eq!(record["result"], r2["result"]["text"]);
     assert_eq!(record["state"]["confirmed"], true);
+    // The arena's text record beside it (what `sente arena report` reads).
+    let text = std::fs::read_to_string(server.record.with_extension("txt")).unwrap();
+    assert!(text.starts_with("# Phantom Go (ccgc rules), komi 6.5\n"), "{text}");
+    assert!(
+        text.contains(" refused") && text.contains(&format!("# result {}", r2["result"]["text"].as_str().unwrap())),
+        "{text}"
+    );
 }
 
 #[test]

@@ -9,7 +9,7 @@ mod openings;
 pub(crate) mod phantom;
 mod players;
 mod process;
-mod report;
+pub(crate) mod report;
 mod settings;
 mod stats;
 mod teacher;

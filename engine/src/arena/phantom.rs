@@ -286,7 +286,8 @@ impl Engine {
     }
 }
 
-fn answer_text(a: &Answer) -> String {
+/// An answer as the text record writes it (`accepted`, `refused (…)`, `pass`).
+pub(crate) fn answer_text(a: &Answer) -> String {
     match a {
         Answer::Legal { captured: 0 } => "accepted".into(),
         Answer::Legal { captured } => {

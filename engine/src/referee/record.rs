@@ -8,6 +8,7 @@
 //! shows every stone and holds the tokens: keep it from the players until the game
 //! ends.
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use bitboards::go::Color;
@@ -95,6 +96,36 @@ impl Record {
         crate::tools::journal::write_atomically(path, text.as_bytes())
     }
 
+    /// The arena's Phantom Go text record of the game (`# Phantom Go (ccgc rules), komi
+    /// K`, then one line per try with its answer), which `sente arena report` reads;
+    /// the server writes it beside the JSON record.
+    pub fn arena_text(game: &Game, seats: &[Option<String>; 2]) -> String {
+        let r = game.referee();
+        let mut out = String::new();
+        let who = |i: usize| seats[i].clone().unwrap_or_else(|| "person".into());
+        let _ = writeln!(out, "# Phantom Go (ccgc rules), komi {}", game.state().komi);
+        let _ = writeln!(out, "# black {}  white {}", who(0), who(1));
+        let _ = writeln!(out, "# refereed on sente phantom referee's board");
+        for (i, t) in r.history().iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "{:>4} {} {:<4} {}",
+                i + 1,
+                t.color.stone_letter(),
+                t.mv.to_gtp(bitboards::phantom::SIZE),
+                crate::arena::phantom::answer_text(&t.answer)
+            );
+        }
+        if let Some(result) = game.result_text() {
+            let _ = writeln!(out, "# result {result}");
+        }
+        let _ = writeln!(out, "# the full board:");
+        for l in r.board().draw().lines() {
+            let _ = writeln!(out, "# {l}");
+        }
+        out
+    }
+
     /// Reads a record.
     pub fn load(path: &Path) -> anyhow::Result<Record> {
         let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
@@ -104,5 +135,27 @@ impl Record {
             anyhow::bail!("{}: format '{}', expected '{FORMAT}'", path.display(), record.format);
         }
         Ok(record)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::game::Actor;
+    use bitboards::go::{Move, Point};
+
+    #[test]
+    fn the_arena_report_replays_the_text_record() {
+        let mut g = Game::new(7.5, 0);
+        for (k, mv) in [(0, 1), (0, 0), (1, 0)].into_iter().enumerate() {
+            g.try_move(Actor::Referee, Move::Play(Point::new(mv.0, mv.1)), k as u64).unwrap();
+        }
+        g.confirm_removal(Actor::Referee, Color::WHITE, 5).unwrap();
+        g.try_move(Actor::Referee, Move::Play(Point::new(0, 1)), 6).unwrap();
+        g.try_move(Actor::Referee, Move::Pass, 7).unwrap();
+        g.try_move(Actor::Referee, Move::Pass, 8).unwrap();
+        let text = Record::arena_text(&g, &[None, Some("sente".into())]);
+        assert!(text.contains("   4 W B9   refused"), "{text}");
+        assert_eq!(crate::arena::report::phantom_record_tries(&text), Ok(6), "{text}");
     }
 }

@@ -145,10 +145,14 @@ impl Shared {
 
     fn save(&self, game: &mut Game, now: Millis) {
         game.checkpoint(now);
-        if let Some(path) = &self.record
-            && let Err(e) = Record::of(game, &self.tokens).save(path)
-        {
-            eprintln!("referee: cannot write the record: {e:#}");
+        if let Some(path) = &self.record {
+            if let Err(e) = Record::of(game, &self.tokens).save(path) {
+                eprintln!("referee: cannot write the record: {e:#}");
+            }
+            let text = Record::arena_text(game, &self.seats);
+            if let Err(e) = crate::tools::journal::write_atomically(&text_record_path(path), text.as_bytes()) {
+                eprintln!("referee: cannot write the text record: {e:#}");
+            }
         }
     }
 
@@ -167,6 +171,16 @@ impl Shared {
     /// The seats.
     pub fn seats(&self) -> &Seats {
         &self.seats
+    }
+}
+
+/// Where the arena-format text record goes: beside the JSON record, `.txt` in place
+/// of its extension (`.arena.txt` if the record itself ends in `.txt`).
+pub fn text_record_path(record: &std::path::Path) -> std::path::PathBuf {
+    if record.extension().is_some_and(|e| e == "txt") {
+        record.with_extension("arena.txt")
+    } else {
+        record.with_extension("txt")
     }
 }
 
