@@ -396,3 +396,33 @@ fn an_engine_seat_waits_out_a_proposal_raised_while_it_thinks() {
     let s = wait_state(r, "the engine's next try", |s| s["to_move"] == "black");
     assert!(!s["events"].to_string().contains("engine stopped"), "{s}");
 }
+
+#[test]
+fn a_new_game_does_not_overwrite_an_earlier_record() {
+    let dir = scratch("no-overwrite");
+    let record = dir.join("game.json");
+    std::fs::write(&record, "an earlier game").unwrap();
+    let mut child = std::process::Command::new(SENTE)
+        .args(["phantom", "referee", "--listen", "127.0.0.1:0", "--record"])
+        .arg(&record)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sente");
+    let deadline = std::time::Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the server started over an existing record");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(!status.success());
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(err.contains("exists") && err.contains("--resume"), "{err}");
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), "an earlier game");
+}

@@ -488,7 +488,8 @@ pub struct RefereeArgs {
     /// Port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:8099")]
     pub listen: std::net::SocketAddr,
-    /// The game record, written after every action.
+    /// The game record, written after every action (a new game refuses a file that
+    /// exists: resume it or name another).
     #[arg(long, default_value = "phantom-referee.json")]
     pub record: std::path::PathBuf,
     /// Go on with the game of this record (written by an earlier run, killed or not):

@@ -62,6 +62,13 @@ pub fn main(args: RefereeArgs, komi: f64, letters: LetterOrder, movetime: std::t
             (game, record.tokens, path.clone())
         }
         None => {
+            if args.record.exists() {
+                bail!(
+                    "{} exists (an earlier game's record): --resume {} to go on with it, or name another --record",
+                    args.record.display(),
+                    args.record.display()
+                );
+            }
             let tokens = Tokens { referee: new_token()?, black: new_token()?, white: new_token()? };
             let limit = match args.time {
                 Some(m) if m.is_finite() && m > 0.0 && m < 10_000.0 => Some((m * 60_000.0) as game::Millis),
