@@ -11,6 +11,7 @@ pub mod error;
 pub mod games;
 pub mod io;
 pub mod protocols;
+pub mod referee;
 pub mod tools;
 
 /// Mutations of valid inputs, shared with the other crates' fuzz tests.
@@ -186,7 +187,15 @@ fn run(cli: Cli) -> Result<()> {
         Some(Commands::OthelloBook(args)) => tools::othello_book::main(args),
         Some(Commands::OthelloOpenings(args)) => tools::othello_openings::main(args),
         Some(Commands::GoHomework(args)) => tools::homework::main(args),
-        Some(Commands::Phantom(args)) => protocols::platform::main(args),
+        Some(Commands::Phantom(args)) => match &args.command {
+            Some(protocols::platform::PhantomCommand::Referee(referee)) => referee::main(
+                referee.clone(),
+                args.komi,
+                args.letters,
+                std::time::Duration::from_millis(args.movetime.max(1)),
+            ),
+            _ => protocols::platform::main(args),
+        },
         Some(Commands::Arena(args)) => arena::cli::main(&args, &mut std::io::stdout().lock()),
         Some(Commands::Chaosclock(command)) => tools::chaosclock::main(command),
         Some(Commands::TrainOthello(command)) => tools::train_othello::main(command, arena::teach_command),

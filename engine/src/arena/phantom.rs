@@ -122,15 +122,15 @@ impl PlatformDialect {
 }
 
 /// What an engine answered when a try was due.
-enum TryReply {
+pub(crate) enum TryReply {
     /// A try (a point or a pass).
     Try(Move),
     /// A UGI+ `bestmove resign`.
     Resign,
 }
 
-/// One engine of a Phantom Go game.
-struct Engine {
+/// One engine of a Phantom Go game (also the referee's board's engine seat).
+pub(crate) struct Engine {
     process: Process,
     link: Link,
     /// What a UGI+ engine said about the search of its last try.
@@ -138,7 +138,7 @@ struct Engine {
 }
 
 impl Engine {
-    fn start(
+    pub(crate) fn start(
         spec: &EngineSpec,
         color: Color,
         config: &PhantomConfig,
@@ -181,7 +181,7 @@ impl Engine {
     /// The engine's next try, before `deadline`. A UGI+ engine is first sent `view`
     /// (its side's knowledge, nothing more) and a `go` with `clock_left` (the mover's
     /// time left on a clock) or the time per try.
-    fn try_move(
+    pub(crate) fn try_move(
         &mut self,
         deadline: Instant,
         view: &View,
@@ -205,7 +205,7 @@ impl Engine {
     /// Drops what a UGI+ engine wrote since its last answer (a `bestmove` written
     /// twice): everything before its `readyok`. Platform engines are not asked (their
     /// protocol has no such line).
-    fn sync(&mut self, deadline: Instant) -> Result<(), Fault> {
+    pub(crate) fn sync(&mut self, deadline: Instant) -> Result<(), Fault> {
         match self.link {
             Link::Ugi => {
                 self.process.send("isready")?;
@@ -248,7 +248,7 @@ impl Engine {
     }
 
     /// Sends a platform line; a UGI+ engine learns the same from its next view.
-    fn tell(&mut self, line: &str) -> Result<(), Fault> {
+    pub(crate) fn tell(&mut self, line: &str) -> Result<(), Fault> {
         match self.link {
             Link::Platform(_) => self.process.send(line),
             Link::Ugi => Ok(()),
@@ -256,7 +256,7 @@ impl Engine {
     }
 
     /// Sends a platform capture line (`take`, `taked`) naming `set`.
-    fn tell_capture(&mut self, word: &str, set: u128) -> Result<(), Fault> {
+    pub(crate) fn tell_capture(&mut self, word: &str, set: u128) -> Result<(), Fault> {
         match self.link {
             Link::Platform(dialect) => {
                 let points: Vec<Point> = bits(set).collect();
@@ -267,7 +267,7 @@ impl Engine {
     }
 
     /// Tells the capturer its capture, with the `take` line its dialect speaks.
-    fn tell_take(&mut self, set: u128) -> Result<(), Fault> {
+    pub(crate) fn tell_take(&mut self, set: u128) -> Result<(), Fault> {
         match self.link {
             Link::Platform(dialect) => self.tell_capture(dialect.take, set),
             Link::Ugi => Ok(()),
@@ -275,7 +275,7 @@ impl Engine {
     }
 
     /// Ends the game for the engine and its process.
-    fn close(mut self) {
+    pub(crate) fn close(mut self) {
         match self.link {
             Link::Platform(_) => {
                 let _ = self.process.send("end");
@@ -286,7 +286,8 @@ impl Engine {
     }
 }
 
-fn answer_text(a: &Answer) -> String {
+/// An answer as the text record writes it (`accepted`, `refused (…)`, `pass`).
+pub(crate) fn answer_text(a: &Answer) -> String {
     match a {
         Answer::Legal { captured: 0 } => "accepted".into(),
         Answer::Legal { captured } => {

@@ -1272,6 +1272,17 @@ fn clock_frames<'a>(text: &str, stat: &dyn Fn(usize) -> Option<&'a MoveStat>) ->
     Ok((frames, None))
 }
 
+/// How many tries of a Phantom Go text record the report replays, or why it stops
+/// (the referee's board writes this record too, and its tests read it back here).
+#[cfg(test)]
+pub(crate) fn phantom_record_tries(text: &str) -> Result<usize, String> {
+    match phantom_frames(text, &[]) {
+        Ok((frames, None)) => Ok(frames.len() - 1),
+        Ok((_, Some(problem))) => Err(problem),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// A view's marks: refused tries of the turn, the points of the last capture.
 fn view_marks(v: &View) -> Vec<(usize, char)> {
     let mut marks: Vec<(usize, char)> = go::bits(v.refused()).map(|p| (cell(p, PHANTOM_SIZE), 'r')).collect();

@@ -489,6 +489,38 @@ pub struct PhantomArgs {
     pub playouts: search::go::playout::Policy,
 }
 
+/// `sente phantom referee`'s arguments (komi, letters and movetime are `sente
+/// phantom`'s); the server is [`crate::referee`], dispatched by the crate's root.
+#[derive(clap::Args, Clone, Debug)]
+pub struct RefereeArgs {
+    /// The address to listen on: 127.0.0.1 (this machine only) by default; an address
+    /// of this machine's network (or 0.0.0.0) when the teams' laptops join over it.
+    /// Port 0 picks a free port.
+    #[arg(long, default_value = "127.0.0.1:8099")]
+    pub listen: std::net::SocketAddr,
+    /// The game record, written after every action (a new game refuses a file that
+    /// exists: resume it or name another).
+    #[arg(long, default_value = "phantom-referee.json")]
+    pub record: std::path::PathBuf,
+    /// Go on with the game of this record (written by an earlier run, killed or not):
+    /// same position, timers, penalties and tokens; the record goes on being written
+    /// there.
+    #[arg(long, conflicts_with = "record")]
+    pub resume: Option<std::path::PathBuf>,
+    /// Seat an engine for Black: an arena engine specification, e.g.
+    /// "cmd='sente phantom' proto=phantom name=sente" (the platform protocol) or
+    /// "cmd='sente' proto=ugi" (UGI+).
+    #[arg(long)]
+    pub black: Option<String>,
+    /// Seat an engine for White (as --black).
+    #[arg(long)]
+    pub white: Option<String>,
+    /// Each side's time for the game, in minutes (penalties included). The pages show
+    /// the time left; once a side's is used up the referee may declare it lost on
+    /// time. Without it the timers only count.
+    #[arg(long, conflicts_with = "resume")]
+    pub time: Option<f64>,
+}
 #[derive(clap::Subcommand)]
 pub enum PhantomCommand {
     /// A game against the engine in the terminal: you see your own stones only.
@@ -497,6 +529,9 @@ pub enum PhantomCommand {
         #[arg(long, default_value = "black")]
         color: String,
     },
+    /// The referee's board: a local web server running one game, with three pages
+    /// (the referee's and each player's), each behind its own token.
+    Referee(RefereeArgs),
 }
 
 /// Runs `sente phantom` (the platform protocol) and `sente phantom play`.
@@ -506,6 +541,7 @@ pub fn main(args: PhantomArgs) -> anyhow::Result<()> {
     let movetime = Duration::from_millis(movetime.max(1));
     match command {
         None => run(letters, settings, movetime),
+        Some(PhantomCommand::Referee(_)) => anyhow::bail!("sente phantom referee is run by the crate's root"),
         Some(PhantomCommand::Play { color }) => {
             let human = match color.to_ascii_lowercase().as_str() {
                 "black" | "b" => Color::BLACK,
