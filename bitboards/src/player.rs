@@ -101,6 +101,15 @@ impl Outcome {
         }
     }
 
+    /// Every outcome, in the order of [`Outcome::result_text`]'s table.
+    pub const ALL: [Outcome; 5] =
+        [Outcome::Win(Player::One), Outcome::Win(Player::Two), Outcome::Draw, Outcome::BothWin, Outcome::BothLose];
+
+    /// The outcome whose [`Outcome::result_text`] is `text`, if any.
+    pub fn from_result_text(text: &str) -> Option<Outcome> {
+        Outcome::ALL.into_iter().find(|o| o.result_text() == text)
+    }
+
     /// The UGI+ `query result` word of ugi.md for an outcome (`None`: the game is not
     /// over): `p1win`, `p2win`, `draw` or `none`. Chaos Clock's both-win and both-lose
     /// score both sides alike, so they are `draw` to a client that knows no more
@@ -167,8 +176,11 @@ mod tests {
     fn outcome_words() {
         let all =
             [Outcome::Win(Player::One), Outcome::Win(Player::Two), Outcome::Draw, Outcome::BothWin, Outcome::BothLose];
+        assert_eq!(all, Outcome::ALL);
         let table: Vec<&str> = all.iter().map(|o| o.result_text()).collect();
         assert_eq!(table, ["1-0", "0-1", "1/2-1/2", "both-win", "both-lose"]);
+        assert!(all.iter().all(|&o| Outcome::from_result_text(o.result_text()) == Some(o)));
+        assert_eq!(Outcome::from_result_text("1/2"), None);
         let ugi: Vec<&str> = all.iter().map(|&o| Outcome::ugi_word(Some(o))).collect();
         assert_eq!(ugi, ["p1win", "p2win", "draw", "draw", "draw"]);
         let full: Vec<&str> = all.iter().map(|&o| Outcome::ugi_full_word(Some(o))).collect();

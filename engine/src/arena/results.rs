@@ -18,6 +18,7 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
+use bitboards::{Outcome, Player};
 
 use super::settings::{self, MatchSettings, OpeningSettings};
 use super::{GameRecord, seats_of};
@@ -113,13 +114,8 @@ pub fn read_expecting(path: &Path, torn_allowed: bool, otherwise: Expected) -> R
 
 /// Engine A's score in a game of result `result` whose first seat is A (or not).
 fn score_of(result: &str, a_first: bool) -> Option<f64> {
-    let first = match result {
-        "1-0" => 1.0,
-        "0-1" => 0.0,
-        "1/2-1/2" | "both-win" | "both-lose" => 0.5,
-        _ => return None,
-    };
-    Some(if a_first { first } else { 1.0 - first })
+    let outcome = Outcome::from_result_text(result)?;
+    Some(outcome.points_for(if a_first { Player::One } else { Player::Two }))
 }
 
 /// Checks `rows` (read from `path`, with their line numbers) against `expected` and
@@ -161,7 +157,8 @@ pub fn check_rows(rows: &[(usize, GameRecord)], expected: &Expected, path: &Path
             );
         }
         let Some(score) = score_of(&r.result, r.first == names[0]) else {
-            bail!("{at}: game {}: result '{}' is not 1-0, 0-1, 1/2-1/2, both-win or both-lose", r.game, r.result);
+            let words: Vec<&str> = Outcome::ALL.iter().map(|o| o.result_text()).collect();
+            bail!("{at}: game {}: result '{}' is not one of {}", r.game, r.result, words.join(", "));
         };
         if r.score_a != score {
             bail!(
