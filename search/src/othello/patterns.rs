@@ -96,15 +96,7 @@ impl Features {
     /// from the child's side to move).
     #[inline]
     pub fn after(&self, sq: u8, flips: u64) -> Features {
-        let table = &instance_readers().square_digits;
-        let mut flipped = [0u16; LANES];
-        for s in squares(flips) {
-            let d = &table[s as usize];
-            for i in 0..LANES {
-                flipped[i] = flipped[i].wrapping_add(d[i]);
-            }
-        }
-        let placed = &table[sq as usize];
+        let (placed, flipped) = move_digits(sq, flips);
         let mut child = Features { mover: [0; LANES], other: [0; LANES] };
         // The child's side to move is the parent's other side: the new disc and the
         // flipped ones are the child's opponent's (digit 2 in its view, 1 in the other).
@@ -120,15 +112,7 @@ impl Features {
     /// reads (half of [`Features::after`]'s work, for the leaves).
     #[inline]
     pub fn child_view(&self, sq: u8, flips: u64) -> View {
-        let table = &instance_readers().square_digits;
-        let mut flipped = [0u16; LANES];
-        for s in squares(flips) {
-            let d = &table[s as usize];
-            for i in 0..LANES {
-                flipped[i] = flipped[i].wrapping_add(d[i]);
-            }
-        }
-        let placed = &table[sq as usize];
+        let (placed, flipped) = move_digits(sq, flips);
         let mut view = View([0; LANES]);
         for i in 0..LANES {
             view.0[i] = self.other[i].wrapping_add(placed[i].wrapping_mul(2)).wrapping_add(flipped[i]);
@@ -141,6 +125,22 @@ impl Features {
     pub fn passed(&self) -> Features {
         Features { mover: self.other, other: self.mover }
     }
+}
+
+/// Each lane's digits of a move on `sq` flipping `flips`: the placed square's (one
+/// disc) and the flipped squares' summed, which [`Features::after`] and
+/// [`Features::child_view`] add to or take from the parent's indices.
+#[inline]
+fn move_digits(sq: u8, flips: u64) -> (&'static [u16; LANES], [u16; LANES]) {
+    let table = &instance_readers().square_digits;
+    let mut flipped = [0u16; LANES];
+    for s in squares(flips) {
+        let d = &table[s as usize];
+        for i in 0..LANES {
+            flipped[i] = flipped[i].wrapping_add(d[i]);
+        }
+    }
+    (&table[sq as usize], flipped)
 }
 
 /// The pattern indices of a position seen from its side to move, one lane per
