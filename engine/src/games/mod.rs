@@ -15,6 +15,7 @@ pub mod othello;
 pub mod phantom;
 pub mod referee;
 pub mod registry;
+pub mod replay;
 pub mod session;
 pub mod spec;
 

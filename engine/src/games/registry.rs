@@ -9,6 +9,7 @@ use crate::games::chaosclock::ChaosSession;
 use crate::games::go::{GoGtp, GoSession};
 use crate::games::othello::{GenericSearch, OthelloGtp, OthelloSession, SolverSearch};
 use crate::games::referee::{ArenaGame, Judge, RefereeRules, Refereed, referee_of};
+use crate::games::replay::{self, ReplayInput, Replayed, ReportFace};
 use crate::games::session::{GameSession, GtpGame};
 use crate::games::spec::{BoardSizes, GameSpec};
 
@@ -61,6 +62,12 @@ impl GameSpec for OthelloSpec {
     fn random_plies(&self) -> usize {
         6
     }
+    fn reads_record(&self, file: &str, _text: &str) -> bool {
+        file.ends_with(".ggf")
+    }
+    fn replay(&self, input: &ReplayInput) -> anyhow::Result<Replayed> {
+        replay::othello::replay(input)
+    }
 }
 
 /// Go up to 9×9, area scoring.
@@ -104,6 +111,18 @@ impl GameSpec for GoSpec {
     }
     fn max_moves(&self, size: usize) -> usize {
         3 * size * size
+    }
+    fn report_face(&self) -> ReportFace {
+        ReportFace { hint: "Red squares: stones just captured.", ..ReportFace::default() }
+    }
+    fn describe_match(&self, size: usize, komi: f64, _rules: &str) -> String {
+        format!("Go {size}×{size}, komi {komi}")
+    }
+    fn reads_record(&self, file: &str, _text: &str) -> bool {
+        file.ends_with(".sgf")
+    }
+    fn replay(&self, input: &ReplayInput) -> anyhow::Result<Replayed> {
+        replay::go::replay(input)
     }
 }
 
@@ -158,6 +177,32 @@ impl GameSpec for PhantomSpec {
     fn random_plies(&self) -> usize {
         0
     }
+    fn report_face(&self) -> ReportFace {
+        ReportFace {
+            turn: "try",
+            turn_axis: "tries before this one",
+            wide: true,
+            hint: "One frame per try. The referee's board is the true game (red squares: stones just captured). \
+                   A player's view is what the rules let it know: its own stones, the opponent stones it has \
+                   learned (OpenSpiel rules: those its refused tries ran into; CCGC rules: none), its refused \
+                   tries of the turn (red &#215;), and the points of the last capture it was told of (purple \
+                   squares).",
+            shows_openings: false,
+            ..ReportFace::default()
+        }
+    }
+    fn describe_match(&self, _size: usize, komi: f64, rules: &str) -> String {
+        format!("Phantom Go, {rules} rules, komi {komi}")
+    }
+    fn board_captions(&self, first: &str, second: &str) -> Vec<String> {
+        vec!["the referee's board".to_string(), format!("black's view ({first})"), format!("white's view ({second})")]
+    }
+    fn reads_record(&self, file: &str, text: &str) -> bool {
+        file.ends_with(".txt") && text.starts_with(replay::phantom::RECORD_HEADER)
+    }
+    fn replay(&self, input: &ReplayInput) -> anyhow::Result<Replayed> {
+        replay::phantom::replay(input)
+    }
 }
 
 /// Chaos Clock (混乱时钟).
@@ -205,5 +250,24 @@ impl GameSpec for ChaosClockSpec {
     }
     fn random_plies(&self) -> usize {
         0
+    }
+    fn report_face(&self) -> ReportFace {
+        ReportFace {
+            seats: ["乙 Yi (even pieces, first)", "甲 Jia (odd pieces)"],
+            hint: "Points 1 to 12 clockwise, 12 at the top; 甲 Jia's odd pieces are red, 乙 Yi's even ones blue; a \
+                   piece on its own number (fixed) has a gold ring, the piece walked last a dashed one, the last \
+                   move's point a red one.",
+            random_openings: |_plies, seed| format!("random deals (seed {seed})"),
+            ..ReportFace::default()
+        }
+    }
+    fn board_captions(&self, first: &str, second: &str) -> Vec<String> {
+        vec![format!("乙 Yi {first} – 甲 Jia {second}")]
+    }
+    fn reads_record(&self, file: &str, text: &str) -> bool {
+        file.ends_with(".txt") && replay::chaosclock::is_record(text)
+    }
+    fn replay(&self, input: &ReplayInput) -> anyhow::Result<Replayed> {
+        replay::chaosclock::replay(input)
     }
 }

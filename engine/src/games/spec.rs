@@ -6,6 +6,7 @@
 use crate::error::{EngineError, Result};
 use crate::games::GameKind;
 use crate::games::referee::{RefereeRules, Refereed};
+use crate::games::replay::{ReplayInput, Replayed, ReportFace};
 use crate::games::session::{GameSession, GtpGame};
 
 /// The board sizes a game is played on, as UGI+ `setoption name BoardSize` takes
@@ -76,5 +77,34 @@ pub trait GameSpec: Send + Sync + 'static {
     /// The plies of a random opening when none is asked for.
     fn random_plies(&self) -> usize {
         2
+    }
+    /// How `sente arena report` shows this game: the seats' names, the words for a
+    /// turn, the replay's layout and hint.
+    fn report_face(&self) -> ReportFace {
+        ReportFace::default()
+    }
+    /// The game and its settings in the report's title line (`Go 9×9, komi 7`); `rules`
+    /// is the match's rule set where the game has several (Phantom Go's `ccgc`).
+    fn describe_match(&self, size: usize, komi: f64, rules: &str) -> String {
+        let _ = (size, komi, rules);
+        self.title().to_string()
+    }
+    /// The captions of the boards a replay draws side by side, with the engines in
+    /// the first and second seat.
+    fn board_captions(&self, first: &str, second: &str) -> Vec<String> {
+        let [a, b] = self.report_face().seats;
+        vec![format!("{a} {first} – {b} {second}")]
+    }
+    /// Whether a game record (its file name in the match folder and its text) is this
+    /// game's: how the report tells the game of a match folder without `match.json`.
+    fn reads_record(&self, file: &str, text: &str) -> bool {
+        let _ = (file, text);
+        false
+    }
+    /// The frames of one game's record for the report's replay, or why it cannot be
+    /// replayed (by default the report draws no boards for the game).
+    fn replay(&self, input: &ReplayInput) -> anyhow::Result<Replayed> {
+        let _ = input;
+        anyhow::bail!("the report draws no {} boards (the record is kept as it is)", self.title())
     }
 }

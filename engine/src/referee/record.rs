@@ -156,6 +156,6 @@ mod tests {
         g.try_move(Actor::Referee, Move::Pass, 8).unwrap();
         let text = Record::arena_text(&g, &[None, Some("sente".into())]);
         assert!(text.contains("   4 W B9   refused"), "{text}");
-        assert_eq!(crate::arena::report::phantom_record_tries(&text), Ok(6), "{text}");
+        assert_eq!(crate::games::replay::phantom::phantom_record_tries(&text), Ok(6), "{text}");
     }
 }
