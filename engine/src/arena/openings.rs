@@ -30,15 +30,6 @@ pub enum OpeningSource {
     },
 }
 
-/// Splits `f5d6c3` into `f5 d6 c3` (Othello moves without spaces).
-fn split_compact(line: &str) -> Vec<String> {
-    if line.contains(char::is_whitespace) {
-        return line.split_whitespace().map(str::to_string).collect();
-    }
-    let chars: Vec<char> = line.chars().collect();
-    chars.chunks(2).map(|c| c.iter().collect()).collect()
-}
-
 /// Checks `opening` by playing it with our rules; the error names the move.
 fn check(kind: GameKind, rules: &RefereeRules, opening: &Opening) -> Result<(), String> {
     let mut r = kind.new_referee(rules, opening.start.as_deref())?;
@@ -57,16 +48,8 @@ fn read_file(kind: GameKind, rules: &RefereeRules, path: &str) -> Result<Vec<Ope
     // opening; CRLF line ends are read as line ends by `lines`.
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut out = Vec::new();
-    if kind == GameKind::GO && text.trim_start().starts_with("(;") {
-        let game = bitboards::go::sgf::parse(text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
-        if game.size != rules.size {
-            bail!("{path}: a {}x{} game, but the match is on {}x{}", game.size, game.size, rules.size, rules.size);
-        }
-        if !game.setup.is_empty() {
-            bail!("{path}: setup stones (AB/AW) cannot be sent over GTP; give the moves instead");
-        }
-        let moves = game.moves.iter().map(|(_, m)| m.to_gtp(rules.size)).collect();
-        let opening = Opening { start: None, moves };
+    if let Some(opening) = kind.spec().opening_of_file(text, rules.size) {
+        let opening = opening.map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
         check(kind, rules, &opening).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
         return Ok(vec![opening]);
     }
@@ -75,19 +58,7 @@ fn read_file(kind: GameKind, rules: &RefereeRules, path: &str) -> Result<Vec<Ope
         if line.is_empty() {
             continue;
         }
-        // A line is a position (Chaos Clock's deals, Othello's boards) or moves from
-        // the start (Othello's may be written without spaces).
-        let opening = if kind == GameKind::PHANTOM_GO {
-            bail!("{path}: Phantom Go games start from the empty board (no openings file)")
-        } else if kind == GameKind::CHAOS_CLOCK
-            || (kind == GameKind::OTHELLO && line.len() >= 64 && line.contains(' ') && !line.contains(char::is_numeric))
-        {
-            Opening { start: Some(line.to_string()), moves: Vec::new() }
-        } else if kind == GameKind::OTHELLO {
-            Opening { start: None, moves: split_compact(line) }
-        } else {
-            Opening { start: None, moves: line.split_whitespace().map(str::to_string).collect() }
-        };
+        let opening = kind.spec().opening_of_line(line).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
         check(kind, rules, &opening).map_err(|e| anyhow::anyhow!("{path} line {}: {e}", i + 1))?;
         out.push(opening);
     }
@@ -124,13 +95,9 @@ impl Dealer {
     /// Deals opening `self.next`.
     fn deal(&mut self) -> Result<Opening> {
         let (kind, k) = (self.kind, self.next);
-        let opening = if kind == GameKind::PHANTOM_GO {
-            // Hidden stones cannot be opened with: every game starts empty.
-            Opening { start: None, moves: Vec::new() }
-        } else if kind == GameKind::CHAOS_CLOCK {
-            Opening { start: Some(crate::games::chaosclock::deal(self.seed, k).to_string()), moves: Vec::new() }
-        } else {
-            self.random_moves()?
+        let opening = match kind.spec().deal_opening(self.seed, k) {
+            Some(opening) => opening,
+            None => self.random_moves()?,
         };
         self.next += 1;
         self.recent.push_back(opening.clone());

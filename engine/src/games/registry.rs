@@ -8,7 +8,7 @@ use crate::error::{EngineError, Result};
 use crate::games::chaosclock::ChaosSession;
 use crate::games::go::{GoGtp, GoSession};
 use crate::games::othello::{GenericSearch, OthelloGtp, OthelloSession, SolverSearch};
-use crate::games::referee::{ArenaGame, Judge, RefereeRules, Refereed, referee_of};
+use crate::games::referee::{ArenaGame, Judge, Opening, RefereeRules, Refereed, referee_of};
 use crate::games::replay::{self, ReplayInput, Replayed, ReportFace};
 use crate::games::session::{GameSession, GtpGame};
 use crate::games::spec::{BoardSizes, GameSpec};
@@ -68,6 +68,19 @@ impl GameSpec for OthelloSpec {
     fn replay(&self, input: &ReplayInput) -> anyhow::Result<Replayed> {
         replay::othello::replay(input)
     }
+    /// A board and side (an OBF line) or moves, with or without spaces (`f5d6c3`).
+    fn opening_of_line(&self, line: &str) -> std::result::Result<Opening, String> {
+        if line.len() >= 64 && line.contains(' ') && !line.contains(char::is_numeric) {
+            return Ok(Opening { start: Some(line.to_string()), moves: Vec::new() });
+        }
+        let moves = if line.contains(char::is_whitespace) {
+            line.split_whitespace().map(str::to_string).collect()
+        } else {
+            let chars: Vec<char> = line.chars().collect();
+            chars.chunks(2).map(|c| c.iter().collect()).collect()
+        };
+        Ok(Opening { start: None, moves })
+    }
 }
 
 /// Go up to 9×9, area scoring.
@@ -123,6 +136,23 @@ impl GameSpec for GoSpec {
     }
     fn replay(&self, input: &ReplayInput) -> anyhow::Result<Replayed> {
         replay::go::replay(input)
+    }
+    /// An SGF file's main line (no setup stones: they cannot be sent over GTP).
+    fn opening_of_file(&self, text: &str, size: usize) -> Option<std::result::Result<Opening, String>> {
+        if !text.trim_start().starts_with("(;") {
+            return None;
+        }
+        let read = || {
+            let game = bitboards::go::sgf::parse(text).map_err(|e| e.to_string())?;
+            if game.size != size {
+                return Err(format!("a {0}x{0} game, but the match is on {size}x{size}", game.size));
+            }
+            if !game.setup.is_empty() {
+                return Err("setup stones (AB/AW) cannot be sent over GTP; give the moves instead".to_string());
+            }
+            Ok(Opening { start: None, moves: game.moves.iter().map(|(_, m)| m.to_gtp(size)).collect() })
+        };
+        Some(read())
     }
 }
 
@@ -203,6 +233,13 @@ impl GameSpec for PhantomSpec {
     fn replay(&self, input: &ReplayInput) -> anyhow::Result<Replayed> {
         replay::phantom::replay(input)
     }
+    fn opening_of_line(&self, _line: &str) -> std::result::Result<Opening, String> {
+        Err("Phantom Go games start from the empty board (no openings file)".to_string())
+    }
+    /// Hidden stones cannot be opened with: every game starts empty.
+    fn deal_opening(&self, _seed: u64, _k: u64) -> Option<Opening> {
+        Some(Opening { start: None, moves: Vec::new() })
+    }
 }
 
 /// Chaos Clock (混乱时钟).
@@ -269,5 +306,13 @@ impl GameSpec for ChaosClockSpec {
     }
     fn replay(&self, input: &ReplayInput) -> anyhow::Result<Replayed> {
         replay::chaosclock::replay(input)
+    }
+    /// A position (a deal).
+    fn opening_of_line(&self, line: &str) -> std::result::Result<Opening, String> {
+        Ok(Opening { start: Some(line.to_string()), moves: Vec::new() })
+    }
+    /// A random deal.
+    fn deal_opening(&self, seed: u64, k: u64) -> Option<Opening> {
+        Some(Opening { start: Some(crate::games::chaosclock::deal(seed, k).to_string()), moves: Vec::new() })
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::error::{EngineError, Result};
 use crate::games::GameKind;
-use crate::games::referee::{RefereeRules, Refereed};
+use crate::games::referee::{Opening, RefereeRules, Refereed};
 use crate::games::replay::{ReplayInput, Replayed, ReportFace};
 use crate::games::session::{GameSession, GtpGame};
 
@@ -106,5 +106,26 @@ pub trait GameSpec: Send + Sync + 'static {
     fn replay(&self, input: &ReplayInput) -> anyhow::Result<Replayed> {
         let _ = input;
         anyhow::bail!("the report draws no {} boards (the record is kept as it is)", self.title())
+    }
+    /// One line of an `--openings` file (comments and blank lines left out): moves
+    /// from the start, separated by spaces, unless the game reads its lines otherwise
+    /// (Othello: a position or `f5d6c3`; Chaos Clock: a position). The arena then
+    /// checks it move by move with the game's referee.
+    fn opening_of_line(&self, line: &str) -> std::result::Result<Opening, String> {
+        Ok(Opening { start: None, moves: line.split_whitespace().map(str::to_string).collect() })
+    }
+    /// A whole `--openings` file read as one opening, for a file that is a game record
+    /// (Go: an SGF file's main line) on a board of side `size`; `None`: read it line
+    /// by line.
+    fn opening_of_file(&self, text: &str, size: usize) -> Option<std::result::Result<Opening, String>> {
+        let _ = (text, size);
+        None
+    }
+    /// Random opening `k` of a match seeded `seed`, for a game whose openings are not
+    /// random moves (Chaos Clock: a deal; Phantom Go: the empty board); `None`: the
+    /// arena plays random legal moves.
+    fn deal_opening(&self, seed: u64, k: u64) -> Option<Opening> {
+        let _ = (seed, k);
+        None
     }
 }
