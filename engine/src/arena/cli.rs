@@ -217,7 +217,7 @@ impl PlayArgs {
             bail!("--nodes can only be told to UGI+ engines; use --st or --tc");
         }
         let platform_engine = [&a, &b].iter().any(|e| e.protocol == super::Protocol::Phantom);
-        if kind == GameKind::PHANTOM_GO {
+        if kind.spec().hides_moves() {
             if [&a, &b].iter().any(|e| !matches!(e.protocol, super::Protocol::Phantom | super::Protocol::Ugi)) {
                 bail!("Phantom Go engines speak the platform protocol (proto=phantom) or UGI+ (proto=ugi)");
             }

@@ -425,7 +425,7 @@ pub fn run(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<String> {
 
 /// Plays game number `game` of the schedule.
 fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<AtomicBool>) -> GameEnd {
-    if config.setup.kind == GameKind::PHANTOM_GO {
+    if config.setup.kind.spec().hides_moves() {
         return phantom::play_game(config, game, log, stop);
     }
     let pair = game / 2;

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::process::{Fault, Log, Process};
-use crate::games::GameKind;
+use crate::games::{DEFAULT_GTP_GAME, GameKind};
 
 /// How long an engine may take to start and to answer set-up commands.
 const SETUP_TIME: Duration = Duration::from_secs(30);
@@ -234,13 +234,13 @@ impl Player {
         log: Option<Log>,
         stop: Arc<AtomicBool>,
     ) -> Result<Player, Fault> {
-        if spec.protocol == Protocol::Nboard && setup.kind != GameKind::OTHELLO {
+        if spec.protocol == Protocol::Nboard && !setup.kind.spec().speaks_nboard() {
             return Err(Fault::Protocol("NBoard engines play Othello only".into()));
         }
-        if spec.protocol == Protocol::Gtp && setup.kind.gtp_name().is_none() && setup.kind != GameKind::PHANTOM_GO {
+        if spec.protocol == Protocol::Gtp && setup.kind.gtp_name().is_none() && !setup.kind.spec().hides_moves() {
             return Err(Fault::Protocol(format!("{} is played over UGI+ only", setup.kind.spec().title())));
         }
-        if spec.protocol == Protocol::Phantom || setup.kind == GameKind::PHANTOM_GO {
+        if spec.protocol == Protocol::Phantom || setup.kind.spec().hides_moves() {
             return Err(Fault::Protocol("Phantom Go is refereed by its own arena code (arena/phantom.rs)".into()));
         }
         let process = Process::start(&spec.name, &spec.command, log, stop)?;
@@ -314,11 +314,13 @@ impl Player {
     }
 
     fn setup_gtp(&mut self, deadline: Instant) -> Result<(), Fault> {
-        if self.setup.kind == GameKind::OTHELLO {
-            // GRhino and Quarry select the game so; Go engines need not know it.
-            let _ = self.gtp("set_game Othello", deadline)?;
+        if let Some(name) = self.setup.kind.gtp_name()
+            && self.setup.kind != DEFAULT_GTP_GAME
+        {
+            // GRhino and Quarry select Othello so; Go engines need not know it.
+            let _ = self.gtp(&format!("set_game {name}"), deadline)?;
             let size = self.gtp(&format!("boardsize {}", self.setup.size), deadline)?;
-            if size.is_err() && self.setup.size != 8 {
+            if size.is_err() && self.setup.size != self.setup.kind.board_sizes().default {
                 return Err(Fault::Protocol(format!("cannot play on a {0}x{0} board", self.setup.size)));
             }
         } else {
@@ -435,7 +437,7 @@ impl Player {
             let (mv, seat) = (&req.moves[self.synced], req.seats[self.synced]);
             let command = format!("play {} {mv}", color_word(seat));
             if let Err(e) = self.gtp(&command, req.deadline)?
-                && !(mv == "pass" && self.setup.kind == GameKind::OTHELLO)
+                && !(mv == "pass" && self.setup.kind.spec().passes_only_when_forced())
             {
                 return Err(Fault::Protocol(format!("refused the legal move '{command}': {e}")));
             }

@@ -68,6 +68,12 @@ impl GameSpec for OthelloSpec {
     fn replay(&self, input: &ReplayInput) -> anyhow::Result<Replayed> {
         replay::othello::replay(input)
     }
+    fn speaks_nboard(&self) -> bool {
+        true
+    }
+    fn passes_only_when_forced(&self) -> bool {
+        true
+    }
     /// A board and side (an OBF line) or moves, with or without spaces (`f5d6c3`).
     fn opening_of_line(&self, line: &str) -> std::result::Result<Opening, String> {
         if line.len() >= 64 && line.contains(' ') && !line.contains(char::is_numeric) {
@@ -232,6 +238,9 @@ impl GameSpec for PhantomSpec {
     }
     fn replay(&self, input: &ReplayInput) -> anyhow::Result<Replayed> {
         replay::phantom::replay(input)
+    }
+    fn hides_moves(&self) -> bool {
+        true
     }
     fn opening_of_line(&self, _line: &str) -> std::result::Result<Opening, String> {
         Err("Phantom Go games start from the empty board (no openings file)".to_string())

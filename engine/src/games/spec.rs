@@ -128,4 +128,19 @@ pub trait GameSpec: Send + Sync + 'static {
         let _ = (seed, k);
         None
     }
+    /// Whether the game hides the opponent's moves, so that the arena referees it try
+    /// by try (its hidden-information loop, `arena/phantom.rs`) rather than move by
+    /// move (Phantom Go).
+    fn hides_moves(&self) -> bool {
+        false
+    }
+    /// Whether NBoard engines play it (the NBoard protocol is Othello's).
+    fn speaks_nboard(&self) -> bool {
+        false
+    }
+    /// Whether a pass is never chosen, only forced (Othello): GTP engines that play
+    /// it implicitly may refuse `play <colour> pass`, and the arena lets them.
+    fn passes_only_when_forced(&self) -> bool {
+        false
+    }
 }

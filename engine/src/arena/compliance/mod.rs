@@ -40,7 +40,6 @@ use self::nboard::nboard_checks;
 use self::ugi::ugi_checks;
 use super::players::{EngineSpec, GameSetup, Protocol, UGI_LINES};
 use super::process::{Fault, Log, Process};
-use crate::games::GameKind;
 
 /// How long an engine may take over an answer that needs no search.
 const ANSWER_TIME: Duration = Duration::from_secs(5);
@@ -83,8 +82,8 @@ pub fn run(spec: &EngineSpec, setup: GameSetup, log: Option<Log>, out: &mut dyn 
     let supported = match spec.protocol {
         Protocol::Ugi => true,
         Protocol::Gtp => setup.kind.gtp_name().is_some(),
-        Protocol::Nboard => setup.kind == GameKind::OTHELLO,
-        Protocol::Phantom => setup.kind == GameKind::PHANTOM_GO,
+        Protocol::Nboard => setup.kind.spec().speaks_nboard(),
+        Protocol::Phantom => setup.kind.spec().hides_moves(),
     };
     if !supported {
         return Err(io::Error::new(
