@@ -22,7 +22,7 @@ use bitboards::othello::{Board, Color, Position};
 use search::othello::train::{RECORD_BYTES, Record};
 
 use super::players::{EngineSpec, GameSetup, Player, Protocol, TimeControl};
-use crate::games::GameKind;
+use crate::games::NBOARD_GAME;
 use crate::games::referee::ArenaGame;
 use crate::tools::interrupt;
 use crate::tools::train_othello::TeachArgs;
@@ -54,7 +54,7 @@ impl NboardTeacher {
         if spec.protocol != Protocol::Nboard {
             bail!("the teacher '{}' must speak NBoard (proto=nboard)", spec.name);
         }
-        let setup = GameSetup { kind: GameKind::OTHELLO, size: 8, komi: 0.0 };
+        let setup = GameSetup { kind: NBOARD_GAME, size: 8, komi: 0.0 };
         // The time control is not used: NBoard engines search to their depth.
         let control = TimeControl::PerMove(Duration::from_secs(1));
         let player =

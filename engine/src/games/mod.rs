@@ -180,3 +180,6 @@ pub const DEFAULT_GAME: GameKind = GameKind::OTHELLO;
 
 /// The game a GTP controller gets unless it asks for another with `set_game`.
 pub const DEFAULT_GTP_GAME: GameKind = GameKind::GO;
+
+/// The game the NBoard protocol plays.
+pub const NBOARD_GAME: GameKind = GameKind::OTHELLO;

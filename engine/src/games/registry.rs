@@ -74,6 +74,13 @@ impl GameSpec for OthelloSpec {
     fn passes_only_when_forced(&self) -> bool {
         true
     }
+    fn board_points(&self, size: usize) -> Vec<String> {
+        (0..size * size).map(|i| format!("{}{}", char::from(b'a' + (i % size) as u8), i / size + 1)).collect()
+    }
+    /// Black wipes White out in 9 moves.
+    fn ended_line(&self) -> Option<&'static [&'static str]> {
+        Some(&["e6", "f4", "e3", "f6", "g5", "d6", "e7", "f5", "c5"])
+    }
     /// A board and side (an OBF line) or moves, with or without spaces (`f5d6c3`).
     fn opening_of_line(&self, line: &str) -> std::result::Result<Opening, String> {
         if line.len() >= 64 && line.contains(' ') && !line.contains(char::is_numeric) {
@@ -142,6 +149,9 @@ impl GameSpec for GoSpec {
     }
     fn replay(&self, input: &ReplayInput) -> anyhow::Result<Replayed> {
         replay::go::replay(input)
+    }
+    fn board_points(&self, size: usize) -> Vec<String> {
+        bitboards::go::points(size).map(|p| p.to_gtp(size)).collect()
     }
     /// An SGF file's main line (no setup stones: they cannot be sent over GTP).
     fn opening_of_file(&self, text: &str, size: usize) -> Option<std::result::Result<Opening, String>> {

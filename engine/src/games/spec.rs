@@ -143,4 +143,17 @@ pub trait GameSpec: Send + Sync + 'static {
     fn passes_only_when_forced(&self) -> bool {
         false
     }
+    /// Every point of a board of side `size` as a move text (Othello `a1`..`h8`, Go
+    /// `A1`..`J9`), for scripts that look for a move the rules refuse; empty for a game
+    /// without such points.
+    fn board_points(&self, size: usize) -> Vec<String> {
+        let _ = size;
+        Vec::new()
+    }
+    /// A short line of moves from the standard start that ends the game (Othello: a
+    /// wipeout in 9 moves), for scripts that check an engine's view of a finished
+    /// game; `None` where there is none.
+    fn ended_line(&self) -> Option<&'static [&'static str]> {
+        None
+    }
 }

@@ -7,14 +7,11 @@ use bitboards::{Outcome, Player as Side};
 
 use super::rules::{Rules, line_of_play};
 use super::{ANSWER_TIME, Checker, EngineSpec, GameSetup, MARGIN, Miss, PROMPT, fault_miss, shorten};
-use crate::games::GameKind;
+use crate::games::DEFAULT_GTP_GAME;
 
 /// How long GTP `final_score` may take: a scoring command may search (GNU Go 3.8
 /// takes about 14 s on a nearly empty 9×9 board on a loaded 2-core machine).
 const SCORE_TIME: Duration = Duration::from_secs(60);
-
-/// The nine-move Othello game in which Black takes every disc (a finished game).
-const OTHELLO_WIPEOUT: [&str; 9] = ["e6", "f4", "e3", "f6", "g5", "d6", "e7", "f5", "c5"];
 
 /// The commands every GTP version 2 engine must know.
 const GTP_REQUIRED: [&str; 11] = [
@@ -149,12 +146,15 @@ pub(super) fn gtp_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -
         let r = c.gtp("boardsize 99", ANSWER_TIME)?;
         if r.success { Err(Miss::wrong(r.shown(), "'? unacceptable size'")) } else { Ok(r.shown()) }
     })?;
-    if setup.kind == GameKind::OTHELLO && listed("set_game") {
-        c.check("set_game Othello", |c| c.gtp_ok("set_game Othello"))?;
+    if let Some(name) = setup.kind.gtp_name()
+        && setup.kind != DEFAULT_GTP_GAME
+        && listed("set_game")
+    {
+        c.check(&format!("set_game {name}"), |c| c.gtp_ok(&format!("set_game {name}")))?;
     }
     c.check(&format!("boardsize {}", setup.size), |c| c.gtp_ok(&format!("boardsize {}", setup.size)))?;
     c.check("clear_board", |c| c.gtp_ok("clear_board"))?;
-    if setup.kind == GameKind::GO {
+    if setup.kind.spec().default_komi().is_some() {
         c.check(&format!("komi {}", setup.komi), |c| c.gtp_ok(&format!("komi {}", setup.komi)))?;
     }
     if listed("time_settings") {
@@ -231,10 +231,9 @@ pub(super) fn gtp_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -
         }
     })?;
     if listed("final_score") {
-        let (name, moves): (&str, Vec<String>) = if setup.kind == GameKind::OTHELLO {
-            ("final_score of a finished game", OTHELLO_WIPEOUT.iter().map(|m| m.to_string()).collect())
-        } else {
-            ("final_score is well formed", Vec::new())
+        let (name, moves): (&str, Vec<String>) = match setup.kind.spec().ended_line() {
+            Some(line) => ("final_score of a finished game", line.iter().map(|m| m.to_string()).collect()),
+            None => ("final_score is well formed", Vec::new()),
         };
         c.check(name, |c| {
             let mut want = None;

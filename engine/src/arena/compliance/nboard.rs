@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::rules::{Rules, Spot, line_of_play};
 use super::{ANSWER_TIME, Checker, EngineSpec, GameSetup, MARGIN, Miss, shorten};
-use crate::games::GameKind;
+use crate::games::NBOARD_GAME;
 
 impl Checker<'_> {
     /// NBoard: `ping n` answered `pong n`; the lines before it.
@@ -22,7 +22,7 @@ fn nboard_move(line: &str) -> Option<String> {
 }
 
 pub(super) fn nboard_checks(c: &mut Checker, spec: &EngineSpec) -> io::Result<()> {
-    let setup = GameSetup { kind: GameKind::OTHELLO, size: 8, komi: 0.0 };
+    let setup = GameSetup { kind: NBOARD_GAME, size: 8, komi: 0.0 };
     let Ok(start) = Rules::at(&setup, None) else {
         writeln!(c.out, "FAIL  the check's own script: no start position")?;
         c.report.failed += 1;

@@ -48,16 +48,13 @@ fn sensible_try(view: &View, text: &str) -> Result<(), String> {
 impl Rules {
     /// The position `start` (our text form; `None`: the standard start).
     pub(super) fn at(setup: &GameSetup, start: Option<&str>) -> Result<Rules, String> {
-        if setup.kind == GameKind::PHANTOM_GO {
+        if setup.kind.spec().hides_moves() {
             return Ok(match start {
                 None => Rules::Phantom(Box::new(Referee::new(
                     PhantomConfig::for_rules(PhantomRules::Ccgc).with_komi(setup.komi),
                 ))),
                 Some(t) => Rules::PhantomView(View::from_text(t).map_err(|e| e.to_string())?),
             });
-        }
-        if setup.kind == GameKind::CHAOS_CLOCK && start.is_none() {
-            return Err("a Chaos Clock start is a deal".into());
         }
         let rules = RefereeRules {
             size: setup.size,
@@ -141,10 +138,7 @@ impl Rules {
     /// A move on the board that is not legal now (Othello, Go), for the illegal `play`.
     pub(super) fn illegal_example(&self, size: usize) -> Option<String> {
         let candidates: Vec<String> = match self {
-            Rules::Played(kind, _) if *kind == GameKind::OTHELLO => {
-                (0..64).map(|i| format!("{}{}", char::from(b'a' + (i % 8) as u8), i / 8 + 1)).collect()
-            }
-            Rules::Played(kind, _) if *kind == GameKind::GO => go::points(size).map(|p| p.to_gtp(size)).collect(),
+            Rules::Played(kind, _) => kind.spec().board_points(size),
             _ => Vec::new(),
         };
         candidates.into_iter().find(|c| self.check(c).is_err())

@@ -3,16 +3,10 @@
 use std::io;
 use std::time::{Duration, Instant};
 
-use bitboards::chaosclock as cc;
 use bitboards::{Outcome, go};
 
 use super::rules::{Rules, Spot, line_of_play};
 use super::{ANSWER_TIME, Checker, EngineSpec, GameSetup, MARGIN, Miss, PROMPT, UGI_LINES, shorten};
-use crate::games::GameKind;
-
-/// A Chaos Clock deal (no piece on its own number), used when the engine's own
-/// `startpos` cannot be learned.
-const CHAOS_DEAL: &str = "2,3,4,5,6,7,8,9,10,11,12,1 Y 0";
 
 impl Checker<'_> {
     /// UGI+: `isready` answered `readyok`; the lines before it.
@@ -133,10 +127,12 @@ pub(super) fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -
         c.send("position startpos")?;
         c.send("query fen")?;
         let (_, fen) = c.until(ANSWER_TIME, "'response <the position>'", response)?;
-        if setup.kind == GameKind::CHAOS_CLOCK {
-            let state =
-                cc::State::parse(&fen).map_err(|e| Miss::wrong(format!("'{fen}' ({e})"), "a Chaos Clock position"))?;
-            deal = Some(state.to_string());
+        if Rules::at(&setup, None).is_err() {
+            // A game without one standard start (Chaos Clock's deals): the engine's.
+            let title = setup.kind.spec().title();
+            let rules = Rules::at(&setup, Some(&fen))
+                .map_err(|e| Miss::wrong(format!("'{fen}' ({e})"), format!("a {title} position")))?;
+            deal = Some(rules.text());
         } else {
             let ours = match Rules::at(&setup, None) {
                 // Phantom Go's `query fen` from the start is the referee's full board.
@@ -152,9 +148,11 @@ pub(super) fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -
     })?;
     let base = match deal {
         Some(d) => Spot { startpos: true, start: Some(d), moves: Vec::new() },
-        None if setup.kind == GameKind::CHAOS_CLOCK => {
-            Spot { startpos: false, start: Some(CHAOS_DEAL.into()), moves: Vec::new() }
-        }
+        None if Rules::at(&setup, None).is_err() => Spot {
+            startpos: false,
+            start: setup.kind.spec().deal_opening(0, 0).and_then(|o| o.start),
+            moves: Vec::new(),
+        },
         None => Spot { startpos: true, start: None, moves: Vec::new() },
     };
     let (line, fen) = match Rules::of(&setup, &base).and_then(|r| {
@@ -242,8 +240,8 @@ pub(super) fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -
     })?;
     // A finished game: Othello's full board; two passes where the rules have them;
     // else the fixed line of play to the end.
-    let over = if setup.kind == GameKind::OTHELLO {
-        Spot { startpos: false, start: Some(format!("{}O X", "X".repeat(63))), moves: Vec::new() }
+    let over = if let Some(line) = setup.kind.spec().ended_line() {
+        base.with_moves(line.iter().map(|m| m.to_string()).collect())
     } else {
         let passes = base.with_moves(vec!["pass".into(), "pass".into()]);
         match Rules::of(&setup, &base) {
