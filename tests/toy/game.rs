@@ -207,13 +207,7 @@ impl GameSpec for TicTacToeSpec {
         if size.is_some_and(|n| n != 3) {
             return Err(sente::error::EngineError::BoardSize("tic-tac-toe is played on 3x3 only (3)".into()));
         }
-        let rules = RefereeRules {
-            size: 3,
-            komi: 0.0,
-            solve_empties: 0,
-            max_moves: 9,
-            phantom_rules: bitboards::phantom::PhantomRules::Ccgc,
-        };
+        let rules = RefereeRules::plain(3, 9);
         let kind = GameKind::from_spec(&TicTacToeSpec);
         Ok(Box::new(PlayerSession::<TicTacToe, AlphaBetaPlayer>::new(kind, rules, AlphaBetaPlayer)?))
     }

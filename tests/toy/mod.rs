@@ -66,13 +66,7 @@ fn the_rules_pass_the_conformance_suite() {
     let checked = search::conformance::check_random_games(&TicTacToe::start(), 300, 9, 17);
     assert!(checked > 1500, "{checked} positions");
     // The text form reads back, and the rules know a line from a full board.
-    let rules = RefereeRules {
-        size: 3,
-        komi: 0.0,
-        solve_empties: 0,
-        max_moves: 9,
-        phantom_rules: bitboards::phantom::PhantomRules::Ccgc,
-    };
+    let rules = RefereeRules::plain(3, 9);
     for text in ["xx./oo./... x", "xox/xoo/oxx x", "xxx/oo./... o"] {
         let position = TicTacToe::from_opening(&rules, Some(text)).expect("a position");
         assert_eq!(position.text(), text);

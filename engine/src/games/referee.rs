@@ -46,6 +46,15 @@ pub struct RefereeRules {
     pub phantom_rules: bitboards::phantom::PhantomRules,
 }
 
+impl RefereeRules {
+    /// Rules of a board of side `size` and a move cap, with every game's own setting
+    /// at its default (no komi, no exact solving, CCGC Phantom Go): what a game that
+    /// has none of these settings fills in.
+    pub fn plain(size: usize, max_moves: usize) -> RefereeRules {
+        RefereeRules { size, komi: 0.0, solve_empties: 0, max_moves, phantom_rules: Default::default() }
+    }
+}
+
 /// An opening: a start position (game text form; `None`: the standard start) and
 /// moves played from it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

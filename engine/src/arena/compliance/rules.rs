@@ -56,13 +56,7 @@ impl Rules {
                 Some(t) => Rules::PhantomView(View::from_text(t).map_err(|e| e.to_string())?),
             });
         }
-        let rules = RefereeRules {
-            size: setup.size,
-            komi: setup.komi,
-            solve_empties: 0,
-            max_moves: usize::MAX,
-            phantom_rules: PhantomRules::Ccgc,
-        };
+        let rules = RefereeRules { komi: setup.komi, ..RefereeRules::plain(setup.size, usize::MAX) };
         Ok(Rules::Played(setup.kind, setup.kind.new_referee(&rules, start)?))
     }
 
