@@ -35,6 +35,9 @@ use crate::games::replay::{Frame, ReplayInput, ReportFace};
 
 /// The page's style sheet.
 const CSS: &str = include_str!("report/report.css");
+/// The page: its head, its two columns, the data and the script, with `{{name}}`
+/// where [`page`] fills in each part.
+const PAGE: &str = include_str!("report/page.html");
 /// The page's script: draws the frames, steps through them, and checks itself at
 /// `#selftest`.
 const JS: &str = include_str!("report/report.js");
@@ -189,31 +192,10 @@ fn face(kind: Option<GameKind>) -> ReportFace {
 /// The whole page.
 fn page(m: &Match) -> String {
     let title = format!("{} vs {} — {}", m.names[0], m.names[1], game_title(m.kind));
-    let mut html = String::new();
-    let _ = write!(
-        html,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" \
-         content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>\n{CSS}</style>\n</head>\n\
-         <body>\n",
-        esc(&format!("sente arena report: {title}"))
-    );
-    let _ = writeln!(html, "<header>\n<h1>{}</h1>\n<p class=\"meta\">{}</p>\n</header>", esc(&title), meta_line(m));
-    html.push_str("<main>\n");
     // Phantom Go's three boards side by side take the page's width.
     let wide = face(m.kind).wide;
-    if wide {
-        html.push_str(&replay_section(m));
-    }
-    html.push_str("<div class=\"col\">\n");
-    html.push_str(&score_section(m));
-    if !wide {
-        html.push_str(&replay_section(m));
-    }
-    html.push_str("</div>\n<div class=\"col\">\n");
-    html.push_str(&sprt_section(m));
-    html.push_str(&time_section(m));
-    html.push_str(&pairs_section(m));
-    html.push_str("</div>\n</main>\n");
+    let replay = replay_section(m);
+    let (wide_replay, replay) = if wide { (replay, String::new()) } else { (String::new(), replay) };
     let data = ReportData { games: replays(m), seats: face(m.kind).seats };
     // `<`, `>` and `&` are written as JSON escapes, so that nothing in the data (an
     // engine's name or move text: `</script>`, `<!--<script>`) can end its element or
@@ -223,9 +205,47 @@ fn page(m: &Match) -> String {
         .replace('<', "\\u003c")
         .replace('>', "\\u003e")
         .replace('&', "\\u0026");
-    let _ = writeln!(html, "<script type=\"application/json\" id=\"report-data\">{json}</script>");
-    let _ = writeln!(html, "<script>\n{JS}</script>\n</body>\n</html>");
-    html
+    fill(
+        PAGE,
+        &[
+            ("title", &esc(&format!("sente arena report: {title}"))),
+            ("css", CSS),
+            ("heading", &esc(&title)),
+            ("meta", &meta_line(m)),
+            ("wide_replay", &wide_replay),
+            ("score", &score_section(m)),
+            ("replay", &replay),
+            ("sprt", &sprt_section(m)),
+            ("time", &time_section(m)),
+            ("pairs", &pairs_section(m)),
+            ("data", &json),
+            ("js", JS),
+        ],
+    )
+}
+
+/// `template` with each `{{name}}` replaced by its value, in one pass: a value is
+/// never read for placeholders (an engine's name may hold `{{js}}`).
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + values.iter().map(|(_, v)| v.len()).sum::<usize>());
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        match after.find("}}").and_then(|end| values.iter().find(|(name, _)| *name == &after[..end]).map(|v| (end, v)))
+        {
+            Some((end, (_, value))) => {
+                out.push_str(value);
+                rest = &after[end + 2..];
+            }
+            None => {
+                out.push_str("{{");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The line under the title: the match's settings and how far it got.
@@ -820,6 +840,16 @@ mod tests {
 
     fn cc_start() -> String {
         bitboards::chaosclock::random_opening(7).to_string()
+    }
+
+    #[test]
+    fn the_template_is_filled_in_one_pass() {
+        let filled = fill("<{{a}}|{{b}}|{{c}}|{{", &[("a", "{{b}}"), ("b", "x")]);
+        assert_eq!(filled, "<{{b}}|x|{{c}}|{{");
+        // Every placeholder of the page is filled.
+        let names = ["title", "css", "heading", "meta", "wide_replay", "score", "replay", "sprt", "time", "pairs"];
+        let values: Vec<(&str, &str)> = names.iter().chain(&["data", "js"]).map(|n| (*n, "")).collect();
+        assert!(!fill(PAGE, &values).contains("{{"));
     }
 
     #[test]
