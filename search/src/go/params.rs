@@ -204,11 +204,12 @@ pub(crate) const RANDOM_DRAWS: usize = 4;
 
 /// Settling playouts from the position after each root move, for its score lead, the
 /// lead's spread and the move's ownership map. The margins of these random playouts
-/// spread by about 40 points in a 9×9 opening (`scoreStdev` 38–45 for the moves of the
-/// fixed check position in docs/go.md), so a lead's standard error is about 40/√128 ≈
-/// 3.5 points; at the 32 `kata-analyze` once ran it was about 7, and the leads of the
-/// same moves differed from `sente analysis`'s by up to 10 points. The count itself is
-/// hand-set (it costs 128 playouts once per root move searched).
+/// spread by about 40 points in a 9×9 opening (`scoreStdev` 38–45 for the root moves of
+/// the position of the front ends' agreement test in engine/src/protocols/analysis.rs,
+/// E5 C5 D3 F4 G6, komi 7), so a lead's standard error is about 40/√128 ≈ 3.5 points;
+/// at the 32 `kata-analyze` once ran it was about 7, and there its leads differed from
+/// `sente analysis`'s by up to 10 points (5.8 on average). The count itself is hand-set
+/// (it costs 128 playouts once per root move searched).
 pub const ANALYSIS_MOVE_PLAYOUTS: usize = 128;
 
 /// Settling playouts from the analysed position itself, for its score lead and its
