@@ -8,8 +8,9 @@ use bitboards::go::sgf::{self, SgfGame};
 use bitboards::go::{Board, Color, Game, Illegal, Move, Point, Superko, bits};
 use protocol::gtp::{self, Command};
 use protocol::ugi::{OptionKind, StartPosition};
+use search::go::analysis::{Analyser, AnalysisData, Wanted, settle_position};
 use search::go::endgame::{Settlement, judge};
-use search::go::mcts::{DEFAULT_PLAYOUTS, MOVE_MODEL_BY_DEFAULT, Mcts, MctsResult, MctsSettings, ownership};
+use search::go::mcts::{DEFAULT_PLAYOUTS, MOVE_MODEL_BY_DEFAULT, Mcts, MctsResult, MctsSettings};
 use search::go::params::LAST_GOOD_REPLY;
 use search::go::player::{Choice, Ending, GoPlayer, Progress, search_in_steps};
 use search::go::playout::Policy;
@@ -381,13 +382,12 @@ impl GtpGame for GoGtp {
             ]
             .join("\n")),
             ("sente-ownership", []) => {
-                // GoGui gfx: INFLUENCE with values from -1 (white) to 1 (black).
-                let own = ownership(&board, 400, 11);
+                // GoGui gfx: INFLUENCE with values from -1 (white) to 1 (black): the
+                // ownership map `kata-analyze` and `sente analysis` report, black's view.
+                let own = settle_position(&board, self.state.game.komi()).ownership(&board, Color::BLACK);
                 let size = board.size();
-                let cells: Vec<String> = board
-                    .points()
-                    .map(|p| format!("{} {:.2}", p.to_gtp(size), 2.0 * own[p.0 as usize] - 1.0))
-                    .collect();
+                let cells: Vec<String> =
+                    board.points().zip(own).map(|(p, v)| format!("{} {v:.2}", p.to_gtp(size))).collect();
                 Ok(format!("INFLUENCE {}", cells.join(" ")))
             }
             _ if GO_EXTRA.contains(&cmd.name.as_str()) => {
@@ -402,30 +402,11 @@ impl GtpGame for GoGtp {
     }
 
     fn analysis(&mut self, cmd: &Command) -> Option<Result<AnalysisJob>> {
-        let (format, false) = analysis_command(&cmd.name)? else { return None };
-        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
-        let game = self.state.game.clone();
-        let request = match AnalysisRequest::parse(&args, game.board().to_move(), format) {
-            Ok(r) => r,
-            Err(e) => return Some(Err(EngineError::Syntax(format!("{}: {e}", cmd.name)))),
+        let search = match self.analysis_search(cmd)? {
+            Ok(search) => search,
+            Err(e) => return Some(Err(e)),
         };
-        if game.is_over() {
-            return Some(Err("the game is over: nothing to analyse".into()));
-        }
-        let seed = self.state.player.next_seed();
-        let MctsSettings { policy, move_model, last_good_reply, .. } = self.state.player.settings();
-        let settings = MctsSettings { policy, move_model, last_good_reply, ..MctsSettings::default() };
-        Some(Ok(Box::new(move |stop: &StopFlag, out: &Output| {
-            let mut writer = AnalysisWriter::new(&game, request);
-            let mut tree = Mcts::new(&writer.game, seed).with_settings(settings);
-            let mut report = |tree: &Mcts, r: &MctsResult, _finished: bool| {
-                if let Some(line) = writer.line(tree, r) {
-                    out.line(line)
-                }
-            };
-            let mut progress = Progress { interval: request.interval, report: &mut report };
-            search_in_steps(&mut tree, request.color, &Limits::infinite(), stop, &mut progress);
-        })))
+        Some(Ok(Box::new(move |stop: &StopFlag, out: &Output| search.run(&Limits::infinite(), stop, out))))
     }
 
     fn streamed_reply(
@@ -493,50 +474,6 @@ struct AnalysisRequest {
 
 /// Time between analysis lines when the command gives none (1 s, in centiseconds).
 const DEFAULT_ANALYSIS_INTERVAL_CS: u64 = 100;
-/// Moves of a principal variation in an analysis line.
-const ANALYSIS_PV_LENGTH: usize = 15;
-/// Settling playouts per move for `kata-analyze`'s `scoreLead`.
-const SCORE_PLAYOUTS: usize = 32;
-/// Settling playouts for the analyses' ownership map of the position.
-pub(crate) const OWNERSHIP_PLAYOUTS: usize = 200;
-
-/// The 95% lower confidence bound of a win rate `w` measured over `visits` playouts
-/// (normal approximation), within 0 and 1.
-pub(crate) fn win_rate_lcb(w: f64, visits: u32) -> f64 {
-    (w - 1.96 * (w * (1.0 - w) / f64::from(visits.max(1))).sqrt()).clamp(0.0, 1.0)
-}
-
-/// What settling playouts from one position say about its end.
-pub(crate) struct Settled {
-    /// How often each point ends up black's (1.0 always, 0.0 never; shared points
-    /// count half), by point number, as [`ownership`] gives it.
-    pub black_share: Vec<f32>,
-    /// The mean of black's final area margin, komi included.
-    pub black_margin: f64,
-    /// The standard deviation of that margin over the playouts.
-    pub margin_stdev: f64,
-}
-
-/// Runs `playouts` settling playouts (the light random playouts of [`ownership`], which
-/// do not fill their own areas) from `board` and counts each one's area with `komi`.
-pub(crate) fn settle_playouts(board: &Board, komi: f64, playouts: usize, seed: u64) -> Settled {
-    let playouts = playouts.max(1);
-    let mut black_share = vec![0.0f32; 128];
-    let (mut sum, mut sum_of_squares) = (0.0, 0.0);
-    for i in 0..playouts {
-        // One playout a call, so that each playout's own margin is seen.
-        let own = ownership(board, 1, seed.wrapping_add(i as u64));
-        let margin = board.points().map(|p| 2.0 * f64::from(own[p.0 as usize]) - 1.0).sum::<f64>() - komi;
-        sum += margin;
-        sum_of_squares += margin * margin;
-        for (total, share) in black_share.iter_mut().zip(&own) {
-            *total += share / playouts as f32;
-        }
-    }
-    let mean = sum / playouts as f64;
-    let variance = (sum_of_squares / playouts as f64 - mean * mean).max(0.0);
-    Settled { black_share, black_margin: mean, margin_stdev: variance.sqrt() }
-}
 
 impl AnalysisRequest {
     fn parse(args: &[&str], to_move: Color, format: AnalysisFormat) -> Result<AnalysisRequest, String> {
@@ -591,99 +528,135 @@ impl AnalysisRequest {
     }
 }
 
-/// Builds the analysis lines of one search: one line per report, every searched
-/// root move as `info move … pv …`, best first.
-struct AnalysisWriter {
+impl GoGtp {
+    /// The search an `lz-analyze` or `kata-analyze` command asks for (`None` for
+    /// another command): the game, the request, and the search's seed (the player's
+    /// next) and settings (one thread; the player's playouts, move model and replies).
+    fn analysis_search(&mut self, cmd: &Command) -> Option<Result<AnalysisSearch>> {
+        let (format, false) = analysis_command(&cmd.name)? else { return None };
+        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+        let game = self.state.game.clone();
+        let request = match AnalysisRequest::parse(&args, game.board().to_move(), format) {
+            Ok(r) => r,
+            Err(e) => return Some(Err(EngineError::Syntax(format!("{}: {e}", cmd.name)))),
+        };
+        if game.is_over() {
+            return Some(Err("the game is over: nothing to analyse".into()));
+        }
+        let seed = self.state.player.next_seed();
+        let MctsSettings { policy, move_model, last_good_reply, .. } = self.state.player.settings();
+        let settings = MctsSettings { policy, move_model, last_good_reply, ..MctsSettings::default() };
+        Some(Ok(AnalysisSearch { game, request, seed, settings }))
+    }
+}
+
+/// The lines GTP `command` (an `lz-analyze` or `kata-analyze` line) writes in `gtp`'s
+/// position when its search runs `playouts` playouts with `seed` in one step (one
+/// thread), as `sente analysis` searches a query: for the tests that the two front
+/// ends report the same analysis.
+#[cfg(test)]
+pub(crate) fn analysis_lines(gtp: &mut GoGtp, command: &str, seed: u64, playouts: u64) -> Result<Vec<String>> {
+    let cmd = gtp::parse(command).ok_or_else(|| EngineError::Syntax(format!("not a GTP command: {command}")))?;
+    let mut search = gtp.analysis_search(&cmd).ok_or_else(|| format!("not an analysis command: {command}"))??;
+    search.seed = seed;
+    // One step: a search in several steps of a given time is not repeatable.
+    search.request.interval = Duration::from_secs(3600);
+    let (out, lines) = crate::io::collecting_output();
+    search.run(&Limits { nodes: Some(playouts), ..Limits::default() }, &StopFlag::new(), &out);
+    Ok(lines.try_iter().collect())
+}
+
+/// The search behind `lz-analyze` and `kata-analyze`.
+struct AnalysisSearch {
     game: Game,
     request: AnalysisRequest,
-    /// `kata-analyze`'s score lead of each root move once computed (the position
-    /// after a root move does not change during the search).
-    score_leads: std::collections::HashMap<Move, f64>,
-    /// The ownership map, computed once.
-    ownership: Option<String>,
+    seed: u64,
+    settings: MctsSettings,
+}
+
+impl AnalysisSearch {
+    /// Searches within `limits` (over GTP: until stopped), with one line on `out`
+    /// every interval of the request.
+    fn run(&self, limits: &Limits, stop: &StopFlag, out: &Output) {
+        let mut writer = AnalysisWriter::new(&self.game, self.request);
+        let mut tree = Mcts::new(writer.analyser.game(), self.seed).with_settings(self.settings);
+        let mut report = |tree: &Mcts, r: &MctsResult, _finished: bool| {
+            if let Some(line) = writer.line(tree, r) {
+                out.line(line)
+            }
+        };
+        let mut progress = Progress { interval: self.request.interval, report: &mut report };
+        search_in_steps(&mut tree, self.request.color, limits, stop, &mut progress);
+    }
+}
+
+/// Writes the analysis lines of one search: the position's [`Analyser`] makes the
+/// analysis, [`analysis_line`] formats it.
+struct AnalysisWriter {
+    analyser: Analyser,
+    format: AnalysisFormat,
 }
 
 impl AnalysisWriter {
+    /// The writer for `request` in `game`: the position analysed is `game`'s, after a
+    /// pass when the colour asked for is not the side to move.
     fn new(game: &Game, request: AnalysisRequest) -> AnalysisWriter {
         let mut game = game.clone();
         if game.board().to_move() != request.color {
             game.play(request.color.other(), Move::Pass).ok();
         }
-        let ownership = (request.format == AnalysisFormat::Kata && request.ownership).then(|| {
-            let board = game.board();
-            let own = ownership(board, OWNERSHIP_PLAYOUTS, 17);
-            let values: Vec<String> = board
-                .points()
-                .map(|p| {
-                    let black = 2.0 * own[p.0 as usize] - 1.0;
-                    format!("{:.3}", if request.color == Color::BLACK { black } else { -black })
-                })
-                .collect();
-            values.join(" ")
-        });
-        AnalysisWriter { game, request, score_leads: Default::default(), ownership }
-    }
-
-    fn text(&self, m: Move) -> String {
-        search::Game::move_name(&self.game, m)
-    }
-
-    /// Points the side to move leads by after `m`: the mean area margin (komi
-    /// included) of settling playouts from the position after it.
-    fn score_lead(&mut self, m: Move) -> f64 {
-        let color = self.request.color;
-        if let Some(&lead) = self.score_leads.get(&m) {
-            return lead;
-        }
-        let after = match m {
-            Move::Pass => Ok(self.game.board().pass(color)),
-            Move::Play(_) => self.game.check(color, m),
+        let kata = request.format == AnalysisFormat::Kata;
+        let wanted = Wanted {
+            scores: kata,
+            ownership: kata && request.ownership,
+            max_moves: request.max_moves,
+            ..Wanted::default()
         };
-        let lead = after.map_or(0.0, |board| {
-            let black_margin = settle_playouts(&board, self.game.komi(), SCORE_PLAYOUTS, 23).black_margin;
-            if color == Color::BLACK { black_margin } else { -black_margin }
-        });
-        self.score_leads.insert(m, lead);
-        lead
+        AnalysisWriter { analyser: Analyser::new(&game, wanted), format: request.format }
     }
 
-    /// The analysis line for the search so far; `None` while no move has a visit (an
+    /// The analysis line for the search so far; `None` while no move is listed (an
     /// empty line would end the GTP reply).
     fn line(&mut self, tree: &Mcts, r: &MctsResult) -> Option<String> {
-        let prior = 1.0 / r.root_moves.len().max(1) as f64;
-        let mut parts = Vec::new();
-        let searched = r.root_moves.iter().filter(|m| m.1 > 0).take(self.request.max_moves);
-        for (order, &(m, visits, win_rate)) in searched.enumerate() {
-            let w = win_rate as f64;
-            let lcb = win_rate_lcb(w, visits);
-            let pv: Vec<String> = tree.line_after(m, ANALYSIS_PV_LENGTH).into_iter().map(|m| self.text(m)).collect();
-            let name = self.text(m);
-            parts.push(match self.request.format {
-                AnalysisFormat::Lz => format!(
-                    "info move {name} visits {visits} winrate {} prior {} lcb {} order {order} pv {}",
-                    (w * 10000.0).round() as u32,
-                    (prior * 10000.0).round() as u32,
-                    (lcb * 10000.0).round() as u32,
-                    pv.join(" ")
-                ),
-                AnalysisFormat::Kata => {
-                    let lead = self.score_lead(m);
+        let data = self.analyser.data(tree, r).filter(|d| !d.moves.is_empty())?;
+        Some(analysis_line(self.analyser.game(), &data, self.format))
+    }
+}
+
+/// One analysis line of `data` (an analysis of `game`'s position) in `format`: every
+/// listed root move as `info move … pv …`, best first, then `kata-analyze`'s ownership
+/// when it was wanted.
+fn analysis_line(game: &Game, data: &AnalysisData, format: AnalysisFormat) -> String {
+    let text = |m: Move| search::Game::move_name(game, m);
+    let mut parts: Vec<String> = data
+        .moves
+        .iter()
+        .map(|info| {
+            let (name, visits, w, prior, lcb, order) =
+                (text(info.mv), info.visits, info.win_rate, info.prior, info.lcb, info.order);
+            let pv = info.pv.iter().map(|&m| text(m)).collect::<Vec<String>>().join(" ");
+            match format {
+                AnalysisFormat::Lz => {
+                    let permyriad = |x: f64| (x * 10000.0).round() as u32;
+                    let (w, prior, lcb) = (permyriad(w), permyriad(prior), permyriad(lcb));
                     format!(
-                        "info move {name} visits {visits} winrate {w:.6} scoreMean {lead:.3} scoreLead {lead:.3} \
-                         prior {prior:.6} lcb {lcb:.6} order {order} pv {}",
-                        pv.join(" ")
+                        "info move {name} visits {visits} winrate {w} prior {prior} lcb {lcb} order {order} pv {pv}"
                     )
                 }
-            });
-        }
-        if parts.is_empty() {
-            return None;
-        }
-        if let Some(own) = &self.ownership {
-            parts.push(format!("ownership {own}"));
-        }
-        Some(parts.join(" "))
+                AnalysisFormat::Kata => {
+                    let lead = info.score.map_or(0.0, |s| s.lead);
+                    format!(
+                        "info move {name} visits {visits} winrate {w:.6} scoreMean {lead:.3} scoreLead {lead:.3} \
+                         prior {prior:.6} lcb {lcb:.6} order {order} pv {pv}"
+                    )
+                }
+            }
+        })
+        .collect();
+    if let Some(own) = &data.ownership {
+        parts.push(format!("ownership {}", own.iter().map(|v| format!("{v:.3}")).collect::<Vec<String>>().join(" ")));
     }
+    parts.join(" ")
 }
 
 /// Go behind UGI+.

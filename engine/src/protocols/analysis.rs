@@ -20,7 +20,7 @@
 //! the end of input the turns waiting are analysed before the engine exits, unless
 //! `-quit-without-waiting` was given.
 
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BinaryHeap};
 use std::io::{BufReader, Write};
 use std::ops::RangeInclusive;
 use std::panic::AssertUnwindSafe;
@@ -29,15 +29,14 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use anyhow::Result;
-use bitboards::go::{Board, Color, FastBoard, Game, MAX_SIZE, Move, Point, Superko};
+use bitboards::go::{Board, Color, Game, MAX_SIZE, Move, Point, Superko};
 use crossbeam_channel::{Receiver, Sender, never, select, unbounded};
+use search::go::analysis::{Analyser, AnalysisData, PV_LENGTH, Score, Wanted};
 use search::go::mcts::{Mcts, MctsResult, MctsSettings};
 use search::go::player::{Progress, search_in_steps};
-use search::go::prior::{Prior, prior};
 use search::{Limits, StopFlag};
 use serde_json::{Map, Value, json};
 
-use crate::games::go::{OWNERSHIP_PLAYOUTS, Settled, settle_playouts, win_rate_lcb};
 use crate::io::{self, Input, Output};
 
 /// `sente analysis`'s command line.
@@ -63,17 +62,9 @@ pub struct AnalysisArgs {
 /// The most visits a query may ask for (KataGo's bound, 2^50).
 const MAX_VISITS: u64 = 1 << 50;
 
-/// Moves of a principal variation after its first when a query gives no `analysisPVLen`.
-const DEFAULT_PV_LENGTH: usize = 15;
-
-/// Settling playouts from the position after each root move, for its `scoreLead`,
-/// `scoreStdev` and `ownership`: their margins spread by about 40 points in a 9×9
-/// opening, so the lead's standard error is about 40/√128 ≈ 3.5 points
-/// (`kata-analyze` runs 32).
-const MOVE_SCORE_PLAYOUTS: usize = 128;
-
-/// Seed of every search and of its settling playouts: with one thread the same query
-/// gets the same answer.
+/// Seed of every search: with one thread the same query gets the same answer (the
+/// settling playouts behind the scores and ownership have their own fixed seed,
+/// [`search::go::analysis::SETTLING_SEED`]).
 const SEED: u64 = 1;
 
 /// Speaks the protocol on stdin/stdout until the end of input.
@@ -712,7 +703,7 @@ fn parse_query(q: &Map<String, Value>, defaults: &Defaults) -> Result<Query, Fie
         ownership: false,
         moves_ownership: false,
         policy: false,
-        pv_length: DEFAULT_PV_LENGTH,
+        pv_length: PV_LENGTH,
         threads: defaults.threads,
         hash_mb: defaults.hash_mb,
         avoid: [Avoid::default(); 2],
@@ -1105,8 +1096,7 @@ fn analyse(job: &Job, out: &Output) {
     }
     .with_settings(settings);
     let limits = Limits { nodes: Some(s.visits), movetime: s.max_time, ..Limits::default() };
-    let mut writer = ResponseWriter::new(job, game);
-    writer.no_moves = nothing_allowed;
+    let mut writer = ResponseWriter::new(job, &game, nothing_allowed);
     let result = match s.report_every {
         None => tree.search(&limits, &job.stop, color),
         Some(interval) => {
@@ -1139,129 +1129,44 @@ fn without_end(game: &Game) -> Game {
     Game::new(board, game.komi(), game.superko())
 }
 
-/// Builds the responses of one turn; what does not change during the search (the
-/// settling playouts of the position and of the position after each move, the
-/// policy) is computed once.
+/// Builds the responses of one turn: the turn's [`Analyser`] makes the analysis, this
+/// writes it in KataGo's JSON from the side of `reportAnalysisWinratesAs`.
 struct ResponseWriter<'a> {
     job: &'a Job,
-    game: Game,
-    color: Color,
+    analyser: Analyser,
     /// The colour whose view the numbers take.
     reported: Color,
-    position: Settled,
-    after: HashMap<Move, Settled>,
-    priors: HashMap<Move, f64>,
-    /// The client allowed the side to move nothing: `moveInfos` is empty.
-    no_moves: bool,
 }
 
 impl<'a> ResponseWriter<'a> {
-    fn new(job: &'a Job, game: Game) -> ResponseWriter<'a> {
-        let board = *game.board();
-        let color = board.to_move();
-        let reported = match job.settings.perspective {
+    /// The writer of `game`'s analysis; with `no_moves` (the client allowed the side to
+    /// move nothing) `moveInfos` is empty.
+    fn new(job: &'a Job, game: &Game, no_moves: bool) -> ResponseWriter<'a> {
+        let s = &job.settings;
+        let reported = match s.perspective {
             Perspective::Black => Color::BLACK,
             Perspective::White => Color::WHITE,
-            Perspective::SideToMove => color,
+            Perspective::SideToMove => game.board().to_move(),
         };
-        let position = settle_playouts(&board, game.komi(), OWNERSHIP_PLAYOUTS, SEED);
-        let priors = move_priors(&game);
-        ResponseWriter { job, game, color, reported, position, after: HashMap::new(), priors, no_moves: false }
-    }
-
-    /// A win rate of the side to move, from the reported colour's side.
-    fn win(&self, w: f64) -> f64 {
-        if self.reported == self.color { w } else { 1.0 - w }
-    }
-
-    /// A number counted for black (a margin, an ownership), for the reported colour.
-    fn black(&self, x: f64) -> f64 {
-        if self.reported == Color::BLACK { x } else { -x }
-    }
-
-    /// Black's ownership of each point (−1 to 1) for the reported colour, row by row
-    /// from the top left.
-    fn ownership(&self, black_share: &[f32]) -> Vec<f64> {
-        let board = self.game.board();
-        board.points().map(|p| round(self.black(2.0 * f64::from(black_share[p.0 as usize]) - 1.0))).collect()
-    }
-
-    /// The settling playouts after root move `m`, made once.
-    fn after(&mut self, m: Move) -> &Settled {
-        let (game, color) = (&self.game, self.color);
-        self.after.entry(m).or_insert_with(|| {
-            let board = match m {
-                Move::Pass => Ok(game.board().pass(color)),
-                Move::Play(_) => game.check(color, m),
-            };
-            settle_playouts(&board.unwrap_or(*game.board()), game.komi(), MOVE_SCORE_PLAYOUTS, SEED)
-        })
+        let wanted = Wanted {
+            scores: true,
+            ownership: s.ownership,
+            moves_ownership: s.moves_ownership,
+            pv_length: s.pv_length,
+            max_moves: if no_moves { 0 } else { usize::MAX },
+        };
+        ResponseWriter { job, analyser: Analyser::new(game, wanted), reported }
     }
 
     /// The response for the search so far; `None` while no move has a visit.
     fn response(&mut self, tree: &Mcts, r: &MctsResult, during_search: bool) -> Option<String> {
-        let settings = self.job.settings.clone();
-        let size = self.game.board().size();
-        let searched: Vec<(Move, u32, f32)> = r.root_moves.iter().copied().filter(|m| m.1 > 0).collect();
-        if searched.is_empty() {
-            return None;
-        }
-        let mut infos = Vec::with_capacity(searched.len());
-        let shown = if self.no_moves { &[][..] } else { &searched[..] };
-        for (order, &(m, visits, win_rate)) in shown.iter().enumerate() {
-            let (margin, stdev, own) = {
-                let after = self.after(m);
-                (after.black_margin, after.margin_stdev, settings.moves_ownership.then(|| after.black_share.clone()))
-            };
-            let w = f64::from(win_rate);
-            let lcb = win_rate_lcb(w, visits);
-            let lead = round(self.black(margin));
-            let pv: Vec<String> =
-                tree.line_after(m, settings.pv_length + 1).into_iter().map(|m| m.to_gtp(size)).collect();
-            let mut info = json!({
-                "move": m.to_gtp(size),
-                "visits": visits,
-                "winrate": round(self.win(w)),
-                "lcb": round(self.win(lcb)),
-                "utility": round(2.0 * self.win(w) - 1.0),
-                "utilityLcb": round(2.0 * self.win(lcb) - 1.0),
-                "scoreLead": lead,
-                "scoreMean": lead,
-                "scoreSelfplay": lead,
-                "scoreStdev": round(stdev),
-                "prior": round(self.priors.get(&m).copied().unwrap_or(0.0)),
-                "order": order,
-                "pv": pv,
-            });
-            if let Some(own) = own {
-                let ownership = json!(self.ownership(&own));
-                info.as_object_mut()?.insert("ownership".into(), ownership);
-            }
-            infos.push(info);
-        }
-        let visits: u64 = searched.iter().map(|m| u64::from(m.1)).sum();
-        let root_win = searched.iter().map(|m| f64::from(m.1) * f64::from(m.2)).sum::<f64>() / visits as f64;
-        let lead = round(self.black(self.position.black_margin));
-        let mut response = json!({
-            "id": self.job.id,
-            "turnNumber": self.job.turn,
-            "isDuringSearch": during_search,
-            "moveInfos": infos,
-            "rootInfo": {
-                "currentPlayer": if self.color == Color::BLACK { "B" } else { "W" },
-                "visits": r.playouts.max(visits),
-                "winrate": round(self.win(root_win)),
-                "utility": round(2.0 * self.win(root_win) - 1.0),
-                "scoreLead": lead,
-                "scoreSelfplay": lead,
-                "scoreStdev": round(self.position.margin_stdev),
-            },
-        });
+        let data = self.analyser.data(tree, r)?;
+        let mut response = json_response(&data, self.reported, self.analyser.game().board().size());
         let map = response.as_object_mut()?;
-        if settings.ownership {
-            map.insert("ownership".into(), json!(self.ownership(&self.position.black_share)));
-        }
-        if settings.policy {
+        map.insert("id".into(), json!(self.job.id));
+        map.insert("turnNumber".into(), json!(self.job.turn));
+        map.insert("isDuringSearch".into(), json!(during_search));
+        if self.job.settings.policy {
             map.insert("policy".into(), json!(self.policy()));
         }
         Some(response.to_string())
@@ -1270,34 +1175,68 @@ impl<'a> ResponseWriter<'a> {
     /// KataGo's `policy` array: each point's prior row by row from the top left (−1
     /// where the side to move may not play), then the pass's.
     fn policy(&self) -> Vec<f64> {
-        let board = self.game.board();
+        let (board, priors) = (self.analyser.game().board(), self.analyser.priors());
         let mut policy: Vec<f64> =
-            board.points().map(|p| self.priors.get(&Move::Play(p)).map_or(-1.0, |&v| round(v))).collect();
-        policy.push(round(self.priors.get(&Move::Pass).copied().unwrap_or(0.0)));
+            board.points().map(|p| priors.get(&Move::Play(p)).map_or(-1.0, |&v| round(v))).collect();
+        policy.push(round(priors.get(&Move::Pass).copied().unwrap_or(0.0)));
         policy
     }
 }
 
-/// Each legal move's prior: the virtual win rate the search's tree starts the move with
-/// ([`search::go::prior`]: captures, saving a chain, patterns near the last move, …;
-/// a pass has none and counts as even), scaled so that they sum to 1.
-fn move_priors(game: &Game) -> HashMap<Move, f64> {
-    let board = game.board();
-    let fast = FastBoard::from_board(board);
-    let last = match game.moves().last() {
-        Some((_, Move::Play(p))) => FastBoard::cell(*p),
-        _ => 0,
-    };
-    let legal = game.legal_points(board.to_move());
-    let mut rates: HashMap<Move, f64> = board
-        .points()
-        .filter(|p| legal & p.bit() != 0)
-        .map(|p| (Move::Play(p), f64::from(prior(&fast, FastBoard::cell(p), last).rate())))
+/// The analysis `data` (of a board of side `size`) in KataGo's JSON, from `reported`'s
+/// side: `moveInfos`, `rootInfo` and `ownership` when it was wanted.
+fn json_response(data: &AnalysisData, reported: Color, size: usize) -> Value {
+    let flipped = reported != data.to_move;
+    // A win rate and a number counted for the side to move, for the reported colour.
+    let win = |w: f64| if flipped { 1.0 - w } else { w };
+    let view = |x: f64| if flipped { -x } else { x };
+    let ownership = |own: &[f64]| own.iter().map(|&v| round(view(v))).collect::<Vec<f64>>();
+    let score = |s: Option<Score>| s.unwrap_or(Score { lead: 0.0, stdev: 0.0 });
+    let infos: Vec<Value> = data
+        .moves
+        .iter()
+        .map(|m| {
+            let s = score(m.score);
+            let lead = round(view(s.lead));
+            let mut info = json!({
+                "move": m.mv.to_gtp(size),
+                "visits": m.visits,
+                "winrate": round(win(m.win_rate)),
+                "lcb": round(win(m.lcb)),
+                "utility": round(2.0 * win(m.win_rate) - 1.0),
+                "utilityLcb": round(2.0 * win(m.lcb) - 1.0),
+                "scoreLead": lead,
+                "scoreMean": lead,
+                "scoreSelfplay": lead,
+                "scoreStdev": round(s.stdev),
+                "prior": round(m.prior),
+                "order": m.order,
+                "pv": m.pv.iter().map(|m| m.to_gtp(size)).collect::<Vec<String>>(),
+            });
+            if let (Some(own), Some(map)) = (&m.ownership, info.as_object_mut()) {
+                map.insert("ownership".into(), json!(ownership(own)));
+            }
+            info
+        })
         .collect();
-    rates.insert(Move::Pass, f64::from(Prior::default().rate()));
-    let total: f64 = rates.values().sum();
-    rates.values_mut().for_each(|v| *v /= total);
-    rates
+    let s = score(data.score);
+    let lead = round(view(s.lead));
+    let mut response = json!({
+        "moveInfos": infos,
+        "rootInfo": {
+            "currentPlayer": if data.to_move == Color::BLACK { "B" } else { "W" },
+            "visits": data.visits,
+            "winrate": round(win(data.win_rate)),
+            "utility": round(2.0 * win(data.win_rate) - 1.0),
+            "scoreLead": lead,
+            "scoreSelfplay": lead,
+            "scoreStdev": round(s.stdev),
+        },
+    });
+    if let (Some(own), Some(map)) = (&data.ownership, response.as_object_mut()) {
+        map.insert("ownership".into(), json!(ownership(own)));
+    }
+    response
 }
 
 /// `x` to 6 decimals (the responses need no more).
@@ -1308,6 +1247,9 @@ fn round(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::go::analysis_lines;
+    use crate::games::session::GtpGame;
+    use std::collections::HashMap;
 
     fn query(text: &str) -> Result<Query, FieldError> {
         let Ok(Value::Object(q)) = serde_json::from_str::<Value>(text) else { panic!("not an object: {text}") };
@@ -1438,13 +1380,96 @@ mod tests {
         }
     }
 
+    /// One move of an analysis line: its fields before `pv`, by name, and its pv.
+    type LineMove = (HashMap<String, String>, Vec<String>);
+
+    /// The moves of a `kata-analyze` line, each with its fields up to `pv` and its pv,
+    /// and the ownership at its end.
+    fn kata_line(line: &str) -> (Vec<LineMove>, Vec<f64>) {
+        let (infos, own) = line.split_once(" ownership ").unwrap_or((line, ""));
+        let moves = infos
+            .split("info ")
+            .skip(1)
+            .map(|chunk| {
+                let (fields, pv) = chunk.split_once(" pv ").unwrap_or_else(|| panic!("no pv: {chunk}"));
+                let tokens: Vec<&str> = fields.split_whitespace().collect();
+                let fields = tokens.chunks(2).map(|f| (f[0].to_string(), f[1].to_string())).collect();
+                (fields, pv.split_whitespace().map(str::to_string).collect())
+            })
+            .collect();
+        (moves, own.split_whitespace().map(|v| v.parse().unwrap()).collect())
+    }
+
     #[test]
-    fn priors_sum_to_one_over_the_legal_moves() {
-        let mut game = Game::new(Board::new(5), 7.5, Superko::Positional);
-        game.play(Color::BLACK, Move::Play(Point::new(2, 2))).unwrap();
-        let priors = move_priors(&game);
-        assert_eq!(priors.len(), 24 + 1);
-        assert!((priors.values().sum::<f64>() - 1.0).abs() < 1e-9);
-        assert!(!priors.contains_key(&Move::Play(Point::new(2, 2))));
+    fn kata_analyze_and_the_json_engine_report_the_same_analysis() {
+        // One position, one search (one thread, the same seed and playouts) through
+        // both front ends: the same moves, visits, win rates, priors, principal
+        // variations, score leads and ownership, to the precision each prints.
+        let moves = [(true, "E5"), (false, "C5"), (true, "D3"), (false, "F4"), (true, "G6")];
+        let mut gtp = crate::games::go::GoGtp::default();
+        gtp.set_board_size(9).unwrap();
+        gtp.set_komi(7.0);
+        for (black, vertex) in moves {
+            gtp.play(black, vertex).unwrap();
+        }
+        let playouts = 300;
+        let lines = analysis_lines(&mut gtp, "kata-analyze ownership true", SEED, playouts).unwrap();
+        let (kata, kata_ownership) = kata_line(lines.last().expect("a kata-analyze line"));
+
+        let moves: Vec<Value> = moves.iter().map(|&(b, v)| json!([if b { "B" } else { "W" }, v])).collect();
+        let text = json!({"id": "same", "moves": moves, "rules": "chinese", "komi": 7, "boardXSize": 9,
+            "boardYSize": 9, "maxVisits": playouts, "includeOwnership": true,
+            "overrideSettings": {"reportAnalysisWinratesAs": "SIDETOMOVE"}});
+        let Value::Object(text) = text else { unreachable!() };
+        let q = parse_query(&text, &Defaults { visits: 1, threads: 1, hash_mb: 64 }).unwrap();
+        let job = Job {
+            id: "same".into(),
+            turn: q.turns[0].0,
+            priority: 0,
+            seq: 0,
+            line: q.line,
+            settings: Arc::new(q.settings),
+            stop: StopFlag::new(),
+        };
+        let (out, responses) = crate::io::collecting_output();
+        analyse(&job, &out);
+        let response: Value = serde_json::from_str(&responses.try_recv().unwrap()).unwrap();
+        let infos = response["moveInfos"].as_array().unwrap();
+
+        let names = |moves: Vec<&str>| moves.join(" ");
+        assert_eq!(
+            names(kata.iter().map(|(fields, _)| fields["move"].as_str()).collect()),
+            names(infos.iter().map(|info| info["move"].as_str().unwrap()).collect()),
+            "the same moves"
+        );
+        assert!(kata.len() > 3, "{kata:?}");
+        let close = |a: f64, b: f64, printed: f64| (a - b).abs() <= printed / 2.0 + 1e-9;
+        for ((fields, pv), info) in kata.iter().zip(infos) {
+            let number = |name: &str| fields[name].parse::<f64>().unwrap();
+            let them = info.to_string();
+            assert_eq!(fields["move"], info["move"].as_str().unwrap(), "{them}");
+            assert_eq!(number("visits"), info["visits"].as_f64().unwrap(), "{them}");
+            assert_eq!(number("order"), info["order"].as_f64().unwrap(), "{them}");
+            for (name, printed) in [("winrate", 1e-6), ("lcb", 1e-6), ("prior", 1e-6), ("scoreLead", 1e-3)] {
+                assert!(close(number(name), info[name].as_f64().unwrap(), printed), "{name}: {fields:?} {them}");
+            }
+            let json_pv: Vec<&str> = info["pv"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+            assert_eq!(pv, &json_pv, "{them}");
+        }
+        let json_ownership = response["ownership"].as_array().unwrap();
+        assert_eq!(kata_ownership.len(), 81);
+        assert_eq!(json_ownership.len(), 81);
+        for (k, j) in kata_ownership.iter().zip(json_ownership) {
+            assert!(close(*k, j.as_f64().unwrap(), 1e-3), "ownership {k} against {j}");
+        }
+        // lz-analyze lists the same search, in its integer format.
+        let lines = analysis_lines(&mut gtp, "lz-analyze", SEED, playouts).unwrap();
+        let (lz, _) = kata_line(lines.last().expect("an lz-analyze line"));
+        assert_eq!(lz.len(), kata.len());
+        for ((lz, _), (kata, _)) in lz.iter().zip(&kata) {
+            assert_eq!((&lz["move"], &lz["visits"]), (&kata["move"], &kata["visits"]));
+            let winrate = kata["winrate"].parse::<f64>().unwrap();
+            assert_eq!(lz["winrate"].parse::<f64>().unwrap(), (winrate * 10000.0).round(), "{lz:?} {kata:?}");
+        }
     }
 }

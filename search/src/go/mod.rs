@@ -1,5 +1,6 @@
 //! Go in the search crate: playouts, Monte-Carlo tree search and the end of the game.
 
+pub mod analysis;
 pub mod endgame;
 pub mod features;
 mod game;

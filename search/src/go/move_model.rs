@@ -32,7 +32,7 @@
 //!
 //! **Ownership.** A model may also rate a point by who owns it at the end of short
 //! playouts from the position ([`Ownership`]): Coulom's "MC owner" feature, with
-//! [`OWNERSHIP_LEVELS`] levels of the share of [`OWNERSHIP_PLAYOUTS`] heavy playouts
+//! [`OWNERSHIP_LEVELS`] levels of the share of [`MODEL_OWNERSHIP_PLAYOUTS`] heavy playouts
 //! in which the point ends in the mover's area. Training measures it for every sample
 //! (only when [`fit`] is asked to); a search measures it once at its root.
 //!
@@ -51,7 +51,7 @@ use rand_xoshiro::rand_core::SeedableRng;
 use rayon::prelude::*;
 
 use super::features::{FeatureId, Features, Group, Position, feature_count, feature_name};
-pub use super::params::OWNERSHIP_PLAYOUTS;
+pub use super::params::MODEL_OWNERSHIP_PLAYOUTS;
 use super::params::{MODEL_MAX_VISITS, MODEL_VISITS_PER_NAT, PRIOR_GAMES, PRIOR_WINS};
 use super::playout::{area_owners, heavy_playout, move_cap};
 use super::prior::Prior;
@@ -108,7 +108,7 @@ impl Ownership {
 /// The ownership of a training sample's position, measured with its own seed.
 fn sample_ownership(sample: &Sample, k: usize) -> Ownership {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(OWNERSHIP_SEED.wrapping_add(k as u64));
-    Ownership::measure(&FastBoard::from_board(&sample.board), OWNERSHIP_PLAYOUTS, &mut rng)
+    Ownership::measure(&FastBoard::from_board(&sample.board), MODEL_OWNERSHIP_PLAYOUTS, &mut rng)
 }
 
 /// The strength γ of every feature (index = [`FeatureId`]).
@@ -757,7 +757,7 @@ mod tests {
         .expect("a board");
         let fast = FastBoard::from_board(&board);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-        let own = Ownership::measure(&fast, OWNERSHIP_PLAYOUTS, &mut rng);
+        let own = Ownership::measure(&fast, MODEL_OWNERSHIP_PLAYOUTS, &mut rng);
         let cell = |t: &str| FastBoard::cell(at(t));
         // Each side's points and stones end in its area in most playouts (an invasion
         // lives now and then), and never in both areas at once.

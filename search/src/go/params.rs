@@ -1,8 +1,9 @@
 //! The numeric tunables of the Go search, gathered in one place (as Viridithas gathers
 //! its search parameters): the tree search ([`super::mcts`]), the priors of new nodes
 //! ([`super::prior`]), the playouts ([`super::playout`]), the player around the
-//! search ([`super::player`]), the judgement of the end of the game
-//! ([`super::endgame`]) and the tactical reading ([`super::tactics`]). Each constant's doc says what it sets and what was
+//! search ([`super::player`]), the analysis GUIs read ([`super::analysis`]), the
+//! judgement of the end of the game ([`super::endgame`]) and the tactical reading
+//! ([`super::tactics`]). Each constant's doc says what it sets and what was
 //! measured to choose it; "hand-set, not measured" where nothing was. Board sizes,
 //! table layouts and other structural numbers stay beside their code.
 //!
@@ -164,10 +165,12 @@ pub(crate) const MODEL_MAX_VISITS: f32 = 50.0;
 // The move model (move_model.rs).
 // ---------------------------------------------------------------------------------
 
-/// Heavy playouts that measure a position's ownership, in training and at a search's
-/// root (Coulom used 63). Measured on 548 of Pachi's games: the feature raised the
-/// held-out mean log-probability from −2.183 to −2.129 (docs/go-move-model.md).
-pub const OWNERSHIP_PLAYOUTS: usize = 64;
+/// Heavy playouts that measure a position's ownership for the move model's ownership
+/// feature, in training and at a search's root (Coulom used 63). Not the ownership
+/// analyses report ([`ANALYSIS_ROOT_PLAYOUTS`]). Measured on 548 of Pachi's games: the
+/// feature raised the held-out mean log-probability from −2.183 to −2.129
+/// (docs/go-move-model.md).
+pub const MODEL_OWNERSHIP_PLAYOUTS: usize = 64;
 
 /// Virtual wins each feature starts with in training (its one won virtual game of
 /// [`PRIOR_GAMES`]): Coulom's prior, so an unseen feature stays at strength 1 and a
@@ -191,6 +194,28 @@ pub const PLAYOUT_MOVES_PER_POINT: usize = 3;
 /// How many uniform draws a heavy playout's random move makes before it scans for a
 /// move that is no big self-atari. Hand-set, not measured.
 pub(crate) const RANDOM_DRAWS: usize = 4;
+
+// ---------------------------------------------------------------------------------
+// The analysis GUIs read (analysis.rs): GTP's `kata-analyze` and `sente analysis`
+// (KataGo's JSON protocol) both report these counts. Their settling playouts are the
+// light random ones of [`super::mcts::ownership`], run once per position and root
+// move (they do not change as the tree grows).
+// ---------------------------------------------------------------------------------
+
+/// Settling playouts from the position after each root move, for its score lead, the
+/// lead's spread and the move's ownership map. The margins of these random playouts
+/// spread by about 40 points in a 9×9 opening (`scoreStdev` 38–45 for the root moves of
+/// the position of the front ends' agreement test in engine/src/protocols/analysis.rs,
+/// E5 C5 D3 F4 G6, komi 7), so a lead's standard error is about 40/√128 ≈ 3.5 points;
+/// at the 32 `kata-analyze` once ran it was about 7, and there its leads differed from
+/// `sente analysis`'s by up to 10 points (5.8 on average). The count itself is hand-set
+/// (it costs 128 playouts once per root move searched).
+pub const ANALYSIS_MOVE_PLAYOUTS: usize = 128;
+
+/// Settling playouts from the analysed position itself, for its score lead and its
+/// ownership map (computed once per analysis): a standard error of about 40/√200 ≈ 2.8
+/// points on the lead. Hand-set.
+pub const ANALYSIS_ROOT_PLAYOUTS: usize = 200;
 
 // ---------------------------------------------------------------------------------
 // The player around the search (player.rs).

@@ -357,7 +357,7 @@ mod tests {
 
     use crate::go::features;
     use crate::go::move_model::{
-        MoveModel, OWNERSHIP_LEVELS, OWNERSHIP_PLAYOUTS, Ownership, add_model_priors, built_in_model,
+        MODEL_OWNERSHIP_PLAYOUTS, MoveModel, OWNERSHIP_LEVELS, Ownership, add_model_priors, built_in_model,
     };
     use crate::go::playout::pattern_reply;
     use bitboards::go::{Board, Color, Point};
@@ -449,7 +449,7 @@ mod tests {
         let cells: Vec<Cell> = b.empties().filter(|&c| b.is_playable(c)).collect();
         let base: Vec<Prior> = cells.iter().map(|&c| prior(&b, c, 0)).collect();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        let ownership = Ownership::measure(&b, OWNERSHIP_PLAYOUTS, &mut rng);
+        let ownership = Ownership::measure(&b, MODEL_OWNERSHIP_PLAYOUTS, &mut rng);
         // A model whose only opinion is that points the mover owns are bad moves.
         let first = features::feature_count();
         let text: String = (0..OWNERSHIP_LEVELS)

@@ -56,7 +56,7 @@ use rand_xoshiro::rand_core::SeedableRng;
 use self::tree::{NODE_AND_TABLE_BYTES, Node, PASS, Tree};
 use self::worker::{MAX_DEPTH, Worker};
 use super::last_good_reply::LastGoodReply;
-use super::move_model::{OWNERSHIP_PLAYOUTS, Ownership, built_in_model};
+use super::move_model::{MODEL_OWNERSHIP_PLAYOUTS, Ownership, built_in_model};
 use super::params::{CLOCK_MOVES_LEFT, EXPAND_AFTER, EXPLORATION, LAST_GOOD_REPLY};
 /// The default playout count, re-exported where the engine looks for it.
 pub use super::params::{DEFAULT_PLAYOUTS, MOVE_MODEL_BY_DEFAULT};
@@ -305,7 +305,7 @@ impl Mcts {
             && built_in_model().uses_ownership()
         {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(splitmix64(self.seed ^ OWNERSHIP_SEED));
-            self.ownership = Some(Ownership::measure(&self.root, OWNERSHIP_PLAYOUTS, &mut rng));
+            self.ownership = Some(Ownership::measure(&self.root, MODEL_OWNERSHIP_PLAYOUTS, &mut rng));
         }
         if self.tree.is_none() {
             let tree = self.allocate_tree(wanted);
