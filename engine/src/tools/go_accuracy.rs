@@ -380,9 +380,7 @@ impl Tally {
         for (what, names) in [("phase", &PHASES[..]), ("kind", &KINDS[..]), ("split", &SPLITS[..])] {
             for name in names {
                 if let Some(g) = self.by.get(&(what, name.to_string())) {
-                    text.push_str(&g.row(
-                        &format!("{what}:{name}").replace("phase:", "").replace("kind:", "").replace("split:", ""),
-                    ));
+                    text.push_str(&g.row(name));
                 }
             }
         }
