@@ -61,6 +61,11 @@ enum Commands {
     /// `--shard i/n`; `sente othello-accuracy merge` joins the shards' files.
     #[command(args_conflicts_with_subcommands = true)]
     OthelloAccuracy(tools::accuracy::AccuracyArgs),
+    /// The 9×9 Go move-quality benchmark judged by KataGo: the Go player at a fixed
+    /// number of playouts on positions from its games against GNU Go and Pachi whose
+    /// every legal move KataGo valued; prints the winrate and score its moves lose,
+    /// by phase, kind and split. With `--make FILE --games DIR…`, makes the positions.
+    GoAccuracy(tools::go_accuracy::GoAccuracyArgs),
     /// Grow the 8×8 opening book in FILE by drop-out expansion (appending: the same
     /// command goes on after a stop). The player uses the built-in book unless told not to
     OthelloBook(tools::othello_book::BookArgs),
@@ -184,6 +189,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Commands::Selfplay(args)) => tools::selfplay::main(args),
         Some(Commands::Ffo(args)) => tools::ffo::main(args),
         Some(Commands::OthelloAccuracy(args)) => tools::accuracy::main(args),
+        Some(Commands::GoAccuracy(args)) => tools::go_accuracy::main(args),
         Some(Commands::OthelloBook(args)) => tools::othello_book::main(args),
         Some(Commands::OthelloOpenings(args)) => tools::othello_openings::main(args),
         Some(Commands::GoHomework(args)) => tools::homework::main(args),

@@ -1,4 +1,4 @@
-//! The offline tools, one file per subcommand (`sente ffo`, `othello-accuracy`,
+//! The offline tools, one file per subcommand (`sente ffo`, `othello-accuracy`, `go-accuracy`,
 //! `othello-book`, `train-othello`, `go-homework`, `chaosclock`, `selfplay`, `perft`,
 //! `bench`), the code they drive, and the plumbing of long batch runs that the arena
 //! shares: Ctrl-C and SIGTERM ([`interrupt`]), results files that survive a kill
@@ -8,6 +8,7 @@ pub mod accuracy;
 pub mod bench;
 pub mod chaosclock;
 pub mod ffo;
+pub mod go_accuracy;
 pub mod homework;
 pub mod interrupt;
 pub mod journal;

@@ -1,0 +1,929 @@
+//! `sente go-accuracy`: the 9×9 Go move-quality benchmark judged by KataGo (issue 75).
+//!
+//! The positions (`engine/data/go_accuracy.txt`) come from sente's own games against
+//! GNU Go and Pachi (the archives `docs/matches/go-*.tar.xz`), made with `--make`;
+//! KataGo's value of every legal move of each position (`engine/data/go_accuracy_labels.txt`)
+//! comes from `scripts/go_accuracy_label.py`. A run plays the Go player (the one GTP's
+//! `genmove` uses, one thread, `--playouts N` per move) on every labelled position and
+//! prints the winrate and score its moves lose against KataGo's best, and how often it
+//! plays KataGo's move, by phase, by kind and by split. Positions not yet labelled are
+//! skipped and counted. See docs/go.md (the go-accuracy section).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, Result, bail};
+use bitboards::go::sgf;
+use bitboards::go::{Board, Color, Game, Move, Superko, bits, neighbours};
+use bitboards::rng::splitmix64;
+use search::go::player::{Ending, GoPlayer};
+use search::{Limits, StopFlag};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::tools::accuracy::progress;
+use crate::tools::journal::open_results;
+use crate::tools::shard::Shard;
+
+/// The benchmark's positions, built in.
+pub const DEFAULT_POSITIONS: &str = include_str!("../../data/go_accuracy.txt");
+/// Where [`DEFAULT_POSITIONS`] lives in the repository (for messages).
+pub const DEFAULT_PATH: &str = "engine/data/go_accuracy.txt";
+/// KataGo's labels of the positions, built in (as many as are labelled so far).
+pub const DEFAULT_LABELS: &str = include_str!("../../data/go_accuracy_labels.txt");
+/// Where [`DEFAULT_LABELS`] lives in the repository (for messages).
+pub const DEFAULT_LABELS_PATH: &str = "engine/data/go_accuracy_labels.txt";
+
+/// The board side.
+const SIZE: usize = 9;
+/// The phases, by the number of moves played: the opening before [`MIDDLE_FROM`],
+/// the endgame from [`ENDGAME_FROM`].
+pub const PHASES: [&str; 3] = ["opening", "middle", "endgame"];
+/// The first move number of the middle game.
+pub const MIDDLE_FROM: usize = 12;
+/// The first move number of the endgame.
+pub const ENDGAME_FROM: usize = 40;
+/// The kinds of position ([`kind`]).
+pub const KINDS: [&str; 5] = ["race", "life-death", "connection", "endgame", "other"];
+/// The splits: every fifth game (by its number in the sorted list of records) is held out.
+pub const SPLITS: [&str; 2] = ["tuning", "held-out"];
+
+/// The phase of a position after `ply` moves.
+pub fn phase(ply: usize) -> &'static str {
+    if ply < MIDDLE_FROM {
+        "opening"
+    } else if ply < ENDGAME_FROM {
+        "middle"
+    } else {
+        "endgame"
+    }
+}
+
+/// The kind of a position, a simple rule on the board (the first that holds):
+///
+/// * `race`: two adjacent groups of opposite colours, each of at least 3 stones
+///   with at most 3 liberties (a capturing race);
+/// * `life-death`: a group of at least 3 stones with at most 2 liberties;
+/// * `connection`: a cutting point — an empty point next to two different groups of
+///   one colour, one of which has at most 2 liberties;
+/// * `endgame`: the endgame phase (move 40 on) or at most 30 empty points;
+/// * `other`.
+pub fn kind(board: &Board, ply: usize) -> &'static str {
+    let mask = board.mask();
+    let mut groups: Vec<(Color, u128, u32)> = Vec::new();
+    for color in [Color::BLACK, Color::WHITE] {
+        let mut left = board.stones(color);
+        while left != 0 {
+            let Some(p) = bits(left).next() else { break };
+            let group = board.group(p);
+            left &= !group;
+            groups.push((color, group, board.liberties(group).count_ones()));
+        }
+    }
+    let race = groups.iter().any(|&(c, g, l)| {
+        g.count_ones() >= 3
+            && l <= 3
+            && groups
+                .iter()
+                .any(|&(c2, g2, l2)| c2 != c && g2.count_ones() >= 3 && l2 <= 3 && neighbours(g, mask) & g2 != 0)
+    });
+    if race {
+        return "race";
+    }
+    if groups.iter().any(|&(_, g, l)| g.count_ones() >= 3 && l <= 2) {
+        return "life-death";
+    }
+    let cut = bits(board.empty()).any(|p| {
+        [Color::BLACK, Color::WHITE].into_iter().any(|color| {
+            let next: Vec<&(Color, u128, u32)> =
+                groups.iter().filter(|&&(c, g, _)| c == color && neighbours(p.bit(), mask) & g != 0).collect();
+            next.len() >= 2 && next.iter().any(|&&(_, _, l)| l <= 2)
+        })
+    });
+    if cut {
+        return "connection";
+    }
+    if ply >= ENDGAME_FROM || board.empty().count_ones() <= 30 {
+        return "endgame";
+    }
+    "other"
+}
+
+/// A position of the benchmark: a line of the positions file.
+#[derive(Clone, Debug)]
+pub struct Position {
+    /// Its id (the labels name it).
+    pub id: u64,
+    /// The game record it comes from (its path inside the archives).
+    pub source: String,
+    /// The split of its game: `tuning` or `held-out`.
+    pub split: String,
+    /// Its phase ([`phase`]).
+    pub phase: String,
+    /// Its kind ([`kind`]).
+    pub kind: String,
+    /// The moves from the empty board, Black first, alternating (passes included).
+    pub moves: Vec<Move>,
+}
+
+impl Position {
+    /// The game after its moves, with `komi` and positional superko (sente's rules).
+    pub fn game(&self, komi: f64) -> std::result::Result<Game, String> {
+        let mut game = Game::new(Board::new(SIZE), komi, Superko::Positional);
+        for (i, &m) in self.moves.iter().enumerate() {
+            let color = if i % 2 == 0 { Color::BLACK } else { Color::WHITE };
+            game.play(color, m).map_err(|e| format!("move {} ({}) is illegal: {e}", i + 1, m.to_gtp(SIZE)))?;
+        }
+        Ok(game)
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> Color {
+        if self.moves.len().is_multiple_of(2) { Color::BLACK } else { Color::WHITE }
+    }
+
+    /// Its line in the positions file.
+    pub fn to_line(&self) -> String {
+        let moves: Vec<String> = self.moves.iter().map(|m| m.to_gtp(SIZE)).collect();
+        format!(
+            "{} {} {} {} {} {} {}",
+            self.id,
+            self.source,
+            self.moves.len(),
+            self.split,
+            self.phase,
+            self.kind,
+            if moves.is_empty() { "-".to_string() } else { moves.join(" ") }
+        )
+    }
+}
+
+/// The positions of a positions file and its komi (`# komi K`). A line that cannot be
+/// read is an error naming it; so is a position whose moves are illegal, or whose
+/// split, phase or kind is unknown.
+pub fn parse_positions(text: &str) -> std::result::Result<(f64, Vec<Position>), String> {
+    let mut komi = None;
+    let mut positions = Vec::new();
+    let mut ids = HashSet::new();
+    for (i, line) in text.lines().enumerate() {
+        let at = |what: String| format!("line {}: {what}", i + 1);
+        let line = line.trim();
+        if let Some(k) = line.strip_prefix("# komi ") {
+            komi = Some(k.trim().parse::<f64>().map_err(|_| at(format!("'{k}' is not a komi")))?);
+        }
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [id, source, ply, split, phase_word, kind_word, moves @ ..] = words.as_slice() else {
+            return Err(at("expected 'id source ply split phase kind moves…'".into()));
+        };
+        let id: u64 = id.parse().map_err(|_| at(format!("'{id}' is not a position id")))?;
+        if !ids.insert(id) {
+            return Err(at(format!("position {id} appears twice")));
+        }
+        let ply: usize = ply.parse().map_err(|_| at(format!("'{ply}' is not a move number")))?;
+        let moves: Vec<Move> = match moves {
+            [] => return Err(at("no moves ('-' for the empty board)".into())),
+            ["-"] => Vec::new(),
+            moves => moves
+                .iter()
+                .map(|w| Move::from_gtp(w, SIZE).map_err(|e| at(format!("'{w}': {e}"))))
+                .collect::<std::result::Result<_, _>>()?,
+        };
+        if moves.len() != ply {
+            return Err(at(format!("move number {ply}, but {} moves", moves.len())));
+        }
+        for (word, known) in [(split, &SPLITS[..]), (phase_word, &PHASES[..]), (kind_word, &KINDS[..])] {
+            if !known.contains(word) {
+                return Err(at(format!("'{word}' is none of {}", known.join(", "))));
+            }
+        }
+        let position = Position {
+            id,
+            source: source.to_string(),
+            split: split.to_string(),
+            phase: phase_word.to_string(),
+            kind: kind_word.to_string(),
+            moves,
+        };
+        position.game(komi.unwrap_or(7.0)).map_err(&at)?;
+        positions.push(position);
+    }
+    let komi = komi.ok_or("no '# komi K' line")?;
+    Ok((komi, positions))
+}
+
+/// KataGo's labels of one position: its value of every legal move (pass included),
+/// from the side to move.
+#[derive(Clone, Debug)]
+pub struct Label {
+    /// The position's id.
+    pub id: u64,
+    /// The visits of the root search that chose `best`.
+    pub root_visits: u32,
+    /// KataGo's best move (its root search).
+    pub best: Move,
+    /// Every legal move: (move, winrate, score lead), from the side to move.
+    pub moves: Vec<(Move, f64, f64)>,
+}
+
+impl Label {
+    /// The label of `m`: (winrate, score lead).
+    pub fn value(&self, m: Move) -> Option<(f64, f64)> {
+        self.moves.iter().find(|&&(x, _, _)| x == m).map(|&(_, w, s)| (w, s))
+    }
+
+    /// The best winrate and the best score lead among the moves.
+    pub fn best_values(&self) -> (f64, f64) {
+        let w = self.moves.iter().map(|&(_, w, _)| w).fold(f64::NEG_INFINITY, f64::max);
+        let s = self.moves.iter().map(|&(_, _, s)| s).fold(f64::NEG_INFINITY, f64::max);
+        (w, s)
+    }
+}
+
+/// The labels of a labels file, by position id; a line that cannot be read is an
+/// error naming it.
+pub fn parse_labels(text: &str) -> std::result::Result<HashMap<u64, Label>, String> {
+    let mut labels = HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let at = |what: String| format!("line {}: {what}", i + 1);
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [id, visits, best, moves @ ..] = words.as_slice() else {
+            return Err(at("expected 'id root_visits best move:winrate:score…'".into()));
+        };
+        let id: u64 = id.parse().map_err(|_| at(format!("'{id}' is not a position id")))?;
+        let root_visits: u32 = visits.parse().map_err(|_| at(format!("'{visits}' is not a number of visits")))?;
+        let best = Move::from_gtp(best, SIZE).map_err(|e| at(format!("best move '{best}': {e}")))?;
+        let mut values = Vec::with_capacity(moves.len());
+        for word in moves {
+            let bad = || at(format!("'{word}' is not move:winrate:score"));
+            let mut parts = word.split(':');
+            let (Some(m), Some(w), Some(s), None) = (parts.next(), parts.next(), parts.next(), parts.next()) else {
+                return Err(bad());
+            };
+            let m = Move::from_gtp(m, SIZE).map_err(|_| bad())?;
+            let w: f64 = w.parse().map_err(|_| bad())?;
+            let s: f64 = s.parse().map_err(|_| bad())?;
+            if !(0.0..=1.0).contains(&w) || !s.is_finite() {
+                return Err(bad());
+            }
+            values.push((m, w, s));
+        }
+        if !values.iter().any(|&(m, _, _)| m == best) {
+            return Err(at(format!("the best move {} has no value", best.to_gtp(SIZE))));
+        }
+        if labels.insert(id, Label { id, root_visits, best, moves: values }).is_some() {
+            return Err(at(format!("position {id} is labelled twice")));
+        }
+    }
+    Ok(labels)
+}
+
+/// One position played, a line of the `--out` results file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Played {
+    /// The position's id.
+    id: u64,
+    /// The move played (GTP), or `resign`.
+    played: String,
+    /// KataGo's best move.
+    best: String,
+    /// The winrate the move loses against the best-valued move (none for a resignation).
+    winrate_loss: Option<f64>,
+    /// The score the move loses against the best-valued move.
+    score_loss: Option<f64>,
+}
+
+/// The sums of one group of positions (a phase, a kind, a split).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Group {
+    /// Positions judged.
+    pub positions: u64,
+    /// Sum of the winrate losses.
+    pub winrate_loss: f64,
+    /// Sum of the score losses.
+    pub score_loss: f64,
+    /// Moves equal to KataGo's best.
+    pub best: u64,
+    /// Resignations (not judged).
+    pub resigned: u64,
+}
+
+impl Group {
+    fn add(&mut self, p: &Played) {
+        match (p.winrate_loss, p.score_loss) {
+            (Some(w), Some(s)) => {
+                self.positions += 1;
+                self.winrate_loss += w;
+                self.score_loss += s;
+                self.best += u64::from(p.played == p.best);
+            }
+            _ => self.resigned += 1,
+        }
+    }
+
+    /// The group's figures as JSON (means, not sums).
+    fn to_json(&self) -> serde_json::Value {
+        let n = self.positions.max(1) as f64;
+        json!({
+            "positions": self.positions, "mean_winrate_loss": self.winrate_loss / n,
+            "mean_score_loss": self.score_loss / n, "best_share": self.best as f64 / n,
+            "resigned": self.resigned,
+        })
+    }
+
+    fn row(&self, name: &str) -> String {
+        let n = self.positions.max(1) as f64;
+        format!(
+            "{name:<12} {:>6} {:>9.2} {:>9.2} {:>7.1} %{}\n",
+            self.positions,
+            100.0 * self.winrate_loss / n,
+            self.score_loss / n,
+            100.0 * self.best as f64 / n,
+            if self.resigned > 0 { format!("  ({} resigned)", self.resigned) } else { String::new() }
+        )
+    }
+}
+
+/// The tally of a run: all positions, and by phase, kind and split.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Every position played.
+    pub all: Group,
+    /// By phase, kind and split.
+    pub by: BTreeMap<(&'static str, String), Group>,
+    /// Positions without labels (skipped).
+    pub unlabelled: u64,
+}
+
+impl Tally {
+    fn add(&mut self, position: &Position, p: &Played) {
+        self.all.add(p);
+        for (what, value) in [("phase", &position.phase), ("kind", &position.kind), ("split", &position.split)] {
+            self.by.entry((what, value.clone())).or_default().add(p);
+        }
+    }
+
+    /// The printed table.
+    pub fn report(&self) -> String {
+        let mut text = format!("{:<12} {:>6} {:>9} {:>9} {:>9}\n", "", "moves", "winrate", "score", "= best");
+        text.push_str(&format!("{:<12} {:>6} {:>9} {:>9} {:>9}\n", "", "", "loss %", "loss", ""));
+        text.push_str(&self.all.row("all"));
+        for (what, names) in [("phase", &PHASES[..]), ("kind", &KINDS[..]), ("split", &SPLITS[..])] {
+            for name in names {
+                if let Some(g) = self.by.get(&(what, name.to_string())) {
+                    text.push_str(&g.row(name));
+                }
+            }
+        }
+        let _ = writeln!(text, "{} positions without labels skipped", self.unlabelled);
+        text
+    }
+
+    /// The tally as JSON.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut by = serde_json::Map::new();
+        for ((what, name), g) in &self.by {
+            let entry = by.entry(what.to_string()).or_insert_with(|| json!({}));
+            if let Some(map) = entry.as_object_mut() {
+                map.insert(name.clone(), g.to_json());
+            }
+        }
+        json!({ "all": self.all.to_json(), "by": by, "unlabelled": self.unlabelled })
+    }
+}
+
+/// Options of a benchmark run.
+pub struct RunOptions {
+    /// Playouts per move.
+    pub playouts: u64,
+    /// The player's seed is advanced this many times before each search.
+    pub seed: u64,
+    /// Tree size in MiB.
+    pub hash_mb: usize,
+    /// Only the first this many labelled positions.
+    pub count: Option<usize>,
+    /// Only this shard's labelled positions.
+    pub shard: Option<Shard>,
+    /// Keep each position's result in this file (JSON lines after a `{"run": …}` line).
+    pub out: Option<PathBuf>,
+    /// Continue the run whose results are in `out`.
+    pub resume: bool,
+    /// Print the tally as JSON instead of the table.
+    pub json: bool,
+}
+
+/// The move the player chooses in `position` (None: it resigns).
+fn choose(game: &Game, color: Color, options: &RunOptions) -> Option<Move> {
+    let mut player = GoPlayer::new();
+    player.set_resources(1, options.hash_mb);
+    for _ in 0..options.seed {
+        player.next_seed();
+    }
+    let limits = Limits { nodes: Some(options.playouts), ..Limits::default() };
+    player.think(game, color, &limits, &StopFlag::new(), Ending::Normal, None).play
+}
+
+/// Plays every labelled position of `positions` (from `name`) and prints the tally to
+/// `out`. Returns the tally, or `None` if stopped.
+pub fn run(
+    name: &str,
+    positions_text: &str,
+    labels_text: &str,
+    options: &RunOptions,
+    stop: &AtomicBool,
+    out: &mut impl Write,
+) -> Result<Option<Tally>> {
+    let (komi, positions) =
+        parse_positions(positions_text).map_err(anyhow::Error::msg).with_context(|| name.to_string())?;
+    let labels = parse_labels(labels_text).map_err(anyhow::Error::msg).context("the labels")?;
+    let ids: HashSet<u64> = positions.iter().map(|p| p.id).collect();
+    if let Some(id) = labels.keys().find(|id| !ids.contains(id)) {
+        bail!("the labels name position {id}, which {name} does not hold");
+    }
+    if options.playouts == 0 {
+        bail!("--playouts must be at least 1");
+    }
+    let mut tally = Tally {
+        unlabelled: positions.iter().filter(|p| !labels.contains_key(&p.id)).count() as u64,
+        ..Tally::default()
+    };
+    let shard = options.shard.unwrap_or(Shard::WHOLE);
+    let mut mine: Vec<&Position> = positions.iter().filter(|p| labels.contains_key(&p.id)).collect();
+    if let Some(n) = options.count {
+        mine.truncate(n);
+    }
+    let mine: Vec<&Position> =
+        mine.into_iter().enumerate().filter(|(k, _)| *k as u64 % shard.count == shard.index).map(|(_, p)| p).collect();
+    if mine.is_empty() {
+        bail!("{name}: no labelled positions to play");
+    }
+    let mut results = match &options.out {
+        Some(file) => {
+            let mut header = json!({
+                "command": "go-accuracy", "positions": name, "labelled": labels.len(),
+                "count": mine.len(), "playouts": options.playouts, "seed": options.seed,
+                "threads": 1, "hash_mb": options.hash_mb,
+            });
+            if let (Some(shard), Some(map)) = (options.shard, header.as_object_mut()) {
+                map.insert("shard".into(), shard.to_string().into());
+            }
+            Some(open_results::<Played>(file, header, options.resume)?)
+        }
+        None => None,
+    };
+    let mut done = 0;
+    if let Some((_, played)) = &results {
+        for (i, p) in played.iter().enumerate() {
+            let Some(position) = mine.get(i).filter(|q| q.id == p.id) else {
+                bail!(
+                    "the results file's line {} is not position {} of the run",
+                    i + 2,
+                    mine.get(i).map_or(0, |q| q.id)
+                );
+            };
+            tally.add(position, p);
+        }
+        done = played.len();
+    }
+    let bar = progress(mine.len() as u64);
+    bar.set_position(done as u64);
+    for position in mine.iter().skip(done) {
+        if stop.load(Ordering::Relaxed) {
+            bar.finish_and_clear();
+            writeln!(out, "stopped at position {}: --out FILE and --resume continue a run", position.id)?;
+            return Ok(None);
+        }
+        let Some(label) = labels.get(&position.id) else { continue };
+        let game = position.game(komi).map_err(anyhow::Error::msg)?;
+        let color = position.to_move();
+        let played = match choose(&game, color, options) {
+            None => Played {
+                id: position.id,
+                played: "resign".into(),
+                best: label.best.to_gtp(SIZE),
+                winrate_loss: None,
+                score_loss: None,
+            },
+            Some(m) => {
+                let (w, s) = label.value(m).with_context(|| {
+                    format!("position {}: the player's move {} has no KataGo label", position.id, m.to_gtp(SIZE))
+                })?;
+                let (best_w, best_s) = label.best_values();
+                Played {
+                    id: position.id,
+                    played: m.to_gtp(SIZE),
+                    best: label.best.to_gtp(SIZE),
+                    winrate_loss: Some(best_w - w),
+                    score_loss: Some(best_s - s),
+                }
+            }
+        };
+        tally.add(position, &played);
+        if let Some((journal, _)) = results.as_mut() {
+            journal.append(&serde_json::to_string(&played)?)?;
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let of_shard = match options.shard {
+        Some(shard) => format!("shard {shard}, "),
+        None => String::new(),
+    };
+    if options.json {
+        let record = json!({
+            "command": "go-accuracy", "positions": name, "shard": options.shard.map(|s| s.to_string()),
+            "playouts": options.playouts, "seed": options.seed, "threads": 1, "hash_mb": options.hash_mb,
+            "tally": tally.to_json(),
+        });
+        writeln!(out, "{record}")?;
+    } else {
+        writeln!(
+            out,
+            "{name}: {of_shard}{} labelled positions played, {} playouts per move, 1 thread",
+            tally.all.positions + tally.all.resigned,
+            options.playouts
+        )?;
+        write!(out, "{}", tally.report())?;
+    }
+    Ok(Some(tally))
+}
+
+/// The SGF files under `paths` (files, and folders searched through), sorted.
+fn sgf_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut stack: Vec<PathBuf> = paths.to_vec();
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            for entry in std::fs::read_dir(&path).with_context(|| format!("cannot read {}", path.display()))? {
+                stack.push(entry?.path());
+            }
+        } else if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Whether a player's name is one of the outside engines the positions come from.
+fn is_opponent(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name.contains("gnugo") || name.contains("pachi")
+}
+
+/// The moves of a record if it is a 9×9 game between sente and GNU Go or Pachi from
+/// the empty board, komi 7, Black first and alternating, legal under sente's rules.
+fn record_moves(text: &str) -> Option<Vec<Move>> {
+    let game = sgf::parse(text).ok()?;
+    let names = [game.black.as_deref().unwrap_or(""), game.white.as_deref().unwrap_or("")];
+    if game.size != SIZE || !game.setup.is_empty() || game.komi != Some(7.0) {
+        return None;
+    }
+    if is_opponent(names[0]) == is_opponent(names[1]) {
+        return None;
+    }
+    let mut replay = Game::new(Board::new(SIZE), 7.0, Superko::Positional);
+    for (i, &(color, m)) in game.moves.iter().enumerate() {
+        if color != if i % 2 == 0 { Color::BLACK } else { Color::WHITE } || replay.play(color, m).is_err() {
+            return None;
+        }
+    }
+    Some(game.moves.iter().map(|&(_, m)| m).collect())
+}
+
+/// A `--make` run.
+pub struct MakeRun {
+    /// The game records (files or folders).
+    pub games: Vec<PathBuf>,
+    /// The folder the records' sources are named relative to.
+    pub root: PathBuf,
+    /// Positions taken from each game.
+    pub per_game: usize,
+    /// The seed of the choice.
+    pub seed: u64,
+}
+
+/// The positions of `run`: from every record (sorted by path; game `g` is held out
+/// when `g mod 5 = 4`), `per_game` move numbers drawn without replacement with weight 1
+/// in the opening, 3 in the middle game and 2 in the endgame, never just after a pass;
+/// a position (its moves) already taken from another game is not taken again; then all
+/// shuffled and numbered. Returns the positions and the number of games used.
+pub fn make_positions(run: &MakeRun) -> Result<(Vec<Position>, usize)> {
+    let files = sgf_files(&run.games)?;
+    let mut rng = splitmix64(run.seed);
+    let mut next = move || {
+        rng = splitmix64(rng);
+        rng
+    };
+    let mut seen = HashSet::new();
+    let mut positions = Vec::new();
+    let mut games = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+        let Some(moves) = record_moves(&text) else { continue };
+        let source = file.strip_prefix(&run.root).unwrap_or(file).display().to_string().replace(' ', "_");
+        let split = if games % 5 == 4 { "held-out" } else { "tuning" };
+        games += 1;
+        let mut candidates: Vec<(usize, u64)> = (0..moves.len())
+            .filter(|&ply| ply == 0 || moves[ply - 1] != Move::Pass)
+            .map(|ply| (ply, [1, 3, 2][PHASES.iter().position(|&p| p == phase(ply)).unwrap_or(0)]))
+            .collect();
+        for _ in 0..run.per_game {
+            let total: u64 = candidates.iter().map(|&(_, w)| w).sum();
+            if total == 0 {
+                break;
+            }
+            let mut pick = next() % total;
+            let Some(k) = candidates.iter().position(|&(_, w)| {
+                if pick < w {
+                    true
+                } else {
+                    pick -= w;
+                    false
+                }
+            }) else {
+                break;
+            };
+            let (ply, _) = candidates.swap_remove(k);
+            let prefix = moves[..ply].to_vec();
+            if !seen.insert(prefix.clone()) {
+                continue;
+            }
+            let mut game = Game::new(Board::new(SIZE), 7.0, Superko::Positional);
+            for (i, &m) in prefix.iter().enumerate() {
+                let color = if i % 2 == 0 { Color::BLACK } else { Color::WHITE };
+                game.play(color, m).map_err(|e| anyhow::anyhow!("{}: move {}: {e}", file.display(), i + 1))?;
+            }
+            positions.push(Position {
+                id: 0,
+                source: source.clone(),
+                split: split.to_string(),
+                phase: phase(ply).to_string(),
+                kind: kind(game.board(), ply).to_string(),
+                moves: prefix,
+            });
+        }
+    }
+    // A seeded shuffle (Fisher-Yates), so that labelling in file order labels a
+    // random part first.
+    for i in (1..positions.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        positions.swap(i, j);
+    }
+    for (id, p) in positions.iter_mut().enumerate() {
+        p.id = id as u64;
+    }
+    Ok((positions, games))
+}
+
+/// The positions file's text.
+pub fn positions_text(run: &MakeRun, positions: &[Position], games: usize) -> String {
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "# sente go-accuracy positions (sente go-accuracy --make, seed {}, {} per game, {games} games): \
+         id source move_number split phase kind moves",
+        run.seed, run.per_game
+    );
+    let _ = writeln!(
+        text,
+        "# moves: GTP vertices from the empty 9x9 board, Black first, alternating ('-': none); \
+         area scoring, positional superko; phase: opening < {MIDDLE_FROM} <= middle < {ENDGAME_FROM} <= endgame"
+    );
+    let _ = writeln!(text, "# komi 7");
+    for p in positions {
+        let _ = writeln!(text, "{}", p.to_line());
+    }
+    text
+}
+
+/// `sente go-accuracy`'s command line.
+#[derive(clap::Args)]
+pub struct GoAccuracyArgs {
+    /// The positions (default: the built-in engine/data/go_accuracy.txt).
+    pub file: Option<String>,
+    /// KataGo's labels (default: the built-in engine/data/go_accuracy_labels.txt).
+    #[arg(long)]
+    pub labels: Option<String>,
+    /// Playouts per move.
+    #[arg(long, default_value_t = 1000)]
+    pub playouts: u64,
+    /// The player's seed is advanced this many times before each search (0: the seed
+    /// of GTP's first genmove).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Tree size in MiB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Only the first N labelled positions.
+    #[arg(long)]
+    pub count: Option<usize>,
+    /// Only the labelled positions k with k mod n = i, e.g. 0/4.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Keep each position's result in this file as it is played (JSON lines after a
+    /// {"run": …} line naming the run).
+    #[arg(long, conflicts_with = "make")]
+    pub out: Option<PathBuf>,
+    /// Continue the run whose results are in --out.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Print the tally as one JSON record instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Make the positions file FILE from the game records given with --games.
+    #[arg(long, conflicts_with = "file", requires = "games")]
+    pub make: Option<PathBuf>,
+    /// The game records (SGF files or folders, searched through) for --make.
+    #[arg(long, num_args = 1..)]
+    pub games: Vec<PathBuf>,
+    /// The folder the records' sources are named from (--make).
+    #[arg(long, default_value = ".")]
+    pub root: PathBuf,
+    /// Positions drawn from each game (--make).
+    #[arg(long, default_value_t = 2)]
+    pub per_game: usize,
+    /// The seed of the drawing (--make).
+    #[arg(long, default_value_t = 1)]
+    pub make_seed: u64,
+}
+
+/// Runs `sente go-accuracy` (a run, or `--make`).
+pub fn main(args: GoAccuracyArgs) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    if let Some(path) = &args.make {
+        let run = MakeRun { games: args.games, root: args.root, per_game: args.per_game, seed: args.make_seed };
+        let (positions, games) = make_positions(&run)?;
+        if positions.is_empty() {
+            bail!("no games of sente against GNU Go or Pachi in the records given");
+        }
+        write_new(path, &positions_text(&run, &positions, games))?;
+        writeln!(stdout, "{}: {} positions from {games} games", path.display(), positions.len())?;
+        return Ok(());
+    }
+    let stop = crate::tools::interrupt::stop_flag();
+    let shard = args.shard.map(|s| Shard::parse(&s, "--shard")).transpose()?;
+    let options = RunOptions {
+        playouts: args.playouts,
+        seed: args.seed,
+        hash_mb: args.hash,
+        count: args.count,
+        shard,
+        out: args.out,
+        resume: args.resume,
+        json: args.json,
+    };
+    let read = |path: &str| std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"));
+    let (name, text) = match &args.file {
+        Some(path) => (path.clone(), read(path)?),
+        None => (DEFAULT_PATH.to_string(), DEFAULT_POSITIONS.to_string()),
+    };
+    let labels = match &args.labels {
+        Some(path) => read(path)?,
+        None => DEFAULT_LABELS.to_string(),
+    };
+    run(&name, &text, &labels, &options, &stop, &mut stdout).map(|_| ())
+}
+
+/// Writes `text` to `path`, which must not hold data yet.
+fn write_new(path: &Path, text: &str) -> Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+        bail!("{} already holds data: --make writes a new file", path.display());
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Our legal moves in `position` (pass included), as GTP words, sorted.
+    fn our_legal_moves(position: &Position, komi: f64) -> Vec<String> {
+        let game = position.game(komi).expect("the built-in positions replay");
+        let mut moves: Vec<String> =
+            bits(game.legal_points(position.to_move())).map(|p| Move::Play(p).to_gtp(SIZE)).collect();
+        moves.push("pass".into());
+        moves.sort();
+        moves
+    }
+
+    #[test]
+    fn the_data_files_parse() {
+        let (komi, positions) = parse_positions(DEFAULT_POSITIONS).expect("the positions parse");
+        assert_eq!(komi, 7.0);
+        assert!(positions.len() >= 1000, "{} positions", positions.len());
+        for what in PHASES.iter().chain(&SPLITS) {
+            assert!(positions.iter().any(|p| p.phase == *what || p.split == *what), "no position of {what}");
+        }
+        let labels = parse_labels(DEFAULT_LABELS).expect("the labels parse");
+        let ids: HashSet<u64> = positions.iter().map(|p| p.id).collect();
+        assert!(labels.keys().all(|id| ids.contains(id)), "a label names no position");
+        // The kind written is the kind our board gives now.
+        for p in positions.iter().take(200) {
+            let game = p.game(komi).expect("replays");
+            assert_eq!(kind(game.board(), p.moves.len()), p.kind, "position {}", p.id);
+        }
+    }
+
+    /// KataGo, the outside oracle, holds legal exactly the moves our board does.
+    #[test]
+    fn katago_labels_every_legal_move_and_no_other() {
+        let (komi, positions) = parse_positions(DEFAULT_POSITIONS).expect("the positions parse");
+        let labels = parse_labels(DEFAULT_LABELS).expect("the labels parse");
+        assert!(!labels.is_empty(), "no labels yet");
+        for p in &positions {
+            let Some(label) = labels.get(&p.id) else { continue };
+            let mut judged: Vec<String> = label.moves.iter().map(|&(m, _, _)| m.to_gtp(SIZE)).collect();
+            judged.sort();
+            assert_eq!(judged, our_legal_moves(p, komi), "position {} ({} ply {})", p.id, p.source, p.moves.len());
+        }
+    }
+
+    /// Labels for the first `n` positions with every legal move valued alike but
+    /// pass (worth less), KataGo's best named as the first point.
+    fn made_up_labels(positions: &[Position], komi: f64, n: usize) -> String {
+        let mut text = String::from("# made up\n");
+        for p in positions.iter().take(n) {
+            let moves = our_legal_moves(p, komi);
+            let best = moves.iter().find(|m| *m != "pass").cloned().unwrap_or_else(|| "pass".into());
+            let values: Vec<String> = moves
+                .iter()
+                .map(|m| if m == "pass" { format!("{m}:0.2500:-5.00") } else { format!("{m}:0.5000:+1.00") })
+                .collect();
+            let _ = writeln!(text, "{} 8 {best} {}", p.id, values.join(" "));
+        }
+        text
+    }
+
+    #[test]
+    fn a_tiny_run_prints_its_counts() {
+        let (komi, positions) = parse_positions(DEFAULT_POSITIONS).expect("the positions parse");
+        let labels = made_up_labels(&positions, komi, 3);
+        let options = RunOptions {
+            playouts: 64,
+            seed: 0,
+            hash_mb: 16,
+            count: None,
+            shard: None,
+            out: None,
+            resume: false,
+            json: false,
+        };
+        let mut out = Vec::new();
+        let tally = run("built-in", DEFAULT_POSITIONS, &labels, &options, &AtomicBool::new(false), &mut out)
+            .expect("runs")
+            .expect("not stopped");
+        let text = String::from_utf8(out).expect("text");
+        assert_eq!(tally.all.positions + tally.all.resigned, 3, "{text}");
+        assert_eq!(tally.unlabelled, positions.len() as u64 - 3);
+        assert!(text.contains("3 labelled positions played, 64 playouts per move"), "{text}");
+        assert!(text.contains(&format!("{} positions without labels skipped", positions.len() - 3)), "{text}");
+        // Every point is worth the same here: only a pass loses (25 % and 6 points).
+        let loss = tally.all.winrate_loss / tally.all.positions.max(1) as f64;
+        assert!(loss == 0.0 || loss > 0.0 && loss <= 0.25, "{text}");
+        let options = RunOptions { json: true, count: Some(1), ..options };
+        let mut out = Vec::new();
+        run("built-in", DEFAULT_POSITIONS, &labels, &options, &AtomicBool::new(false), &mut out).expect("runs");
+        let record: serde_json::Value = serde_json::from_slice(&out).expect("one JSON record");
+        assert_eq!(
+            record["tally"]["all"]["positions"].as_u64().unwrap_or(0)
+                + record["tally"]["all"]["resigned"].as_u64().unwrap_or(0),
+            1
+        );
+    }
+
+    #[test]
+    fn a_malformed_line_is_an_error_naming_it() {
+        let good = "# komi 7\n0 g.sgf 2 tuning opening other E5 D5\n";
+        assert!(parse_positions(good).is_ok());
+        for (bad, line, says) in [
+            ("# komi 7\n0 g.sgf 2 tuning opening other E5 Z5\n", 2, "Z5"),
+            ("# komi 7\n0 g.sgf 3 tuning opening other E5 D5\n", 2, "move number 3"),
+            ("# komi 7\n\n0 g.sgf 2 tuning middle other E5 E5\n", 3, "illegal"),
+            ("# komi 7\n0 g.sgf 2 nowhere opening other E5 D5\n", 2, "nowhere"),
+            ("# komi 7\n0 g.sgf\n", 2, "expected"),
+        ] {
+            let e = parse_positions(bad).expect_err(bad);
+            assert!(e.contains(&format!("line {line}:")) && e.contains(says), "{bad}: {e}");
+        }
+        assert!(parse_labels("0 32 E5 E5:0.5:+1.0 pass:0.4:-2\n").is_ok());
+        for (bad, says) in [
+            ("0 32 E5 E5:0.5\n", "E5:0.5"),
+            ("0 32 E5 E5:1.5:+1\n", "E5:1.5:+1"),
+            ("0 x E5 E5:0.5:+1\n", "'x'"),
+            ("0 32 D4 E5:0.5:+1\n", "best move D4"),
+        ] {
+            let e = parse_labels(&format!("# header\n{bad}")).expect_err(bad);
+            assert!(e.starts_with("line 2:") && e.contains(says), "{bad}: {e}");
+        }
+    }
+}
