@@ -6,10 +6,41 @@ use crate::alphabeta::{self, SearchResult};
 use crate::game::{Evaluate, Game};
 use crate::limits::{Limits, StopFlag};
 
+/// The machine a player may use: the engine-wide `Threads` and `Hash` settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resources {
+    /// Search threads.
+    pub threads: usize,
+    /// Memory for the search's tables, in MiB.
+    pub hash_mb: usize,
+}
+
+impl Default for Resources {
+    fn default() -> Self {
+        Resources { threads: 1, hash_mb: 64 }
+    }
+}
+
 /// Chooses moves of a game `G` within limits, reporting progress as it goes.
 pub trait Player<G: Game>: Send {
     /// Forgets what it learned in the previous game (tables, history).
     fn new_game(&mut self) {}
+    /// True when the player searches with more than one thread if given them (the
+    /// front ends then offer `Threads`).
+    fn uses_threads(&self) -> bool {
+        false
+    }
+    /// True when the player's memory is bounded by [`Resources::hash_mb`] (the front
+    /// ends then offer `Hash`).
+    fn uses_hash(&self) -> bool {
+        self.uses_threads()
+    }
+    /// Makes now what the next [`Player::choose`] with `resources` would make first
+    /// (its tables, its book), so that the first move does not pay for it. Choosing
+    /// calls it too, so a player must make nothing twice.
+    fn prepare(&mut self, resources: &Resources) {
+        let _ = resources;
+    }
     /// The move to play at `game` within `limits`, stopping early when `stop` is
     /// raised; `report` is called with the progress (after each iteration of a
     /// deepening search). The result's `best_move` is `None` only when the game is
@@ -18,8 +49,9 @@ pub trait Player<G: Game>: Send {
         &mut self,
         game: &G,
         limits: &Limits,
+        resources: &Resources,
         stop: &StopFlag,
-        report: &mut dyn FnMut(&SearchResult<G::Move>),
+        report: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
     ) -> SearchResult<G::Move>;
 }
 
@@ -32,8 +64,9 @@ impl<G: Evaluate> Player<G> for AlphaBetaPlayer {
         &mut self,
         game: &G,
         limits: &Limits,
+        _resources: &Resources,
         stop: &StopFlag,
-        report: &mut dyn FnMut(&SearchResult<G::Move>),
+        report: &mut (dyn FnMut(&SearchResult<G::Move>) + Send),
     ) -> SearchResult<G::Move> {
         alphabeta::search(game, limits, stop, report)
     }

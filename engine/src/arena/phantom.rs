@@ -310,7 +310,7 @@ fn text_record(
 ) -> String {
     let mut out = String::new();
     let rules = rules_name(referee.rules());
-    let _ = writeln!(out, "# Phantom Go ({rules} rules), komi {}", referee.config().komi);
+    let _ = writeln!(out, "{}", crate::games::replay::phantom::record_header(rules, referee.config().komi));
     let _ = writeln!(out, "# black {}  white {}", names[0], names[1]);
     let _ = writeln!(out, "# arena time control {:?}", config.control);
     for (i, t) in referee.history().iter().enumerate() {

@@ -1,60 +1,46 @@
-//! Othello behind the [`GameSession`] interface, for every board size: the 8×8
-//! board searches with the tuned solver ([`SolverSearch`]), the other sizes with the
-//! generic alpha-beta ([`GenericSearch`]).
+//! Othello behind the front ends, for every board size: the generic session
+//! ([`PlayerSession`]) plays the 8×8 board with [`SolverPlayer`] (the book, then the
+//! tuned solver) and the other sizes with the generic alpha-beta
+//! ([`AlphaBetaPlayer`]); [`OthelloGtp`] is 8×8 Othello over GTP.
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use bitboards::othello::{Board, Color, Move, OthelloBoard, Position};
+use bitboards::othello::{Board, Board6, Board10, Color, Move, Position};
 use protocol::ugi::OptionKind;
-use protocol::ugi::StartPosition;
+use search::alphabeta::SearchResult;
 use search::othello::{Book, OthelloPlayer, Request, Solver, Thought};
-use search::{Game, Limits, Outcome, Score, StopFlag, alphabeta};
+use search::player::{AlphaBetaPlayer, Player, Resources};
+use search::{Limits, Score, StopFlag};
 
 use crate::error::{EngineError, Result};
-use crate::games::options::{self, GameOption};
-use crate::games::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
+use crate::games::GameKind;
+use crate::games::generic::PlayerSession;
+use crate::games::options::GameOption;
+use crate::games::referee::RefereeRules;
+use crate::games::session::{GameSession, SearchOptions};
 
-/// How an Othello session searches a position of board type `B`.
-pub trait OthelloSearch<B: OthelloBoard>: Send {
-    /// A search of `position`.
-    fn job(&mut self, position: Position<B>, limits: Limits, options: &SearchOptions) -> SearchJob;
-    /// Forgets what earlier searches learnt.
-    fn clear(&mut self) {}
-    /// Makes now what the next search with `options` would make first (UGI's
-    /// `isready`); the generic alpha-beta makes nothing (no table).
-    fn prepare(&mut self, _options: &SearchOptions) {}
-    /// True when the search uses `Threads` and `Hash`.
-    const USES_THREADS_AND_HASH: bool = false;
-    /// Options of this search, announced after `ugi`.
-    fn options(&self) -> Vec<(&'static str, OptionKind)> {
-        Vec::new()
-    }
-    /// Sets one of [`Self::options`]; `Ok(false)` if the name is not one of them.
-    fn set_option(&mut self, _name: &str, _value: Option<&str>) -> Result<bool> {
-        Ok(false)
-    }
-}
-
-/// The generic alpha-beta of the `search` crate, for any board size.
-#[derive(Default)]
-pub struct GenericSearch;
-
-impl<B: OthelloBoard> OthelloSearch<B> for GenericSearch {
-    fn job(&mut self, root: Position<B>, limits: Limits, _options: &SearchOptions) -> SearchJob {
-        Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
-            let to_report = |r: &alphabeta::SearchResult<Move>| Report {
-                depth: r.depth,
-                nodes: r.nodes,
-                elapsed: r.elapsed,
-                score: r.score,
-                pv: r.pv.iter().map(|m| m.name(B::SIZE)).collect(),
-                note: None,
-            };
-            let result = alphabeta::search(&root, &limits, stop, |r| report(&to_report(r)));
-            SearchOutcome { best_move: result.best_move.map(|m| m.name(B::SIZE)), report: to_report(&result) }
-        })
-    }
+/// The UGI+ session of Othello on a board of side `size` (8, 6 or 10).
+pub fn new_session(size: usize) -> Result<Box<dyn GameSession>> {
+    let rules = RefereeRules::plain(size, 0);
+    let kind = GameKind::OTHELLO;
+    Ok(match size {
+        8 => Box::new(PlayerSession::with_start(
+            kind,
+            rules,
+            Position::start(),
+            SolverPlayer::default(),
+            (),
+            BOOK_OPTIONS,
+        )),
+        6 => Box::new(PlayerSession::<Position<Board6>, _>::new(kind, rules, AlphaBetaPlayer)?),
+        10 => Box::new(PlayerSession::<Position<Board10>, _>::new(kind, rules, AlphaBetaPlayer)?),
+        n => {
+            return Err(EngineError::BoardSize(format!(
+                "Othello is played on 6x6, 8x8 or 10x10 boards (6, 8 or 10), not {n}"
+            )));
+        }
+    })
 }
 
 /// The 8×8 player (`search::othello::OthelloPlayer`: the opening book, then the
@@ -62,15 +48,15 @@ impl<B: OthelloBoard> OthelloSearch<B> for GenericSearch {
 /// rebuilt when `Hash` or `Threads` change. Options `Book` and `BookFile` choose the
 /// book.
 #[derive(Default)]
-pub struct SolverSearch {
-    solver: Option<(Arc<Solver>, SearchOptions)>,
+pub struct SolverPlayer {
+    solver: Option<(Arc<Solver>, Resources)>,
     player: OthelloPlayer,
     /// The book file in use (empty: the built-in book).
     book_file: String,
 }
 
-impl SolverSearch {
-    fn solver(&mut self, options: &SearchOptions) -> Arc<Solver> {
+impl SolverPlayer {
+    fn solver(&mut self, options: &Resources) -> Arc<Solver> {
         match &self.solver {
             Some((solver, made_with)) if made_with == options => solver.clone(),
             _ => {
@@ -113,7 +99,7 @@ impl SolverSearch {
 
 /// A solver with the largest table of at most half `options.hash_mb` MiB that the
 /// system gives (halving), and the size it got; aborts only when not even 1 MiB is had.
-fn smaller_solver(options: &SearchOptions) -> (Arc<Solver>, usize) {
+fn smaller_solver(options: &Resources) -> (Arc<Solver>, usize) {
     let mut hash_mb = options.hash_mb;
     while hash_mb > 1 {
         hash_mb /= 2;
@@ -124,24 +110,25 @@ fn smaller_solver(options: &SearchOptions) -> (Arc<Solver>, usize) {
     (Arc::new(Solver::new(1, options.threads)), 1)
 }
 
-/// Names of a principal variation's squares (64 = pass).
-fn pv_names(pv: &[u8]) -> Vec<String> {
-    pv.iter().map(|&sq| if sq >= 64 { Move::Pass } else { Move::Play(sq) }.name(8)).collect()
+/// The moves of a principal variation's squares (64 = pass).
+fn pv_moves(pv: &[u8]) -> Vec<Move> {
+    pv.iter().map(|&sq| if sq >= 64 { Move::Pass } else { Move::Play(sq) }).collect()
 }
 
 /// The 8×8 player's settings ([`crate::games::options`]): its opening book.
-const BOOK_OPTIONS: &[GameOption<SolverSearch>] = &[
+const BOOK_OPTIONS: &[GameOption<PlayerSession<Position<Board>, SolverPlayer>>] = &[
     GameOption {
         name: "Book",
         gtp: None,
         kind: || OptionKind::Check { default: true },
-        get: |s| s.player.use_book.to_string(),
+        get: |s| s.with_player(|p| p.player.use_book.to_string()).unwrap_or_default(),
         set: |s, v| {
-            s.player.use_book = match v.to_ascii_lowercase().as_str() {
+            let use_book = match v.to_ascii_lowercase().as_str() {
                 "true" => true,
                 "false" => false,
                 _ => return Err("option 'Book' is true or false".into()),
             };
+            s.with_player(|p| p.player.use_book = use_book);
             Ok(())
         },
     },
@@ -149,94 +136,75 @@ const BOOK_OPTIONS: &[GameOption<SolverSearch>] = &[
         name: "BookFile",
         gtp: None,
         kind: || OptionKind::Text { default: String::new() },
-        get: |s| s.book_file.clone(),
+        get: |s| s.with_player(|p| p.book_file.clone()).unwrap_or_default(),
         set: |s, v| {
             // Empty: the built-in book. A file that cannot be read keeps the book in use.
-            s.player.book = match v.trim() {
+            let book = match v.trim() {
                 "" => None,
                 path => Some(Arc::new(load_book(path).map_err(|e| format!("{e:#}"))?)),
             };
-            s.book_file = v.trim().to_string();
+            s.with_player(|p| {
+                p.player.book = book;
+                p.book_file = v.trim().to_string();
+            });
             Ok(())
         },
     },
 ];
 
-impl OthelloSearch<Board> for SolverSearch {
-    const USES_THREADS_AND_HASH: bool = true;
-
-    fn options(&self) -> Vec<(&'static str, OptionKind)> {
-        options::announce(BOOK_OPTIONS)
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool> {
-        options::set_by_name(BOOK_OPTIONS, self, name, value)
-    }
-
-    fn job(&mut self, root: Position<Board>, limits: Limits, options: &SearchOptions) -> SearchJob {
-        let solver = self.solver(options);
-        let player = self.player.clone();
-        Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
-            let start = Instant::now();
-            let to_report = |t: &Thought| Report {
-                depth: t.depth,
-                nodes: t.nodes,
-                elapsed: start.elapsed(),
-                score: if t.exact { Score::Exact(t.score) } else { Score::Centi(100 * t.score) },
-                pv: pv_names(&t.pv),
-                note: None,
-            };
-            let choice = player.choose(&solver, &root, Request::Limits(limits), stop, |t| report(&to_report(t)));
-            let thought = choice.thought;
-            let best = match thought.best_move {
-                Some(sq) => Some(Move::Play(sq).name(8)),
-                None if !thought.pv.is_empty() => Some("pass".to_string()),
-                None => None,
-            };
-            SearchOutcome { best_move: best, report: to_report(&thought) }
-        })
-    }
-
-    fn clear(&mut self) {
+impl Player<Position<Board>> for SolverPlayer {
+    fn new_game(&mut self) {
         if let Some((solver, _)) = &self.solver {
             solver.clear();
         }
     }
 
+    fn uses_threads(&self) -> bool {
+        true
+    }
+
     /// Reads the book in use (the built-in one is parsed once, on first use: about a
     /// third of a second), decodes the evaluation's weights, and makes the solver for
-    /// `options`: its threads and its table, every page of it resident (so that the
+    /// `resources`: its threads and its table, every page of it resident (so that the
     /// first search does not pay for them).
-    fn prepare(&mut self, options: &SearchOptions) {
+    fn prepare(&mut self, resources: &Resources) {
         if self.player.use_book && self.player.book.is_none() {
             search::othello::built_in_book();
         }
         search::othello::is_trained();
-        let solver = self.solver(options);
+        let solver = self.solver(resources);
         // Not a table smaller than asked for (the system refused the size): the
         // memory it was given may be all there is, so its pages stay lazy.
-        if options.hash_mb.checked_mul(1 << 20) == Some(solver.table().size_bytes()) {
+        if resources.hash_mb.checked_mul(1 << 20) == Some(solver.table().size_bytes()) {
             solver.table().touch_pages();
         }
     }
-}
 
-/// An Othello game on a board of type `B` (8×8, 6×6 or 10×10), searched by `S`.
-pub struct OthelloSession<B: OthelloBoard, S: OthelloSearch<B>> {
-    position: Position<B>,
-    search: S,
-}
-
-impl<B: OthelloBoard, S: OthelloSearch<B> + Default> OthelloSession<B, S> {
-    /// A session at the starting position.
-    pub fn new() -> Self {
-        OthelloSession { position: Position::start(), search: S::default() }
-    }
-}
-
-impl<B: OthelloBoard, S: OthelloSearch<B> + Default> Default for OthelloSession<B, S> {
-    fn default() -> Self {
-        Self::new()
+    /// The scores are in discs (exact once proven, centi-discs before).
+    fn choose(
+        &mut self,
+        root: &Position<Board>,
+        limits: &Limits,
+        resources: &Resources,
+        stop: &StopFlag,
+        report: &mut (dyn FnMut(&SearchResult<Move>) + Send),
+    ) -> SearchResult<Move> {
+        let solver = self.solver(resources);
+        let start = Instant::now();
+        let result_of = |t: &Thought| SearchResult {
+            best_move: match t.best_move {
+                Some(sq) => Some(Move::Play(sq)),
+                None if !t.pv.is_empty() => Some(Move::Pass),
+                None => None,
+            },
+            score: if t.exact { Score::Exact(t.score) } else { Score::Centi(100 * t.score) },
+            depth: t.depth,
+            nodes: t.nodes,
+            elapsed: start.elapsed(),
+            pv: pv_moves(&t.pv),
+        };
+        let choice = self.player.choose(&solver, root, Request::Limits(*limits), stop, |t| report(&result_of(t)));
+        result_of(&choice.thought)
     }
 }
 
@@ -249,7 +217,10 @@ fn load_book(path: &str) -> anyhow::Result<Book> {
 }
 
 /// Plays `moves` (text) from `start`, naming the first bad one.
-pub fn play_moves<B: OthelloBoard>(start: Position<B>, moves: &[String]) -> Result<Position<B>, String> {
+pub fn play_moves<B: bitboards::othello::OthelloBoard>(
+    start: Position<B>,
+    moves: &[String],
+) -> Result<Position<B>, String> {
     let mut pos = start;
     for (i, text) in moves.iter().enumerate() {
         let mv = Move::parse(text, B::SIZE).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
@@ -258,94 +229,13 @@ pub fn play_moves<B: OthelloBoard>(start: Position<B>, moves: &[String]) -> Resu
     Ok(pos)
 }
 
-impl<B: OthelloBoard, S: OthelloSearch<B>> GameSession for OthelloSession<B, S> {
-    fn uses_threads_and_hash(&self) -> bool {
-        S::USES_THREADS_AND_HASH
-    }
-
-    fn options(&self) -> Vec<(&'static str, OptionKind)> {
-        self.search.options()
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool> {
-        self.search.set_option(name, value)
-    }
-
-    fn game(&self) -> crate::games::GameKind {
-        crate::games::GameKind::OTHELLO
-    }
-
-    fn prepare(&mut self, options: &SearchOptions) {
-        self.search.prepare(options);
-    }
-
-    fn new_game(&mut self) {
-        self.position = Position::start();
-        self.search.clear();
-    }
-
-    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<()> {
-        let start = match start {
-            StartPosition::StartPos => Position::start(),
-            StartPosition::Fen(text) => Position::parse(text).map_err(|e| format!("bad position: {e}"))?,
-        };
-        self.position = play_moves(start, moves)?;
-        Ok(())
-    }
-
-    fn p1_to_move(&self) -> bool {
-        self.position.side_to_move() == Color::BLACK
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        Game::outcome(&self.position)
-    }
-
-    fn legal_moves(&self) -> Vec<String> {
-        self.position.legal_moves().into_iter().map(|m| m.name(B::SIZE)).collect()
-    }
-
-    fn is_legal(&self, mv: &str) -> bool {
-        Move::parse(mv, B::SIZE).is_ok_and(|m| self.position.play(m).is_ok())
-    }
-
-    fn fen(&self) -> String {
-        self.position.to_string()
-    }
-
-    fn score(&self) -> String {
-        match self.position.result() {
-            Some(r) => r.black_margin().to_string(),
-            None => {
-                let diff = self.position.count(Color::BLACK) as i32 - self.position.count(Color::WHITE) as i32;
-                diff.to_string()
-            }
-        }
-    }
-
-    fn draw(&self) -> String {
-        self.position.draw()
-    }
-
-    fn perft(&self, depth: u32, threads: usize) -> Result<PerftJob> {
-        let board = self.position.board();
-        Ok(Box::new(move |stop: &StopFlag| {
-            search::othello::parallel_perft_until(board, depth, threads, stop.as_atomic())
-        }))
-    }
-
-    fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob {
-        self.search.job(self.position, limits, options)
-    }
-}
-
 /// 8×8 Othello over GTP, as Quarry and GRhino speak it: vertices `a1`..`h8` with
 /// `a1` top-left, `pass`, and a pass inserted when a colour plays while the other
 /// side has no move.
 #[derive(Default)]
 pub struct OthelloGtp {
     game: Option<bitboards::othello::Game<Board>>,
-    search: SolverSearch,
+    player: SolverPlayer,
 }
 
 impl OthelloGtp {
@@ -375,7 +265,7 @@ impl crate::games::session::GtpGame for OthelloGtp {
 
     fn clear(&mut self) {
         self.game = None;
-        self.search.clear();
+        self.player.new_game();
     }
 
     fn set_komi(&mut self, _komi: f64) {}
@@ -402,12 +292,10 @@ impl crate::games::session::GtpGame for OthelloGtp {
             self.game().play(Move::Pass).map_err(|e| e.to_string())?;
             return Ok("pass".into());
         }
-        let job = self.search.job(position, limits, options);
-        let outcome = job(stop, &mut |_| {});
-        let text = outcome.best_move.ok_or("no move found")?;
-        let mv = Move::parse(&text, 8).map_err(|e| e.to_string())?;
+        let result = self.player.choose(&position, &limits, &options.resources(), stop, &mut |_| {});
+        let mv = result.best_move.ok_or("no move found")?;
         self.game().play(mv).map_err(|e| e.to_string())?;
-        Ok(text.to_ascii_uppercase())
+        Ok(mv.name(8).to_ascii_uppercase())
     }
 
     fn undo(&mut self) -> Result<()> {
@@ -438,37 +326,37 @@ mod tests {
 
     #[test]
     fn isready_makes_the_solver_the_next_search_uses() {
-        let mut s = OthelloSession::<Board, SolverSearch>::new();
-        let options = SearchOptions { threads: 2, hash_mb: 2 };
-        assert!(s.search.solver.is_none());
-        s.prepare(&options);
-        let made = s.search.solver.as_ref().map(|(solver, _)| solver.clone()).expect("a solver after prepare");
+        let mut player = SolverPlayer::default();
+        let resources = Resources { threads: 2, hash_mb: 2 };
+        assert!(player.solver.is_none());
+        player.prepare(&resources);
+        let made = player.solver.as_ref().map(|(solver, _)| solver.clone()).expect("a solver after prepare");
         assert_eq!(made.table().size_bytes(), 2 << 20);
-        s.prepare(&options);
+        player.prepare(&resources);
         // A fixed depth is searched (not played from the book), by the solver made.
-        let job = s.search_job(Limits { depth: Some(3), ..Limits::default() }, &options);
-        let outcome = job(&StopFlag::new(), &mut |_| {});
-        assert!(outcome.best_move.is_some() && outcome.report.nodes > 0);
-        let used = s.search.solver.as_ref().map(|(solver, _)| solver.clone()).expect("the solver");
+        let limits = Limits { depth: Some(3), ..Limits::default() };
+        let result = player.choose(&Position::start(), &limits, &resources, &StopFlag::new(), &mut |_| {});
+        assert!(result.best_move.is_some() && result.nodes > 0);
+        let used = player.solver.as_ref().map(|(solver, _)| solver.clone()).expect("the solver");
         assert!(Arc::ptr_eq(&made, &used), "the prepared solver is the one searched with");
     }
 
     #[test]
     fn a_table_the_system_refuses_leaves_the_old_one_or_a_smaller_one() {
-        let mut search = SolverSearch::default();
+        let mut search = SolverPlayer::default();
         // 4 EiB: no system gives that much. With no table yet, a smaller one is made
         // (halving until the system gives it; its pages are not touched).
-        let huge = SearchOptions { threads: 1, hash_mb: 1 << 42 };
+        let huge = Resources { threads: 1, hash_mb: 1 << 42 };
         let smaller = search.solver(&huge);
         assert!(smaller.table().size_bytes() < (1 << 42) << 20);
         // A size the system gives replaces it; a refused one then keeps that table.
-        let sane = SearchOptions { threads: 1, hash_mb: 2 };
+        let sane = Resources { threads: 1, hash_mb: 2 };
         let kept = search.solver(&sane);
         assert_eq!(kept.table().size_bytes(), 2 << 20);
         assert!(Arc::ptr_eq(&kept, &search.solver(&huge)));
         assert!(Arc::ptr_eq(&kept, &search.solver(&huge)), "still kept at the next search");
         // A refused size with new threads: the kept size, on the threads asked for.
-        let two_threads = SearchOptions { threads: 2, hash_mb: 1 << 42 };
+        let two_threads = Resources { threads: 2, hash_mb: 1 << 42 };
         let rebuilt = search.solver(&two_threads);
         assert!(!Arc::ptr_eq(&kept, &rebuilt));
         assert_eq!(rebuilt.table().size_bytes(), 2 << 20);

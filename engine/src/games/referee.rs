@@ -11,13 +11,15 @@ use std::sync::atomic::AtomicBool;
 
 use bitboards::chaosclock::{self as cc, Record};
 use bitboards::go::{self, Point, Superko};
-use bitboards::othello::{Board, Position};
+use bitboards::othello::{Board, Color, OthelloBoard, Position};
 use bitboards::{Outcome, Player};
-use search::Game;
 use search::go::endgame::judge;
 use search::othello::{SolveLimits, SolveMode, Solver};
+use search::{Game, StopFlag};
 
 use serde::{Deserialize, Serialize};
+
+use crate::games::session::PerftJob;
 
 /// A finished game's outcome, why it ended, and the score text (`B+3.5`, `34-30`).
 #[derive(Clone, Debug, PartialEq)]
@@ -72,6 +74,23 @@ pub trait ArenaGame: Game + Send {
     fn from_opening(rules: &RefereeRules, start: Option<&str>) -> Result<Self, String>;
     /// The position's text form, as [`ArenaGame::from_opening`] reads it back.
     fn text(&self) -> String;
+    /// A drawing of the position for people (UGI+ `query draw`); the text form unless
+    /// the game draws better.
+    fn draw(&self) -> String {
+        self.text()
+    }
+    /// Player one's score now in the game's own counting (UGI+ `query score`; empty
+    /// when the game keeps none).
+    fn score_text(&self) -> String {
+        String::new()
+    }
+    /// The number of move sequences of `depth` moves from here (UGI+ `perft`), ready to
+    /// run on another thread with up to `threads` threads, or why not.
+    fn perft_job(&self, depth: u32, threads: usize) -> Result<PerftJob, String> {
+        let _ = threads;
+        let position = self.clone();
+        Ok(Box::new(move |stop: &StopFlag| perft(&position, depth, stop)))
+    }
     /// An ending before the rules end the game: adjudication or the move cap (unless
     /// the game says otherwise, a draw once `rules.max_moves` moves are played).
     fn adjudicate(&self, _judge: &mut Judge, rules: &RefereeRules, moves: usize) -> Option<Ending> {
@@ -107,6 +126,17 @@ pub trait ArenaGame: Game + Send {
         plies: &[MoveStat],
         ending: &Ending,
     ) -> (&'static str, String);
+}
+
+/// The number of move sequences of `depth` moves from `g`; `None` once stopped.
+fn perft<G: Game>(g: &G, depth: u32, stop: &StopFlag) -> Option<u64> {
+    if depth == 0 || g.outcome().is_some() {
+        return Some(1);
+    }
+    if stop.is_stopped() {
+        return None;
+    }
+    g.legal_moves().into_iter().try_fold(0, |n, mv| Some(n + perft(&g.play(mv), depth - 1, stop)?))
 }
 
 /// What an engine spent and reported on one move it was asked for (cutechess writes
@@ -293,11 +323,11 @@ pub fn referee_of<G: ArenaGame>(game: G, judge: Judge, dead_stones: bool) -> Box
     Box::new(Match { start: game.clone(), position: game, judge, dead_stones })
 }
 
-impl ArenaGame for Position<Board> {
+impl<B: OthelloBoard> ArenaGame for Position<B> {
     fn from_opening(_rules: &RefereeRules, start: Option<&str>) -> Result<Self, String> {
         match start {
             None => Ok(Position::start()),
-            Some(text) => Position::parse(text).map_err(|e| format!("bad Othello position '{text}': {e}")),
+            Some(text) => Position::parse(text).map_err(|e| format!("not an Othello position '{text}': {e}")),
         }
     }
 
@@ -305,14 +335,36 @@ impl ArenaGame for Position<Board> {
         self.to_string()
     }
 
-    /// The exact solver ends the game at `solve_empties` empties.
+    fn draw(&self) -> String {
+        Position::draw(self)
+    }
+
+    /// Black's disc margin: the final one once the game is over, the discs on the
+    /// board before.
+    fn score_text(&self) -> String {
+        let margin = match self.result() {
+            Some(r) => r.black_margin(),
+            None => self.count(Color::BLACK) as i32 - self.count(Color::WHITE) as i32,
+        };
+        margin.to_string()
+    }
+
+    fn perft_job(&self, depth: u32, threads: usize) -> Result<PerftJob, String> {
+        let board = self.board();
+        Ok(Box::new(move |stop: &StopFlag| {
+            search::othello::parallel_perft_until(board, depth, threads, stop.as_atomic())
+        }))
+    }
+
+    /// The exact solver ends the game at `solve_empties` empties (on the 8×8 board).
     fn adjudicate(&self, judge: &mut Judge, rules: &RefereeRules, _moves: usize) -> Option<Ending> {
         let empties = self.board().empty_count();
         let solver = judge.solver.as_ref()?;
-        if empties > rules.solve_empties {
+        if empties > rules.solve_empties || B::SIZE != 8 {
             return None;
         }
-        let s = solver.solve(self.board(), SolveMode::Exact, &AtomicBool::new(false), SolveLimits::default())?;
+        let board = (0..64).fold(Board::empty(), |b, sq| b.with_disc(sq, self.board().disc(sq)));
+        let s = solver.solve(board, SolveMode::Exact, &AtomicBool::new(false), SolveLimits::default())?;
         let black_margin = if self.side_to_move() == Player::BLACK { s.score } else { -s.score };
         Some(Ending {
             outcome: Outcome::of_margin(black_margin.into()),
@@ -333,7 +385,7 @@ impl ArenaGame for Position<Board> {
         let text = self.to_string();
         let (squares, side) = text.split_once(' ').unwrap_or((&text, "X"));
         let squares: String = squares.chars().map(|c| if c == 'X' { '*' } else { c }).collect();
-        format!("8 {squares} {}", if side == "X" { '*' } else { 'O' })
+        format!("{} {squares} {}", B::SIZE, if side == "X" { '*' } else { 'O' })
     }
 
     /// GGF; GGS writes black's final margin, a game ended otherwise has `RE[?]` and
@@ -348,9 +400,10 @@ impl ArenaGame for Position<Board> {
     ) -> (&'static str, String) {
         let result = self.result().map_or("?".to_string(), |r| format!("{:+}.000", r.black_margin()));
         let mut text = format!(
-            "(;GM[Othello]PC[sente arena]PB[{}]PW[{}]RE[{result}]TY[8]GC[{}: {}]BO[{}]",
+            "(;GM[Othello]PC[sente arena]PB[{}]PW[{}]RE[{result}]TY[{}]GC[{}: {}]BO[{}]",
             esc(names[0]),
             esc(names[1]),
+            B::SIZE,
             ending.outcome.result_text(),
             esc(&ending.reason),
             start.ggf_board()
@@ -471,12 +524,45 @@ impl ArenaGame for go::Game {
 impl ArenaGame for Record {
     fn from_opening(_rules: &RefereeRules, start: Option<&str>) -> Result<Self, String> {
         let text = start.ok_or("Chaos Clock openings are positions (deals)")?;
-        let state = cc::State::parse(text).map_err(|e| format!("bad Chaos Clock position '{text}': {e}"))?;
+        let state = cc::State::parse(text).map_err(|e| format!("not a Chaos Clock position '{text}': {e}"))?;
         Ok(Record::new(state))
     }
 
     fn text(&self) -> String {
         self.state().to_string()
+    }
+
+    fn draw(&self) -> String {
+        self.state().draw()
+    }
+
+    /// Player one's (乙's) progress minus 甲's, in pieces.
+    fn score_text(&self) -> String {
+        use search::chaosclock::player::progress;
+        let s = self.state();
+        format!("{:.1}", progress(&s, cc::Side::YI) - progress(&s, cc::Side::JIA))
+    }
+
+    /// Perft for checking the rules: 8 moves deep at most.
+    fn perft_job(&self, depth: u32, _threads: usize) -> Result<PerftJob, String> {
+        fn count(r: &mut Record, depth: u32) -> u64 {
+            if depth == 0 || r.state().outcome().is_some() {
+                return 1;
+            }
+            let mut n = 0;
+            for mv in r.state().legal_moves() {
+                if r.play(mv).is_ok() {
+                    n += count(r, depth - 1);
+                    r.undo();
+                }
+            }
+            n
+        }
+        if depth > 8 {
+            return Err("Chaos Clock perft is for checking the rules: depth 8 at most".into());
+        }
+        let mut record = self.clone();
+        Ok(Box::new(move |_: &StopFlag| Some(count(&mut record, depth))))
     }
 
     /// At the move cap both lose.

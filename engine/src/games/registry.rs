@@ -2,12 +2,11 @@
 //! front-end types (the UGI+ [`GameSession`], the GTP [`GtpGame`], the arena's
 //! referee).
 
-use bitboards::othello::{Board, Board6, Board10, Position};
+use bitboards::othello::{Board, Position};
 
 use crate::error::{EngineError, Result};
-use crate::games::chaosclock::ChaosSession;
 use crate::games::go::{GoGtp, GoSession};
-use crate::games::othello::{GenericSearch, OthelloGtp, OthelloSession, SolverSearch};
+use crate::games::othello::OthelloGtp;
 use crate::games::referee::{ArenaGame, Judge, Opening, RefereeRules, Refereed, referee_of};
 use crate::games::replay::{self, ReplayInput, Replayed, ReportFace};
 use crate::games::session::{GameSession, GtpGame};
@@ -30,14 +29,7 @@ impl GameSpec for OthelloSpec {
         BoardSizes { default: 8, min: 6, max: 10, text: "6, 8 or 10" }
     }
     fn new_session(&self, size: Option<usize>) -> Result<Box<dyn GameSession>> {
-        match size.unwrap_or(8) {
-            8 => Ok(Box::new(OthelloSession::<Board, SolverSearch>::new())),
-            6 => Ok(Box::new(OthelloSession::<Board6, GenericSearch>::new())),
-            10 => Ok(Box::new(OthelloSession::<Board10, GenericSearch>::new())),
-            n => Err(EngineError::BoardSize(format!(
-                "Othello is played on 6x6, 8x8 or 10x10 boards (6, 8 or 10), not {n}"
-            ))),
-        }
+        crate::games::othello::new_session(size.unwrap_or(8))
     }
     fn gtp_name(&self) -> Option<&'static str> {
         Some("Othello")
@@ -284,7 +276,7 @@ impl GameSpec for ChaosClockSpec {
     }
     fn new_session(&self, size: Option<usize>) -> Result<Box<dyn GameSession>> {
         match size {
-            None | Some(12) => Ok(Box::new(ChaosSession::new())),
+            None | Some(12) => Ok(Box::new(crate::games::chaosclock::new_session())),
             Some(n) => Err(EngineError::BoardSize(format!("the Chaos Clock has 12 points (size 12 only), not {n}"))),
         }
     }

@@ -29,6 +29,11 @@ impl Default for SearchOptions {
 }
 
 impl SearchOptions {
+    /// What a [`search::player::Player`] may use of the machine.
+    pub fn resources(&self) -> search::player::Resources {
+        search::player::Resources { threads: self.threads, hash_mb: self.hash_mb }
+    }
+
     /// `mb` MiB for the tables (`Hash`, `sente-hash`) if the system can give that much
     /// memory now; otherwise an error that says the current size stays. Checked when
     /// set, as the tables are allocated only at the next search, where a refusal could

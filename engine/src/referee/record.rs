@@ -103,7 +103,7 @@ impl Record {
         let r = game.referee();
         let mut out = String::new();
         let who = |i: usize| seats[i].clone().unwrap_or_else(|| "person".into());
-        let _ = writeln!(out, "# Phantom Go (ccgc rules), komi {}", game.state().komi);
+        let _ = writeln!(out, "{}", crate::games::replay::phantom::record_header("ccgc", game.state().komi));
         let _ = writeln!(out, "# black {}  white {}", who(0), who(1));
         let _ = writeln!(out, "# refereed on sente phantom referee's board");
         for (i, t) in r.history().iter().enumerate() {

@@ -164,6 +164,46 @@ pub fn choose_within(record: &Record, solver: &mut Solver, limits: &Limits, stop
     choose(state, history, solver, deadline, nodes, depth, stop)
 }
 
+/// Chaos Clock's player for the front ends: [`choose_within`] with a solver whose
+/// table is kept from move to move (bounded by `Hash`) and cleared for a new game.
+#[derive(Default)]
+pub struct ChaosPlayer {
+    solver: Solver,
+}
+
+impl crate::player::Player<Record> for ChaosPlayer {
+    fn new_game(&mut self) {
+        self.solver.clear();
+    }
+
+    fn uses_hash(&self) -> bool {
+        true
+    }
+
+    /// The score is the mover's value ×10 in centi-units; the principal variation
+    /// is the move alone.
+    fn choose(
+        &mut self,
+        record: &Record,
+        limits: &Limits,
+        resources: &crate::player::Resources,
+        stop: &StopFlag,
+        _report: &mut (dyn FnMut(&crate::alphabeta::SearchResult<Move>) + Send),
+    ) -> crate::alphabeta::SearchResult<Move> {
+        let start = Instant::now();
+        self.solver.set_memory_limit(Some(resources.hash_mb.saturating_mul(1 << 20)));
+        let decision = choose_within(record, &mut self.solver, limits, stop);
+        crate::alphabeta::SearchResult {
+            best_move: decision.as_ref().map(|d| d.best),
+            score: crate::Score::Centi(decision.as_ref().map_or(0, |d| (d.value * 10.0) as i32)),
+            depth: decision.as_ref().map_or(0, |d| d.depth),
+            nodes: decision.as_ref().map_or(0, |d| d.nodes),
+            elapsed: start.elapsed(),
+            pv: decision.map(|d| vec![d.best]).unwrap_or_default(),
+        }
+    }
+}
+
 /// Chooses a move for the side to move in `state` (after `history`), within a
 /// deadline and a node budget, or until `stop` is raised. The budget holds exactly:
 /// the solver may spend a third of it, the heuristic search the rest, and the nodes

@@ -122,38 +122,42 @@ pub(super) fn ugi_checks(c: &mut Checker, spec: &EngineSpec, setup: GameSetup) -
     })?;
 
     // The standard start: ours, or for Chaos Clock the engine's deal.
+    // `None`: a game without one standard start (Chaos Clock's deals).
+    let standard_start = Rules::at(&setup, None).ok();
     let mut deal: Option<String> = None;
     c.check("position startpos, query fen", |c| {
         c.send("position startpos")?;
         c.send("query fen")?;
         let (_, fen) = c.until(ANSWER_TIME, "'response <the position>'", response)?;
-        if Rules::at(&setup, None).is_err() {
-            // A game without one standard start (Chaos Clock's deals): the engine's.
-            let title = setup.kind.spec().title();
-            let rules = Rules::at(&setup, Some(&fen))
-                .map_err(|e| Miss::wrong(format!("'{fen}' ({e})"), format!("a {title} position")))?;
-            deal = Some(rules.text());
-        } else {
-            let ours = match Rules::at(&setup, None) {
-                // Phantom Go's `query fen` from the start is the referee's full board.
-                Ok(Rules::Phantom(referee)) => go::board_text(referee.board()),
-                Ok(rules) => rules.text(),
-                Err(e) => e,
-            };
-            if fen != ours {
-                return Err(Miss::wrong(format!("'response {fen}'"), format!("'response {ours}'")));
+        match &standard_start {
+            // Without a standard start, the engine's deal.
+            None => {
+                let title = setup.kind.spec().title();
+                let rules = Rules::at(&setup, Some(&fen))
+                    .map_err(|e| Miss::wrong(format!("'{fen}' ({e})"), format!("a {title} position")))?;
+                deal = Some(rules.text());
+            }
+            Some(rules) => {
+                let ours = match rules {
+                    // Phantom Go's `query fen` from the start is the referee's full board.
+                    Rules::Phantom(referee) => go::board_text(referee.board()),
+                    rules => rules.text(),
+                };
+                if fen != ours {
+                    return Err(Miss::wrong(format!("'response {fen}'"), format!("'response {ours}'")));
+                }
             }
         }
         Ok(format!("'response {fen}'"))
     })?;
-    let base = match deal {
-        Some(d) => Spot { startpos: true, start: Some(d), moves: Vec::new() },
-        None if Rules::at(&setup, None).is_err() => Spot {
+    let base = match (deal, &standard_start) {
+        (Some(d), _) => Spot { startpos: true, start: Some(d), moves: Vec::new() },
+        (None, None) => Spot {
             startpos: false,
             start: setup.kind.spec().deal_opening(0, 0).and_then(|o| o.start),
             moves: Vec::new(),
         },
-        None => Spot { startpos: true, start: None, moves: Vec::new() },
+        (None, Some(_)) => Spot { startpos: true, start: None, moves: Vec::new() },
     };
     let (line, fen) = match Rules::of(&setup, &base).and_then(|r| {
         let line = line_of_play(&r, 4)?;

@@ -11,8 +11,14 @@ use bitboards::phantom::{Answer, PhantomConfig, PhantomRules, Referee, SIZE as P
 use super::{Frame, Frames, ReplayInput, Replayed, cell, go_cells};
 use crate::games::referee::{MoveStat, stat_at};
 
-/// The first line of every Phantom Go text record.
+/// The first line of every Phantom Go text record, up to the rules' name.
 pub const RECORD_HEADER: &str = "# Phantom Go (";
+
+/// The whole first line of a Phantom Go text record: `# Phantom Go (ccgc rules), komi
+/// 7.5` ([`replay`] reads it back).
+pub fn record_header(rules: &str, komi: f64) -> String {
+    format!("{RECORD_HEADER}{rules} rules), komi {komi}")
+}
 
 /// Replays a Phantom Go game, one frame per try.
 pub fn replay(input: &ReplayInput) -> Result<Replayed> {
