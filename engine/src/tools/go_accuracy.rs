@@ -19,7 +19,9 @@ use anyhow::{Context, Result, bail};
 use bitboards::go::sgf;
 use bitboards::go::{Board, Color, Game, Move, Superko, bits, neighbours};
 use bitboards::rng::splitmix64;
+use search::go::mcts::MctsSettings;
 use search::go::player::{Ending, GoPlayer};
+use search::go::playout::Policy;
 use search::{Limits, StopFlag};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -47,7 +49,7 @@ pub const MIDDLE_FROM: usize = 12;
 /// The first move number of the endgame.
 pub const ENDGAME_FROM: usize = 40;
 /// The kinds of position ([`kind`]).
-pub const KINDS: [&str; 5] = ["race", "life-death", "connection", "endgame", "other"];
+pub const KINDS: [&str; 5] = ["race", "life-death", "connection", "yose", "other"];
 /// The splits: every fifth game (by its number in the sorted list of records) is held out.
 pub const SPLITS: [&str; 2] = ["tuning", "held-out"];
 
@@ -69,7 +71,8 @@ pub fn phase(ply: usize) -> &'static str {
 /// * `life-death`: a group of at least 3 stones with at most 2 liberties;
 /// * `connection`: a cutting point — an empty point next to two different groups of
 ///   one colour, one of which has at most 2 liberties;
-/// * `endgame`: the endgame phase (move 40 on) or at most 30 empty points;
+/// * `yose`: the endgame phase (move 40 on) or at most 30 empty points (a name of
+///   its own, apart from the phase `endgame`);
 /// * `other`.
 pub fn kind(board: &Board, ply: usize) -> &'static str {
     let mask = board.mask();
@@ -107,7 +110,7 @@ pub fn kind(board: &Board, ply: usize) -> &'static str {
         return "connection";
     }
     if ply >= ENDGAME_FROM || board.empty().count_ones() <= 30 {
-        return "endgame";
+        return "yose";
     }
     "other"
 }
@@ -401,8 +404,48 @@ impl Tally {
     }
 }
 
+/// The player's settings a run may change from the engine's defaults, as the UGI+
+/// options `Playouts`, `MoveModel` and `LastGoodReply` change them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayerSettings {
+    /// The playout policy.
+    pub policy: Policy,
+    /// The priors use the move model.
+    pub move_model: bool,
+    /// Heavy playouts play the last good replies.
+    pub last_good_reply: bool,
+}
+
+impl Default for PlayerSettings {
+    fn default() -> Self {
+        let d = MctsSettings::default();
+        PlayerSettings { policy: d.policy, move_model: d.move_model, last_good_reply: d.last_good_reply }
+    }
+}
+
+impl PlayerSettings {
+    /// `playouts light`, `move-model false`: the settings that differ from the
+    /// defaults, empty when none does.
+    pub fn describe(&self) -> String {
+        let d = PlayerSettings::default();
+        let mut words = Vec::new();
+        if self.policy != d.policy {
+            words.push(format!("playouts {}", self.policy.name()));
+        }
+        if self.move_model != d.move_model {
+            words.push(format!("move-model {}", self.move_model));
+        }
+        if self.last_good_reply != d.last_good_reply {
+            words.push(format!("last-good-reply {}", self.last_good_reply));
+        }
+        words.join(", ")
+    }
+}
+
 /// Options of a benchmark run.
 pub struct RunOptions {
+    /// The player's settings.
+    pub player: PlayerSettings,
     /// Playouts per move.
     pub playouts: u64,
     /// The player's seed is advanced this many times before each search.
@@ -425,6 +468,9 @@ pub struct RunOptions {
 fn choose(game: &Game, color: Color, options: &RunOptions) -> Option<Move> {
     let mut player = GoPlayer::new();
     player.set_resources(1, options.hash_mb);
+    player.set_policy(options.player.policy);
+    player.set_move_model(options.player.move_model);
+    player.set_last_good_reply(options.player.last_good_reply);
     for _ in 0..options.seed {
         player.next_seed();
     }
@@ -475,6 +521,9 @@ pub fn run(
             });
             if let (Some(shard), Some(map)) = (options.shard, header.as_object_mut()) {
                 map.insert("shard".into(), shard.to_string().into());
+            }
+            if let (false, Some(map)) = (options.player.describe().is_empty(), header.as_object_mut()) {
+                map.insert("player".into(), options.player.describe().into());
             }
             Some(open_results::<Played>(file, header, options.resume)?)
         }
@@ -542,19 +591,113 @@ pub fn run(
         let record = json!({
             "command": "go-accuracy", "positions": name, "shard": options.shard.map(|s| s.to_string()),
             "playouts": options.playouts, "seed": options.seed, "threads": 1, "hash_mb": options.hash_mb,
-            "tally": tally.to_json(),
+            "player": options.player.describe(), "tally": tally.to_json(),
         });
         writeln!(out, "{record}")?;
     } else {
+        let settings = match options.player.describe() {
+            d if d.is_empty() => String::new(),
+            d => format!(" ({d})"),
+        };
         writeln!(
             out,
-            "{name}: {of_shard}{} labelled positions played, {} playouts per move, 1 thread",
+            "{name}: {of_shard}{} labelled positions played, {} playouts per move, 1 thread{settings}",
             tally.all.positions + tally.all.resigned,
             options.playouts
         )?;
         write!(out, "{}", tally.report())?;
     }
     Ok(Some(tally))
+}
+
+/// `sente go-accuracy --merge`: the tally of one run played in shards (`--shard i/n
+/// --out FILE`, each finished), from the shards' results files, printed as the
+/// unsharded run prints it; `positions_text` holds the run's positions. The files must
+/// be the shards of one run, each once, all of them.
+pub fn merge(paths: &[PathBuf], positions_text: &str, json: bool, out: &mut impl Write) -> Result<Tally> {
+    let (_, positions) = parse_positions(positions_text).map_err(anyhow::Error::msg).context("the positions")?;
+    let by_id: HashMap<u64, &Position> = positions.iter().map(|p| (p.id, p)).collect();
+    let mut run: Option<serde_json::Value> = None;
+    let mut seen: Vec<Option<PathBuf>> = Vec::new();
+    let mut tally = Tally::default();
+    for path in paths {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let mut lines = text.lines();
+        let header: serde_json::Value = lines
+            .next()
+            .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .and_then(|v| v.get("run").cloned())
+            .with_context(|| format!("{}: its first line is not a go-accuracy run ({{\"run\": …}})", path.display()))?;
+        let shard = header
+            .get("shard")
+            .and_then(|v| v.as_str())
+            .with_context(|| format!("{}: not the results of a shard (--shard i/n)", path.display()))?;
+        let shard = Shard::parse(shard, &path.display().to_string())?;
+        let count = header.get("count").and_then(|v| v.as_u64()).unwrap_or(0);
+        // The run without what differs between its shards.
+        let mut common = header.clone();
+        if let Some(map) = common.as_object_mut() {
+            map.remove("shard");
+            map.remove("count");
+        }
+        match &run {
+            None => {
+                run = Some(common);
+                seen = vec![None; shard.count as usize];
+            }
+            Some(first) if *first != common || seen.len() as u64 != shard.count => {
+                bail!("{}: the shard of another run ({header}), not of {first}", path.display());
+            }
+            Some(_) => {}
+        }
+        if let Some(Some(other)) = seen.get(shard.index as usize) {
+            bail!("{}: shard {shard} is given twice (also {})", path.display(), other.display());
+        }
+        seen[shard.index as usize] = Some(path.clone());
+        let mut played = 0;
+        for (i, line) in lines.enumerate() {
+            let p: Played = serde_json::from_str(line)
+                .with_context(|| format!("{} line {}: not a result of this run", path.display(), i + 2))?;
+            let position = by_id.get(&p.id).with_context(|| {
+                format!("{} line {}: position {} is not in the positions file", path.display(), i + 2, p.id)
+            })?;
+            tally.add(position, &p);
+            played += 1;
+        }
+        if played != count {
+            bail!("{}: shard {shard} holds {played} of its {count} results: finish it with --resume", path.display());
+        }
+    }
+    let run = run.context("--merge needs the shards' results files")?;
+    if let Some(missing) = seen.iter().position(Option::is_none) {
+        bail!("shard {missing}/{} is missing", seen.len());
+    }
+    let labelled = run.get("labelled").and_then(|v| v.as_u64()).unwrap_or(0);
+    tally.unlabelled = (positions.len() as u64).saturating_sub(labelled);
+    let field = |key: &str| run.get(key).cloned().unwrap_or(serde_json::Value::Null);
+    if json {
+        let record = json!({
+            "command": "go-accuracy", "positions": field("positions"), "shards": seen.len(),
+            "playouts": field("playouts"), "seed": field("seed"), "threads": 1, "hash_mb": field("hash_mb"),
+            "player": field("player").as_str().unwrap_or(""), "tally": tally.to_json(),
+        });
+        writeln!(out, "{record}")?;
+    } else {
+        let settings = match field("player").as_str() {
+            Some(d) if !d.is_empty() => format!(" ({d})"),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "{}: {} shards, {} labelled positions played, {} playouts per move, 1 thread{settings}",
+            field("positions").as_str().unwrap_or("?"),
+            seen.len(),
+            tally.all.positions + tally.all.resigned,
+            field("playouts"),
+        )?;
+        write!(out, "{}", tally.report())?;
+    }
+    Ok(tally)
 }
 
 /// The SGF files under `paths` (files, and folders searched through), sorted.
@@ -724,6 +867,16 @@ pub struct GoAccuracyArgs {
     /// Tree size in MiB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// The playout policy (light or heavy; default: the engine's, as UGI+'s
+    /// `Playouts`).
+    #[arg(long = "playout-policy")]
+    pub playout_policy: Option<String>,
+    /// Whether the priors use the move model (default: the engine's).
+    #[arg(long = "move-model")]
+    pub move_model: Option<bool>,
+    /// Whether heavy playouts play the last good replies (default: the engine's).
+    #[arg(long = "last-good-reply")]
+    pub last_good_reply: Option<bool>,
     /// Only the first N labelled positions.
     #[arg(long)]
     pub count: Option<usize>,
@@ -740,6 +893,10 @@ pub struct GoAccuracyArgs {
     /// Print the tally as one JSON record instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Print the tally of one run played in shards from the shards' --out files (the
+    /// positions are FILE's, the built-in ones by default).
+    #[arg(long, num_args = 1.., conflicts_with_all = ["make", "out", "shard", "count"])]
+    pub merge: Vec<PathBuf>,
     /// Make the positions file FILE from the game records given with --games.
     #[arg(long, conflicts_with = "file", requires = "games")]
     pub make: Option<PathBuf>,
@@ -770,9 +927,27 @@ pub fn main(args: GoAccuracyArgs) -> Result<()> {
         writeln!(stdout, "{}: {} positions from {games} games", path.display(), positions.len())?;
         return Ok(());
     }
+    let read = |path: &str| std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"));
+    if !args.merge.is_empty() {
+        let positions = match &args.file {
+            Some(path) => read(path)?,
+            None => DEFAULT_POSITIONS.to_string(),
+        };
+        return merge(&args.merge, &positions, args.json, &mut stdout).map(|_| ());
+    }
     let stop = crate::tools::interrupt::stop_flag();
     let shard = args.shard.map(|s| Shard::parse(&s, "--shard")).transpose()?;
+    let defaults = PlayerSettings::default();
+    let player = PlayerSettings {
+        policy: match &args.playout_policy {
+            Some(name) => Policy::parse(name).map_err(anyhow::Error::msg).context("--playout-policy")?,
+            None => defaults.policy,
+        },
+        move_model: args.move_model.unwrap_or(defaults.move_model),
+        last_good_reply: args.last_good_reply.unwrap_or(defaults.last_good_reply),
+    };
     let options = RunOptions {
+        player,
         playouts: args.playouts,
         seed: args.seed,
         hash_mb: args.hash,
@@ -782,7 +957,6 @@ pub fn main(args: GoAccuracyArgs) -> Result<()> {
         resume: args.resume,
         json: args.json,
     };
-    let read = |path: &str| std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"));
     let (name, text) = match &args.file {
         Some(path) => (path.clone(), read(path)?),
         None => (DEFAULT_PATH.to_string(), DEFAULT_POSITIONS.to_string()),
@@ -869,6 +1043,7 @@ mod tests {
         let (komi, positions) = parse_positions(DEFAULT_POSITIONS).expect("the positions parse");
         let labels = made_up_labels(&positions, komi, 3);
         let options = RunOptions {
+            player: PlayerSettings::default(),
             playouts: 64,
             seed: 0,
             hash_mb: 16,
@@ -890,7 +1065,17 @@ mod tests {
         // Every point is worth the same here: only a pass loses (25 % and 6 points).
         let loss = tally.all.winrate_loss / tally.all.positions.max(1) as f64;
         assert!(loss == 0.0 || loss > 0.0 && loss <= 0.25, "{text}");
-        let options = RunOptions { json: true, count: Some(1), ..options };
+        // A setting changed from the engine's is named in the run's line.
+        let light = RunOptions {
+            player: PlayerSettings { move_model: false, ..PlayerSettings::default() },
+            count: Some(1),
+            ..options
+        };
+        let mut out = Vec::new();
+        run("built-in", DEFAULT_POSITIONS, &labels, &light, &AtomicBool::new(false), &mut out).expect("runs");
+        let text = String::from_utf8(out).expect("text");
+        assert!(text.contains("64 playouts per move, 1 thread (move-model false)"), "{text}");
+        let options = RunOptions { json: true, player: PlayerSettings::default(), ..light };
         let mut out = Vec::new();
         run("built-in", DEFAULT_POSITIONS, &labels, &options, &AtomicBool::new(false), &mut out).expect("runs");
         let record: serde_json::Value = serde_json::from_slice(&out).expect("one JSON record");
@@ -899,6 +1084,45 @@ mod tests {
                 + record["tally"]["all"]["resigned"].as_u64().unwrap_or(0),
             1
         );
+    }
+
+    #[test]
+    fn shards_merge_into_the_tally_of_one_run() {
+        let (komi, positions) = parse_positions(DEFAULT_POSITIONS).expect("the positions parse");
+        let labels = made_up_labels(&positions, komi, 5);
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let options = |shard: Option<Shard>, out: Option<PathBuf>| RunOptions {
+            player: PlayerSettings::default(),
+            playouts: 32,
+            seed: 0,
+            hash_mb: 16,
+            count: None,
+            shard,
+            out,
+            resume: false,
+            json: true,
+        };
+        let play = |options: &RunOptions| {
+            run(DEFAULT_PATH, DEFAULT_POSITIONS, &labels, options, &AtomicBool::new(false), &mut Vec::new())
+                .expect("runs")
+                .expect("not stopped")
+        };
+        let whole = play(&options(None, None));
+        let files: Vec<PathBuf> = (0..2).map(|i| dir.path().join(format!("shard-{i}.jsonl"))).collect();
+        for (i, file) in files.iter().enumerate() {
+            play(&options(Some(Shard { index: i as u64, count: 2 }), Some(file.clone())));
+        }
+        let mut out = Vec::new();
+        let merged = merge(&[files[1].clone(), files[0].clone()], DEFAULT_POSITIONS, true, &mut out).expect("merges");
+        assert_eq!(merged.to_json(), whole.to_json());
+        // A shard missing, given twice, or unfinished is refused.
+        let refused = |paths: &[PathBuf]| merge(paths, DEFAULT_POSITIONS, true, &mut Vec::new()).is_err();
+        assert!(refused(&files[..1]));
+        assert!(refused(&[files[0].clone(), files[0].clone()]));
+        let text = std::fs::read_to_string(&files[1]).expect("the shard");
+        let cut = dir.path().join("cut.jsonl");
+        std::fs::write(&cut, text.lines().take(2).collect::<Vec<_>>().join("\n")).expect("written");
+        assert!(refused(&[files[0].clone(), cut]));
     }
 
     #[test]
