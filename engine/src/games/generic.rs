@@ -28,6 +28,10 @@ pub struct PlayerSession<G: ArenaGame, P: Player<G> + 'static, S: Send + 'static
     start: G,
     position: G,
     player: Arc<Mutex<P>>,
+    /// What the player said it uses, asked once: the player is locked while it
+    /// searches, and `ugi` is answered during a search.
+    uses_threads: bool,
+    uses_hash: bool,
     options: &'static [GameOption<PlayerSession<G, P, S>>],
     /// The game's own settings (Chaos Clock's deal seed).
     pub settings: S,
@@ -54,7 +58,9 @@ impl<G: ArenaGame, P: Player<G> + 'static, S: Send + 'static> PlayerSession<G, P
         options: &'static [GameOption<PlayerSession<G, P, S>>],
     ) -> PlayerSession<G, P, S> {
         let position = start.clone();
-        PlayerSession { kind, rules, start, position, player: Arc::new(Mutex::new(player)), options, settings }
+        let (uses_threads, uses_hash) = (player.uses_threads(), player.uses_hash());
+        let player = Arc::new(Mutex::new(player));
+        PlayerSession { kind, rules, start, position, player, uses_threads, uses_hash, options, settings }
     }
 
     /// Makes `start` what `position startpos` means, and the position now.
@@ -106,11 +112,11 @@ impl<G: ArenaGame, P: Player<G> + 'static, S: Send + 'static> GameSession for Pl
     }
 
     fn uses_threads_and_hash(&self) -> bool {
-        self.with_player(|p| p.uses_threads()).unwrap_or(false)
+        self.uses_threads
     }
 
     fn uses_hash(&self) -> bool {
-        self.with_player(|p| p.uses_hash()).unwrap_or(false)
+        self.uses_hash
     }
 
     fn prepare(&mut self, options: &SearchOptions) {
