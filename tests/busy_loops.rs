@@ -105,7 +105,7 @@ fn nboard_quit_behind_a_waiting_command_ends_the_search() {
 }
 
 #[test]
-fn ugi_answers_isready_during_a_search_and_quits_at_once() {
+fn ugi_answers_isready_and_ugi_during_a_search_and_quits_at_once() {
     for game in ["othello", "go", "phantomgo", "chaosclock"] {
         let mut e = Engine::start(&[]);
         e.send(&format!("setoption name Game value {game}"));
@@ -114,6 +114,13 @@ fn ugi_answers_isready_during_a_search_and_quits_at_once() {
         e.send("isready");
         let lines = e.until(|l| l == "readyok");
         assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{game}: {lines:?}");
+        // `ugi` once the search holds the player: the options it lists must not wait
+        // for it (a session once asked the player whether it uses Threads, and `ugi`
+        // waited until `stop`, which it could no longer read).
+        std::thread::sleep(Duration::from_millis(200));
+        e.send("ugi");
+        let hello = e.until(|l| l == "ugiok");
+        assert!(hello.iter().any(|l| l.starts_with("option name Game ")), "{game}: {hello:?}");
         e.send("quit");
         exits_by_itself(&mut e, game);
     }

@@ -341,26 +341,3 @@ fn quit_runs_the_commands_queued_before_it_in_every_game() {
         assert!(lines.iter().all(|l| l.starts_with("info ") || l.starts_with("bestmove ") || l == "response true"));
     }
 }
-
-#[test]
-fn ugi_and_isready_are_answered_during_go_infinite_in_every_game() {
-    // The search holds the player; the options `ugi` lists must not wait for it
-    // (a session once asked the player whether it uses Threads, and `ugi` waited
-    // until `stop`, which it could no longer read).
-    for game in ["othello", "go", "phantomgo", "chaosclock"] {
-        let mut e = Engine::start(&[]);
-        e.send(&format!("setoption name Game value {game}"));
-        e.send("position startpos");
-        e.send("go infinite");
-        std::thread::sleep(Duration::from_millis(200));
-        let asked = Instant::now();
-        e.send("ugi");
-        let hello = e.until(|l| l == "ugiok");
-        assert!(hello.iter().any(|l| l.starts_with("option name Game ")), "{game}: {hello:?}");
-        e.send("isready");
-        e.until(|l| l == "readyok");
-        assert!(asked.elapsed() < Duration::from_secs(10), "{game}: {:?} to answer", asked.elapsed());
-        e.send("stop");
-        e.until(is_bestmove);
-    }
-}

@@ -120,7 +120,7 @@ impl<G: ArenaGame, P: Player<G> + 'static, S: Send + 'static> GameSession for Pl
     }
 
     fn prepare(&mut self, options: &SearchOptions) {
-        self.with_player(|p| p.prepare(&options.resources()));
+        self.with_player(|p| p.prepare(options));
     }
 
     fn new_game(&mut self) {
@@ -174,7 +174,7 @@ impl<G: ArenaGame, P: Player<G> + 'static, S: Send + 'static> GameSession for Pl
     fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob {
         let position = self.position.clone();
         let player = Arc::clone(&self.player);
-        let resources = options.resources();
+        let resources = *options;
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
             let result = match player.lock() {
                 Ok(mut player) => {

@@ -292,7 +292,7 @@ impl crate::games::session::GtpGame for OthelloGtp {
             self.game().play(Move::Pass).map_err(|e| e.to_string())?;
             return Ok("pass".into());
         }
-        let result = self.player.choose(&position, &limits, &options.resources(), stop, &mut |_| {});
+        let result = self.player.choose(&position, &limits, options, stop, &mut |_| {});
         let mv = result.best_move.ok_or("no move found")?;
         self.game().play(mv).map_err(|e| e.to_string())?;
         Ok(mv.name(8).to_ascii_uppercase())

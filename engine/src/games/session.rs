@@ -13,36 +13,18 @@ use crate::error::Result;
 use crate::games::GameKind;
 use crate::io::Output;
 
-/// Engine-wide settings a search needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchOptions {
-    /// Search threads.
-    pub threads: usize,
-    /// Transposition table size in MiB.
-    pub hash_mb: usize,
-}
+/// Engine-wide settings a search needs (`Threads`, `Hash`): what a
+/// [`search::player::Player`] may use of the machine.
+pub use search::player::Resources as SearchOptions;
 
-impl Default for SearchOptions {
-    fn default() -> Self {
-        SearchOptions { threads: 1, hash_mb: 64 }
-    }
-}
-
-impl SearchOptions {
-    /// What a [`search::player::Player`] may use of the machine.
-    pub fn resources(&self) -> search::player::Resources {
-        search::player::Resources { threads: self.threads, hash_mb: self.hash_mb }
-    }
-
-    /// `mb` MiB for the tables (`Hash`, `sente-hash`) if the system can give that much
-    /// memory now; otherwise an error that says the current size stays. Checked when
-    /// set, as the tables are allocated only at the next search, where a refusal could
-    /// not be answered as an error.
-    pub fn checked_hash(&self, mb: usize) -> Result<usize> {
-        search::tt::check_memory(mb)
-            .map(|()| mb)
-            .map_err(|e| crate::error::EngineError::Refused(format!("{e}; the hash table stays {} MiB", self.hash_mb)))
-    }
+/// `mb` MiB for the tables (`Hash`, `sente-hash`) if the system can give that much
+/// memory now; otherwise an error that says `options`' size stays. Checked when set,
+/// as the tables are allocated only at the next search, where a refusal could not be
+/// answered as an error.
+pub fn checked_hash(options: &SearchOptions, mb: usize) -> Result<usize> {
+    search::tt::check_memory(mb)
+        .map(|()| mb)
+        .map_err(|e| crate::error::EngineError::Refused(format!("{e}; the hash table stays {} MiB", options.hash_mb)))
 }
 
 /// Progress of a search, in protocol-neutral form.

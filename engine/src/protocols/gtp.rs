@@ -241,7 +241,8 @@ impl GtpEngine {
             ("sente-threads", _) => Err(syntax()),
             ("sente-hash", []) => Ok(self.options.hash_mb.to_string()),
             ("sente-hash", [mb]) => {
-                self.options.hash_mb = self.options.checked_hash(parse_in_range(mb, 1, MAX_HASH_MB, "MiB")?)?;
+                self.options.hash_mb =
+                    crate::games::session::checked_hash(&self.options, parse_in_range(mb, 1, MAX_HASH_MB, "MiB")?)?;
                 Ok(String::new())
             }
             ("sente-hash", _) => Err(syntax()),

@@ -350,10 +350,12 @@ impl UgiEngine {
                 self.options.threads = n;
                 self.note_unused_option("Threads");
             }),
-            "hash" => spin(value, 1, 65536).and_then(|n| self.options.checked_hash(n)).map(|n| {
-                self.options.hash_mb = n;
-                self.note_unused_option("Hash");
-            }),
+            "hash" => {
+                spin(value, 1, 65536).and_then(|n| crate::games::session::checked_hash(&self.options, n)).map(|n| {
+                    self.options.hash_mb = n;
+                    self.note_unused_option("Hash");
+                })
+            }
             _ => match self.session.set_option(name, value) {
                 Ok(true) => {
                     self.keep_game_option(name, value);
