@@ -87,7 +87,7 @@ fn it_registers_once_under_its_names() {
     assert!(taken.contains("'tictactoe' is taken"), "{taken}");
     let session = kind.new_session(None).expect("a session");
     assert_eq!(session.legal_moves().len(), 9);
-    assert!(kind.new_session(Some(4)).is_err() && kind.new_gtp_game().is_err());
+    assert!(kind.new_session(Some(4)).is_err() && kind.new_gtp_session().is_err());
 }
 
 #[test]

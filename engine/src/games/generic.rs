@@ -1,8 +1,8 @@
-//! The UGI+ session of every game but Go and Phantom Go: [`PlayerSession`] holds a
-//! position of a game the arena can referee ([`ArenaGame`]: rules, a start and a text
-//! form) and plays it with a [`Player`]. A game gives it its player, its start and a
-//! table of its own settings; it needs no session code of its own (Othello,
-//! Chaos Clock, and the toy game of tests/toy).
+//! The session of every game but Go and Phantom Go, for UGI+ and GTP alike:
+//! [`PlayerSession`] holds a position of a game the arena can referee ([`ArenaGame`]:
+//! rules, a start and a text form) and plays it with a [`Player`]. A game gives it its
+//! player, its start and a table of its own settings; it needs no session code of its
+//! own (Othello, Chaos Clock, and the toy game of tests/toy).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -12,7 +12,7 @@ use search::alphabeta::SearchResult;
 use search::player::Player;
 use search::{Limits, Outcome, StopFlag};
 
-use crate::error::Result;
+use crate::error::{EngineError, Result};
 use crate::games::GameKind;
 use crate::games::options::{self, GameOption};
 use crate::games::referee::{ArenaGame, RefereeRules};
@@ -27,6 +27,8 @@ pub struct PlayerSession<G: ArenaGame, P: Player<G> + 'static, S: Send + 'static
     /// What `position startpos` means.
     start: G,
     position: G,
+    /// The positions before each move GTP played, for `undo`.
+    history: Vec<G>,
     player: Arc<Mutex<P>>,
     /// What the player said it uses, asked once: the player is locked while it
     /// searches, and `ugi` is answered during a search.
@@ -60,12 +62,24 @@ impl<G: ArenaGame, P: Player<G> + 'static, S: Send + 'static> PlayerSession<G, P
         let position = start.clone();
         let (uses_threads, uses_hash) = (player.uses_threads(), player.uses_hash());
         let player = Arc::new(Mutex::new(player));
-        PlayerSession { kind, rules, start, position, player, uses_threads, uses_hash, options, settings }
+        PlayerSession {
+            kind,
+            rules,
+            start,
+            position,
+            history: Vec::new(),
+            player,
+            uses_threads,
+            uses_hash,
+            options,
+            settings,
+        }
     }
 
     /// Makes `start` what `position startpos` means, and the position now.
     pub fn set_start(&mut self, start: G) {
         self.position = start.clone();
+        self.history.clear();
         self.start = start;
     }
 
@@ -73,6 +87,37 @@ impl<G: ArenaGame, P: Player<G> + 'static, S: Send + 'static> PlayerSession<G, P
     /// inside it.
     pub fn with_player<R>(&self, f: impl FnOnce(&mut P) -> R) -> Option<R> {
         self.player.lock().ok().map(|mut player| f(&mut player))
+    }
+}
+
+impl<G: ArenaGame, P: Player<G> + 'static, S: Send + 'static> PlayerSession<G, P, S> {
+    /// Plays `mv` (legal), keeping the position before it for `undo`.
+    fn play_move(&mut self, mv: G::Move) {
+        let next = self.position.play(mv);
+        self.history.push(std::mem::replace(&mut self.position, next));
+    }
+
+    /// Makes it player one's turn (`p1`) or two's: passes for the side to move when
+    /// passing is its only move; an error when it has another.
+    fn turn_of(&mut self, p1: bool) -> Result<()> {
+        if (self.position.to_move() == search::Player::One) == p1 {
+            return Ok(());
+        }
+        match forced_pass(&self.position) {
+            Some(pass) => {
+                self.play_move(pass);
+                Ok(())
+            }
+            None => Err(EngineError::IllegalMove("it is the other side's turn: it has a move".into())),
+        }
+    }
+}
+
+/// The pass of the side to move when it is its only move (Othello's forced pass).
+fn forced_pass<G: ArenaGame>(position: &G) -> Option<G::Move> {
+    match position.legal_moves()[..] {
+        [only] if position.move_name(only) == "pass" => Some(only),
+        _ => None,
     }
 }
 
@@ -126,6 +171,7 @@ impl<G: ArenaGame, P: Player<G> + 'static, S: Send + 'static> GameSession for Pl
     fn new_game(&mut self) {
         self.with_player(|p| p.new_game());
         self.position = self.start.clone();
+        self.history.clear();
     }
 
     fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<()> {
@@ -136,6 +182,7 @@ impl<G: ArenaGame, P: Player<G> + 'static, S: Send + 'static> GameSession for Pl
             }
         };
         self.position = after_moves(start, moves)?;
+        self.history.clear();
         Ok(())
     }
 
@@ -161,6 +208,64 @@ impl<G: ArenaGame, P: Player<G> + 'static, S: Send + 'static> GameSession for Pl
 
     fn score(&self) -> String {
         self.position.score_text()
+    }
+
+    /// The board of the session's one size.
+    fn set_board_size(&mut self, size: usize) -> Result<()> {
+        if size == self.rules.size {
+            Ok(())
+        } else {
+            let (n, title) = (self.rules.size, self.kind.spec().title());
+            Err(EngineError::BoardSize(format!("{size}x{size}: GTP plays {title} on {n}x{n}")))
+        }
+    }
+
+    /// Plays a forced pass of the side to move first when it is the other side's
+    /// turn (as Quarry and GRhino speak Othello); a pass is played by either side
+    /// while it is the only move.
+    fn play_as(&mut self, p1: bool, text: &str) -> Result<()> {
+        let mv = self.position.parse_move(text).map_err(EngineError::Syntax)?;
+        if forced_pass(&self.position) != Some(mv) {
+            self.turn_of(p1)?;
+        }
+        self.position.check_move(mv).map_err(EngineError::IllegalMove)?;
+        self.play_move(mv);
+        Ok(())
+    }
+
+    /// `pass` when the game is over, when the other side is to move and has a move,
+    /// and when passing is the only move (then played).
+    fn genmove(&mut self, p1: bool, limits: Limits, options: &SearchOptions, stop: &StopFlag) -> Result<String> {
+        if self.position.outcome().is_some() || self.turn_of(p1).is_err() {
+            return Ok("pass".into());
+        }
+        if let Some(pass) = forced_pass(&self.position) {
+            self.play_move(pass);
+            return Ok("pass".into());
+        }
+        let position = self.position.clone();
+        let result = match self.player.lock() {
+            Ok(mut player) => player.choose(&position, &limits, options, stop, &mut |_| {}),
+            Err(_) => return Err("the player failed in an earlier search".into()),
+        };
+        let mv = result.best_move.ok_or("no move found")?;
+        self.position.check_move(mv).map_err(|e| format!("internal error: chose an illegal move ({e})"))?;
+        self.play_move(mv);
+        Ok(position.move_name(mv).to_ascii_uppercase())
+    }
+
+    fn undo(&mut self) -> Result<()> {
+        self.position = self.history.pop().ok_or(EngineError::CannotUndo)?;
+        Ok(())
+    }
+
+    fn final_score(&mut self) -> Result<String> {
+        let margin = self.position.margin().ok_or_else(|| self.not_over_gtp())?;
+        Ok(match margin {
+            m if m > 0.0 => format!("B+{m}"),
+            m if m < 0.0 => format!("W+{}", -m),
+            _ => "0".into(),
+        })
     }
 
     fn draw(&self) -> String {

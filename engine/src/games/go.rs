@@ -1,6 +1,6 @@
 //! Go behind the front ends: the game state with its player ([`GoPlayer`], which
-//! chooses the moves), dead stones and scoring, with a GTP face ([`GoGtp`]) and a UGI+
-//! face ([`GoSession`]), and the analysis lines GUIs read.
+//! chooses the moves), dead stones and scoring, in one session ([`GoSession`]) that
+//! UGI+ and GTP drive, and the analysis lines GUIs read.
 
 use std::time::{Duration, Instant};
 
@@ -18,7 +18,7 @@ use search::{Limits, Outcome, Player, Score, StopFlag};
 
 use crate::error::{EngineError, Result};
 use crate::games::options::{self, GameOption};
-use crate::games::session::{AnalysisJob, GtpGame};
+use crate::games::session::AnalysisJob;
 use crate::games::session::{GameSession, PerftJob, Report, SearchJob, SearchOptions, SearchOutcome};
 use crate::io::Output;
 
@@ -200,13 +200,7 @@ fn check_value(name: &str, value: &str) -> Result<bool, String> {
     }
 }
 
-/// Go over GTP.
-#[derive(Default)]
-pub struct GoGtp {
-    state: GoState,
-}
-
-impl GoGtp {
+impl GoSession {
     /// The stones of `set`, one group per line (as `final_status_list` answers).
     fn groups(&self, set: u128) -> String {
         let board = self.state.game.board();
@@ -243,6 +237,8 @@ impl GoGtp {
             game.play(c, m).map_err(|e| format!("cannot load file: move {} is illegal: {e}", i + 1))?;
         }
         let next = game.board().to_move();
+        // `clear_board` then clears a board of the file's size.
+        self.size = Some(game.board().size());
         self.state.game = game;
         Ok(color_name(next).into())
     }
@@ -286,169 +282,6 @@ fn analysis_command(name: &str) -> Option<(AnalysisFormat, bool)> {
         "lz-genmove_analyze" => Some((AnalysisFormat::Lz, true)),
         "kata-genmove_analyze" => Some((AnalysisFormat::Kata, true)),
         _ => None,
-    }
-}
-
-impl GtpGame for GoGtp {
-    fn set_board_size(&mut self, size: usize) -> Result<()> {
-        self.state.set_size(size)
-    }
-
-    fn clear(&mut self) {
-        let size = self.state.game.board().size();
-        self.state.restart(Board::new(size));
-    }
-
-    fn set_komi(&mut self, komi: f64) {
-        self.state.game.set_komi(komi);
-    }
-
-    fn play(&mut self, black: bool, vertex: &str) -> Result<()> {
-        let color = if black { Color::BLACK } else { Color::WHITE };
-        let mv = self.state.parse_move(vertex).map_err(EngineError::Syntax)?;
-        self.state.game.play(color, mv).map_err(|e: Illegal| EngineError::IllegalMove(format!("{vertex}: {e}")))
-    }
-
-    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions, stop: &StopFlag) -> Result<String> {
-        self.state.use_options(options);
-        let color = if black { Color::BLACK } else { Color::WHITE };
-        match self.state.think(color, &limits, stop, Ending::Normal, None).play {
-            None => Ok("resign".into()),
-            Some(m) => {
-                self.state.game.play(color, m).map_err(|e| format!("internal error: chose an illegal move ({e})"))?;
-                Ok(self.state.move_text(m))
-            }
-        }
-    }
-
-    fn undo(&mut self) -> Result<()> {
-        self.state.game.undo().map(|_| ()).map_err(|_| EngineError::CannotUndo)
-    }
-
-    fn showboard(&self) -> String {
-        self.state.game.board().draw()
-    }
-
-    fn final_score(&mut self) -> Result<String> {
-        Ok(self.state.final_score().result())
-    }
-
-    fn extra(&mut self, cmd: &Command, _out: &Output, stop: &StopFlag) -> Option<Result<String>> {
-        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
-        let board = *self.state.game.board();
-        Some(match (cmd.name.as_str(), args.as_slice()) {
-            ("final_status_list", [status]) => {
-                let settlement = self.state.settlement();
-                let stones = board.stones(Color::BLACK) | board.stones(Color::WHITE);
-                match status.to_ascii_lowercase().as_str() {
-                    "dead" => Ok(self.groups(settlement.dead)),
-                    "alive" => Ok(self.groups(stones & !settlement.dead & !settlement.seki)),
-                    "seki" => Ok(self.groups(settlement.seki)),
-                    _ => Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args))),
-                }
-            }
-            ("kgs-genmove_cleanup", [color]) => match gtp::parse_color(color) {
-                None => Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args))),
-                Some(black) => {
-                    // Capture the dead stones before passing: no pass while the opponent
-                    // still has dead stones on the board.
-                    let color = if black { Color::BLACK } else { Color::WHITE };
-                    let limits = Limits::movetime(Duration::from_secs(2));
-                    let m = self.state.think(color, &limits, stop, Ending::Cleanup, None).play.unwrap_or(Move::Pass);
-                    match self.state.game.play(color, m) {
-                        Ok(()) => Ok(self.state.move_text(m)),
-                        Err(e) => Err(format!("internal error: {e}").into()),
-                    }
-                }
-            },
-            ("loadsgf", _) => self.load_sgf(&args),
-            ("printsgf", []) => Ok(self.print_sgf()),
-            ("printsgf", [path]) => std::fs::write(path, self.print_sgf())
-                .map(|_| String::new())
-                .map_err(|e| format!("cannot write {path}: {e}").into()),
-            ("is_legal", [color, vertex]) => match (gtp::parse_color(color), self.state.parse_move(vertex)) {
-                (Some(black), Ok(m)) => {
-                    let c = if black { Color::BLACK } else { Color::WHITE };
-                    Ok(if self.state.game.check(c, m).is_ok() { "1" } else { "0" }.into())
-                }
-                _ => Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args))),
-            },
-            ("gogui-analyze_commands", _) => Ok([
-                "gfx/Ownership/sente-ownership",
-                "plist/Dead stones/final_status_list dead",
-                "plist/Seki stones/final_status_list seki",
-                "string/Final score/final_score",
-                "string/Superko rule/sente-superko",
-            ]
-            .join("\n")),
-            ("sente-ownership", []) => {
-                // GoGui gfx: INFLUENCE with values from -1 (white) to 1 (black): the
-                // ownership map `kata-analyze` and `sente analysis` report, black's view.
-                let own = settle_position(&board, self.state.game.komi()).ownership(&board, Color::BLACK);
-                let size = board.size();
-                let cells: Vec<String> =
-                    board.points().zip(own).map(|(p, v)| format!("{} {v:.2}", p.to_gtp(size))).collect();
-                Ok(format!("INFLUENCE {}", cells.join(" ")))
-            }
-            _ if GO_EXTRA.contains(&cmd.name.as_str()) => {
-                Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args)))
-            }
-            _ => return options::gtp_command(GO_OPTIONS, &mut self.state, cmd),
-        })
-    }
-
-    fn extra_commands(&self) -> Vec<&'static str> {
-        GO_EXTRA.iter().copied().chain(options::gtp_commands(GO_OPTIONS)).collect()
-    }
-
-    fn analysis(&mut self, cmd: &Command) -> Option<Result<AnalysisJob>> {
-        let search = match self.analysis_search(cmd)? {
-            Ok(search) => search,
-            Err(e) => return Some(Err(e)),
-        };
-        Some(Ok(Box::new(move |stop: &StopFlag, out: &Output| search.run(&Limits::infinite(), stop, out))))
-    }
-
-    fn streamed_reply(
-        &mut self,
-        cmd: &Command,
-        limits: &dyn Fn(bool) -> Limits,
-        out: &Output,
-        stop: &StopFlag,
-    ) -> bool {
-        let Some((format, true)) = analysis_command(&cmd.name) else { return false };
-        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
-        let to_move = self.state.game.board().to_move();
-        let request = match AnalysisRequest::parse(&args, to_move, format) {
-            Ok(r) => r,
-            Err(e) => {
-                out.line(gtp::failure(
-                    cmd.id.as_deref(),
-                    &EngineError::Syntax(format!("{}: {e}", cmd.name)).gtp_reply(),
-                ));
-                return true;
-            }
-        };
-        out.line(gtp::success(cmd.id.as_deref(), "").trim_end());
-        let limits = limits(request.color == Color::BLACK);
-        let mut writer = AnalysisWriter::new(&self.state.game, request);
-        let mut report = |tree: &Mcts, r: &MctsResult, _finished: bool| {
-            if let Some(line) = writer.line(tree, r) {
-                out.line(line)
-            }
-        };
-        let mut progress = Progress { interval: request.interval, report: &mut report };
-        let choice = self.state.think(request.color, &limits, stop, Ending::Normal, Some(&mut progress));
-        let played = match choice.play {
-            None => "resign".to_string(),
-            Some(m) => match self.state.game.play(request.color, m) {
-                Ok(()) => self.state.move_text(m),
-                Err(e) => format!("resign (internal error: chose an illegal move: {e})"),
-            },
-        };
-        out.line(format!("play {played}"));
-        out.line("");
-        true
     }
 }
 
@@ -528,7 +361,7 @@ impl AnalysisRequest {
     }
 }
 
-impl GoGtp {
+impl GoSession {
     /// The search an `lz-analyze` or `kata-analyze` command asks for (`None` for
     /// another command): the game, the request, and the search's seed (the player's
     /// next) and settings (one thread; the player's playouts, move model and replies).
@@ -555,7 +388,7 @@ impl GoGtp {
 /// thread), as `sente analysis` searches a query: for the tests that the two front
 /// ends report the same analysis.
 #[cfg(test)]
-pub(crate) fn analysis_lines(gtp: &mut GoGtp, command: &str, seed: u64, playouts: u64) -> Result<Vec<String>> {
+pub(crate) fn analysis_lines(gtp: &mut GoSession, command: &str, seed: u64, playouts: u64) -> Result<Vec<String>> {
     let cmd = gtp::parse(command).ok_or_else(|| EngineError::Syntax(format!("not a GTP command: {command}")))?;
     let mut search = gtp.analysis_search(&cmd).ok_or_else(|| format!("not an analysis command: {command}"))??;
     search.seed = seed;
@@ -659,7 +492,7 @@ fn analysis_line(game: &Game, data: &AnalysisData, format: AnalysisFormat) -> St
     parts.join(" ")
 }
 
-/// Go behind UGI+.
+/// Go behind UGI+ and GTP.
 #[derive(Default)]
 pub struct GoSession {
     state: GoState,
@@ -830,6 +663,162 @@ impl GameSession for GoSession {
             let best = choice.move_without_resigning(&state.game);
             SearchOutcome { best_move: Some(state.move_text(best)), report: final_report }
         })
+    }
+
+    // GTP
+
+    fn set_board_size(&mut self, size: usize) -> Result<()> {
+        self.state.set_size(size)?;
+        self.size = Some(size);
+        Ok(())
+    }
+
+    fn set_komi(&mut self, komi: f64) {
+        self.state.game.set_komi(komi);
+    }
+
+    fn play_as(&mut self, black: bool, vertex: &str) -> Result<()> {
+        let color = if black { Color::BLACK } else { Color::WHITE };
+        let mv = self.state.parse_move(vertex).map_err(EngineError::Syntax)?;
+        self.state.game.play(color, mv).map_err(|e: Illegal| EngineError::IllegalMove(format!("{vertex}: {e}")))
+    }
+
+    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions, stop: &StopFlag) -> Result<String> {
+        self.state.use_options(options);
+        let color = if black { Color::BLACK } else { Color::WHITE };
+        match self.state.think(color, &limits, stop, Ending::Normal, None).play {
+            None => Ok("resign".into()),
+            Some(m) => {
+                self.state.game.play(color, m).map_err(|e| format!("internal error: chose an illegal move ({e})"))?;
+                Ok(self.state.move_text(m))
+            }
+        }
+    }
+
+    fn undo(&mut self) -> Result<()> {
+        self.state.game.undo().map(|_| ()).map_err(|_| EngineError::CannotUndo)
+    }
+
+    fn final_score(&mut self) -> Result<String> {
+        Ok(self.state.final_score().result())
+    }
+
+    fn gtp_extra(&mut self, cmd: &Command, _out: &Output, stop: &StopFlag) -> Option<Result<String>> {
+        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+        let board = *self.state.game.board();
+        Some(match (cmd.name.as_str(), args.as_slice()) {
+            ("final_status_list", [status]) => {
+                let settlement = self.state.settlement();
+                let stones = board.stones(Color::BLACK) | board.stones(Color::WHITE);
+                match status.to_ascii_lowercase().as_str() {
+                    "dead" => Ok(self.groups(settlement.dead)),
+                    "alive" => Ok(self.groups(stones & !settlement.dead & !settlement.seki)),
+                    "seki" => Ok(self.groups(settlement.seki)),
+                    _ => Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args))),
+                }
+            }
+            ("kgs-genmove_cleanup", [color]) => match gtp::parse_color(color) {
+                None => Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args))),
+                Some(black) => {
+                    // Capture the dead stones before passing: no pass while the opponent
+                    // still has dead stones on the board.
+                    let color = if black { Color::BLACK } else { Color::WHITE };
+                    let limits = Limits::movetime(Duration::from_secs(2));
+                    let m = self.state.think(color, &limits, stop, Ending::Cleanup, None).play.unwrap_or(Move::Pass);
+                    match self.state.game.play(color, m) {
+                        Ok(()) => Ok(self.state.move_text(m)),
+                        Err(e) => Err(format!("internal error: {e}").into()),
+                    }
+                }
+            },
+            ("loadsgf", _) => self.load_sgf(&args),
+            ("printsgf", []) => Ok(self.print_sgf()),
+            ("printsgf", [path]) => std::fs::write(path, self.print_sgf())
+                .map(|_| String::new())
+                .map_err(|e| format!("cannot write {path}: {e}").into()),
+            ("is_legal", [color, vertex]) => match (gtp::parse_color(color), self.state.parse_move(vertex)) {
+                (Some(black), Ok(m)) => {
+                    let c = if black { Color::BLACK } else { Color::WHITE };
+                    Ok(if self.state.game.check(c, m).is_ok() { "1" } else { "0" }.into())
+                }
+                _ => Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args))),
+            },
+            ("gogui-analyze_commands", _) => Ok([
+                "gfx/Ownership/sente-ownership",
+                "plist/Dead stones/final_status_list dead",
+                "plist/Seki stones/final_status_list seki",
+                "string/Final score/final_score",
+                "string/Superko rule/sente-superko",
+            ]
+            .join("\n")),
+            ("sente-ownership", []) => {
+                // GoGui gfx: INFLUENCE with values from -1 (white) to 1 (black): the
+                // ownership map `kata-analyze` and `sente analysis` report, black's view.
+                let own = settle_position(&board, self.state.game.komi()).ownership(&board, Color::BLACK);
+                let size = board.size();
+                let cells: Vec<String> =
+                    board.points().zip(own).map(|(p, v)| format!("{} {v:.2}", p.to_gtp(size))).collect();
+                Ok(format!("INFLUENCE {}", cells.join(" ")))
+            }
+            _ if GO_EXTRA.contains(&cmd.name.as_str()) => {
+                Err(EngineError::Syntax(format!("{}: bad arguments {:?}", cmd.name, cmd.args)))
+            }
+            _ => return options::gtp_command(GO_OPTIONS, &mut self.state, cmd),
+        })
+    }
+
+    fn gtp_extra_commands(&self) -> Vec<&'static str> {
+        GO_EXTRA.iter().copied().chain(options::gtp_commands(GO_OPTIONS)).collect()
+    }
+
+    fn gtp_analysis(&mut self, cmd: &Command) -> Option<Result<AnalysisJob>> {
+        let search = match self.analysis_search(cmd)? {
+            Ok(search) => search,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(Ok(Box::new(move |stop: &StopFlag, out: &Output| search.run(&Limits::infinite(), stop, out))))
+    }
+
+    fn gtp_streamed_reply(
+        &mut self,
+        cmd: &Command,
+        limits: &dyn Fn(bool) -> Limits,
+        out: &Output,
+        stop: &StopFlag,
+    ) -> bool {
+        let Some((format, true)) = analysis_command(&cmd.name) else { return false };
+        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+        let to_move = self.state.game.board().to_move();
+        let request = match AnalysisRequest::parse(&args, to_move, format) {
+            Ok(r) => r,
+            Err(e) => {
+                out.line(gtp::failure(
+                    cmd.id.as_deref(),
+                    &EngineError::Syntax(format!("{}: {e}", cmd.name)).gtp_reply(),
+                ));
+                return true;
+            }
+        };
+        out.line(gtp::success(cmd.id.as_deref(), "").trim_end());
+        let limits = limits(request.color == Color::BLACK);
+        let mut writer = AnalysisWriter::new(&self.state.game, request);
+        let mut report = |tree: &Mcts, r: &MctsResult, _finished: bool| {
+            if let Some(line) = writer.line(tree, r) {
+                out.line(line)
+            }
+        };
+        let mut progress = Progress { interval: request.interval, report: &mut report };
+        let choice = self.state.think(request.color, &limits, stop, Ending::Normal, Some(&mut progress));
+        let played = match choice.play {
+            None => "resign".to_string(),
+            Some(m) => match self.state.game.play(request.color, m) {
+                Ok(()) => self.state.move_text(m),
+                Err(e) => format!("resign (internal error: chose an illegal move: {e})"),
+            },
+        };
+        out.line(format!("play {played}"));
+        out.line("");
+        true
     }
 }
 

@@ -25,9 +25,9 @@ use std::sync::RwLock;
 
 pub use spec::{BoardSizes, GameSpec};
 
-use crate::error::Result;
+use crate::error::{EngineError, Result};
 use referee::{RefereeRules, Refereed};
-use session::{GameSession, GtpGame};
+use session::GameSession;
 
 /// A game `sente` plays: a handle to its [`GameSpec`]. Two handles are equal when
 /// their games have the same name.
@@ -134,9 +134,14 @@ impl GameKind {
         self.0.new_session(size)
     }
 
-    /// A new GTP game, or why GTP does not play this one.
-    pub fn new_gtp_game(self) -> Result<Box<dyn GtpGame>> {
-        self.0.new_gtp_game()
+    /// A new session on the game's default board for GTP, or why GTP does not play
+    /// this game (it plays the games with a [`GameSpec::gtp_name`]).
+    pub fn new_gtp_session(self) -> Result<Box<dyn GameSession>> {
+        if self.gtp_name().is_none() {
+            let games = GameKind::gtp_games().join(" and ");
+            return Err(EngineError::Refused(format!("GTP plays {games}, not {} (UGI+ plays it)", self.0.title())));
+        }
+        self.new_session(None)
     }
 
     /// The referee of a new game at the start of an opening (its moves not yet

@@ -1,12 +1,12 @@
 //! Othello behind the front ends, for every board size: the generic session
-//! ([`PlayerSession`]) plays the 8×8 board with [`SolverPlayer`] (the book, then the
-//! tuned solver) and the other sizes with the generic alpha-beta
-//! ([`AlphaBetaPlayer`]); [`OthelloGtp`] is 8×8 Othello over GTP.
+//! ([`PlayerSession`], which UGI+ and GTP drive) plays the 8×8 board with
+//! [`SolverPlayer`] (the book, then the tuned solver) and the other sizes with the
+//! generic alpha-beta ([`AlphaBetaPlayer`]).
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use bitboards::othello::{Board, Board6, Board10, Color, Move, Position};
+use bitboards::othello::{Board, Board6, Board10, Move, Position};
 use protocol::ugi::OptionKind;
 use search::alphabeta::SearchResult;
 use search::othello::{Book, OthelloPlayer, Request, Solver, Thought};
@@ -18,7 +18,7 @@ use crate::games::GameKind;
 use crate::games::generic::PlayerSession;
 use crate::games::options::GameOption;
 use crate::games::referee::RefereeRules;
-use crate::games::session::{GameSession, SearchOptions};
+use crate::games::session::GameSession;
 
 /// The UGI+ session of Othello on a board of side `size` (8, 6 or 10).
 pub fn new_session(size: usize) -> Result<Box<dyn GameSession>> {
@@ -227,97 +227,6 @@ pub fn play_moves<B: bitboards::othello::OthelloBoard>(
         pos = pos.play(mv).map_err(|e| format!("move {} '{text}' is illegal: {e}", i + 1))?;
     }
     Ok(pos)
-}
-
-/// 8×8 Othello over GTP, as Quarry and GRhino speak it: vertices `a1`..`h8` with
-/// `a1` top-left, `pass`, and a pass inserted when a colour plays while the other
-/// side has no move.
-#[derive(Default)]
-pub struct OthelloGtp {
-    game: Option<bitboards::othello::Game<Board>>,
-    player: SolverPlayer,
-}
-
-impl OthelloGtp {
-    fn game(&mut self) -> &mut bitboards::othello::Game<Board> {
-        self.game.get_or_insert_with(|| bitboards::othello::Game::new(Position::start()))
-    }
-
-    /// Makes it `black`'s turn, passing for the other side if it has no move.
-    fn turn_of(&mut self, black: bool) -> Result<()> {
-        let game = self.game();
-        let to_move = game.position().side_to_move() == Color::BLACK;
-        if to_move != black {
-            if game.position().legal_moves() == vec![Move::Pass] {
-                game.play(Move::Pass).map_err(|e| e.to_string())?;
-            } else {
-                return Err(EngineError::IllegalMove("it is the other side's turn: it has a move".into()));
-            }
-        }
-        Ok(())
-    }
-}
-
-impl crate::games::session::GtpGame for OthelloGtp {
-    fn set_board_size(&mut self, size: usize) -> Result<()> {
-        if size == 8 { Ok(()) } else { Err(EngineError::BoardSize(format!("{size}x{size}: GTP Othello is 8x8"))) }
-    }
-
-    fn clear(&mut self) {
-        self.game = None;
-        self.player.new_game();
-    }
-
-    fn set_komi(&mut self, _komi: f64) {}
-
-    fn play(&mut self, black: bool, vertex: &str) -> Result<()> {
-        let mv = Move::parse(vertex, 8).map_err(|e| EngineError::Syntax(e.to_string()))?;
-        if mv == Move::Pass && self.game().position().legal_moves() == vec![Move::Pass] {
-            return self.game().play(Move::Pass).map_err(|e| EngineError::IllegalMove(e.to_string()));
-        }
-        self.turn_of(black)?;
-        self.game().play(mv).map_err(|e| EngineError::IllegalMove(e.to_string()))
-    }
-
-    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions, stop: &StopFlag) -> Result<String> {
-        if self.game().is_over() {
-            return Ok("pass".into());
-        }
-        if self.turn_of(black).is_err() {
-            // The other side is to move and has a move: the requested colour passes.
-            return Ok("pass".into());
-        }
-        let position = *self.game().position();
-        if position.legal_moves() == vec![Move::Pass] {
-            self.game().play(Move::Pass).map_err(|e| e.to_string())?;
-            return Ok("pass".into());
-        }
-        let result = self.player.choose(&position, &limits, options, stop, &mut |_| {});
-        let mv = result.best_move.ok_or("no move found")?;
-        self.game().play(mv).map_err(|e| e.to_string())?;
-        Ok(mv.name(8).to_ascii_uppercase())
-    }
-
-    fn undo(&mut self) -> Result<()> {
-        self.game().undo().map(|_| ()).map_err(|_| EngineError::CannotUndo)
-    }
-
-    fn showboard(&self) -> String {
-        self.game.as_ref().map_or_else(|| Position::<Board>::start().draw(), |g| g.position().draw())
-    }
-
-    fn final_score(&mut self) -> Result<String> {
-        let p = *self.game().position();
-        let margin = match p.result() {
-            Some(r) => r.black_margin(),
-            None => p.count(Color::BLACK) as i32 - p.count(Color::WHITE) as i32,
-        };
-        Ok(match margin {
-            0 => "0".into(),
-            m if m > 0 => format!("B+{m}"),
-            m => format!("W+{}", -m),
-        })
-    }
 }
 
 #[cfg(test)]

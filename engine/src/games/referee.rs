@@ -79,10 +79,15 @@ pub trait ArenaGame: Game + Send {
     fn draw(&self) -> String {
         self.text()
     }
-    /// Player one's score now in the game's own counting (UGI+ `query score`; empty
+    /// Player one's margin now in the game's own counting (GTP `final_score`; `None`
     /// when the game keeps none).
+    fn margin(&self) -> Option<f64> {
+        None
+    }
+    /// Player one's score now in the game's own counting (UGI+ `query score`): the
+    /// margin unless the game says otherwise, empty when it keeps none.
     fn score_text(&self) -> String {
-        String::new()
+        self.margin().map_or(String::new(), |m| m.to_string())
     }
     /// The number of move sequences of `depth` moves from here (UGI+ `perft`), ready to
     /// run on another thread with up to `threads` threads, or why not.
@@ -341,12 +346,11 @@ impl<B: OthelloBoard> ArenaGame for Position<B> {
 
     /// Black's disc margin: the final one once the game is over, the discs on the
     /// board before.
-    fn score_text(&self) -> String {
-        let margin = match self.result() {
+    fn margin(&self) -> Option<f64> {
+        Some(match self.result() {
             Some(r) => r.black_margin(),
             None => self.count(Color::BLACK) as i32 - self.count(Color::WHITE) as i32,
-        };
-        margin.to_string()
+        } as f64)
     }
 
     fn perft_job(&self, depth: u32, threads: usize) -> Result<PerftJob, String> {

@@ -1,15 +1,14 @@
 //! The built-in games' [`GameSpec`]s: the one place that knows every built-in game's
-//! front-end types (the UGI+ [`GameSession`], the GTP [`GtpGame`], the arena's
+//! front-end types (the [`GameSession`] that UGI+ and GTP drive, the arena's
 //! referee).
 
 use bitboards::othello::{Board, Position};
 
 use crate::error::{EngineError, Result};
-use crate::games::go::{GoGtp, GoSession};
-use crate::games::othello::OthelloGtp;
+use crate::games::go::GoSession;
 use crate::games::referee::{ArenaGame, Judge, Opening, RefereeRules, Refereed, referee_of};
 use crate::games::replay::{self, ReplayInput, Replayed, ReportFace};
-use crate::games::session::{GameSession, GtpGame};
+use crate::games::session::GameSession;
 use crate::games::spec::{BoardSizes, GameSpec};
 
 /// Othello (Reversi), 8×8 and the 6×6 and 10×10 variants.
@@ -33,9 +32,6 @@ impl GameSpec for OthelloSpec {
     }
     fn gtp_name(&self) -> Option<&'static str> {
         Some("Othello")
-    }
-    fn new_gtp_game(&self) -> Result<Box<dyn GtpGame>> {
-        Ok(Box::new(OthelloGtp::default()))
     }
     /// The exact solver adjudicates at `solve_empties` empties (when not 0).
     fn new_referee(&self, rules: &RefereeRules, start: Option<&str>) -> std::result::Result<Box<dyn Refereed>, String> {
@@ -110,9 +106,6 @@ impl GameSpec for GoSpec {
     fn gtp_name(&self) -> Option<&'static str> {
         Some("Go")
     }
-    fn new_gtp_game(&self) -> Result<Box<dyn GtpGame>> {
-        Ok(Box::new(GoGtp::default()))
-    }
     /// The engines are asked for dead stones at the end.
     fn new_referee(&self, rules: &RefereeRules, start: Option<&str>) -> std::result::Result<Box<dyn Refereed>, String> {
         Ok(referee_of(bitboards::go::Game::from_opening(rules, start)?, Judge::default(), true))
@@ -185,12 +178,6 @@ impl GameSpec for PhantomSpec {
             None | Some(9) => Ok(Box::new(crate::games::phantom::PhantomSession::new())),
             Some(n) => Err(EngineError::BoardSize(format!("Phantom Go is played on 9x9 only (9), not {n}"))),
         }
-    }
-    fn new_gtp_game(&self) -> Result<Box<dyn GtpGame>> {
-        Err(EngineError::Refused(format!(
-            "GTP plays {}, not Phantom Go (use UGI+ or `sente phantom`)",
-            crate::games::GameKind::gtp_games().join(" and ")
-        )))
     }
     fn new_referee(
         &self,
@@ -279,12 +266,6 @@ impl GameSpec for ChaosClockSpec {
             None | Some(12) => Ok(Box::new(crate::games::chaosclock::new_session())),
             Some(n) => Err(EngineError::BoardSize(format!("the Chaos Clock has 12 points (size 12 only), not {n}"))),
         }
-    }
-    fn new_gtp_game(&self) -> Result<Box<dyn GtpGame>> {
-        Err(EngineError::Refused(format!(
-            "GTP plays {}, not Chaos Clock",
-            crate::games::GameKind::gtp_games().join(" and ")
-        )))
     }
     fn new_referee(&self, rules: &RefereeRules, start: Option<&str>) -> std::result::Result<Box<dyn Refereed>, String> {
         Ok(referee_of(bitboards::chaosclock::Record::from_opening(rules, start)?, Judge::default(), false))

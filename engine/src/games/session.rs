@@ -1,5 +1,6 @@
 //! The game-agnostic face of a game for the protocol loops: a [`GameSession`] holds
-//! the current position of one game and answers everything a front end asks.
+//! the current position of one game and answers everything a front end asks, UGI+ and
+//! GTP alike.
 //! Searches run on their own thread from a [`SearchJob`], a snapshot of the position,
 //! so the loop stays free to answer `isready` and `stop`.
 
@@ -9,7 +10,7 @@ use protocol::gtp::Command;
 use protocol::ugi::{InfoScore, OptionKind, Query, StartPosition};
 use search::{Limits, Outcome, Score, StopFlag};
 
-use crate::error::Result;
+use crate::error::{EngineError, Result};
 use crate::games::GameKind;
 use crate::io::Output;
 
@@ -24,7 +25,7 @@ pub use search::player::Resources as SearchOptions;
 pub fn checked_hash(options: &SearchOptions, mb: usize) -> Result<usize> {
     search::tt::check_memory(mb)
         .map(|()| mb)
-        .map_err(|e| crate::error::EngineError::Refused(format!("{e}; the hash table stays {} MiB", options.hash_mb)))
+        .map_err(|e| EngineError::Refused(format!("{e}; the hash table stays {} MiB", options.hash_mb)))
 }
 
 /// Progress of a search, in protocol-neutral form.
@@ -95,7 +96,7 @@ pub type SearchJob = Box<dyn FnOnce(&StopFlag, &mut (dyn FnMut(&Report) + Send))
 /// if it was stopped.
 pub type PerftJob = Box<dyn FnOnce(&StopFlag) -> Option<u64> + Send>;
 
-/// One game's state as the protocol loops drive it.
+/// One game's state as the protocol loops (UGI+, GTP) drive it.
 pub trait GameSession: Send {
     /// The game this session plays.
     fn game(&self) -> GameKind;
@@ -145,6 +146,71 @@ pub trait GameSession: Send {
     fn perft(&self, depth: u32, threads: usize) -> Result<PerftJob>;
     /// A search of the current position.
     fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob;
+    /// GTP `boardsize n`: an empty board of side `size`, or why not (the board
+    /// stays). A game played on one size only takes that size.
+    fn set_board_size(&mut self, size: usize) -> Result<()> {
+        Err(EngineError::BoardSize(format!("{size}x{size}: GTP plays {} on its one size", self.game().spec().title())))
+    }
+    /// GTP `komi k`; a game without komi ignores it.
+    fn set_komi(&mut self, komi: f64) {
+        let _ = komi;
+    }
+    /// GTP `play color vertex`: plays `mv` for player one (`p1`) or two.
+    fn play_as(&mut self, p1: bool, mv: &str) -> Result<()> {
+        let _ = (p1, mv);
+        Err(self.not_over_gtp())
+    }
+    /// GTP `genmove color`: chooses, plays and names the move of player one (`p1`)
+    /// or two; the search ends early when `stop` is raised (input ended).
+    fn genmove(&mut self, p1: bool, limits: Limits, options: &SearchOptions, stop: &StopFlag) -> Result<String> {
+        let _ = (p1, limits, options, stop);
+        Err(self.not_over_gtp())
+    }
+    /// GTP `undo`: takes back the last move played.
+    fn undo(&mut self) -> Result<()> {
+        Err(EngineError::CannotUndo)
+    }
+    /// GTP `final_score`: `B+m`, `W+m` or `0`.
+    fn final_score(&mut self) -> Result<String> {
+        Err(self.not_over_gtp())
+    }
+    /// The refusal of a GTP command by a game GTP does not play.
+    fn not_over_gtp(&self) -> EngineError {
+        EngineError::Refused(format!("GTP does not play {}", self.game().spec().title()))
+    }
+    /// GTP commands of this game only; `None` if `cmd` is not one of them. A search
+    /// among them stops when `stop` is raised (`quit` or the end of input).
+    fn gtp_extra(&mut self, cmd: &Command, out: &Output, stop: &StopFlag) -> Option<Result<String>> {
+        let _ = (cmd, out, stop);
+        None
+    }
+    /// Names of the commands [`GameSession::gtp_extra`] handles.
+    fn gtp_extra_commands(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+    /// Starts a GTP command that streams analysis until the next command arrives
+    /// (`lz-analyze`, `kata-analyze`); `None` if `cmd` is not one. The loop writes
+    /// the `=` line, runs the job on its own thread, stops it when the next line
+    /// arrives and then ends the reply with the empty line.
+    fn gtp_analysis(&mut self, cmd: &Command) -> Option<Result<AnalysisJob>> {
+        let _ = cmd;
+        None
+    }
+    /// GTP commands that write their whole reply themselves while they run
+    /// (`lz-genmove_analyze`): true if `cmd` was one and its reply, `=` line to empty
+    /// line (or a `?` reply), was written to `out`. `limits(black)` gives the search
+    /// limits of a colour from the clock; the search stops when `stop` is raised
+    /// (`quit` or the end of input).
+    fn gtp_streamed_reply(
+        &mut self,
+        cmd: &Command,
+        limits: &dyn Fn(bool) -> Limits,
+        out: &Output,
+        stop: &StopFlag,
+    ) -> bool {
+        let _ = (cmd, limits, out, stop);
+        false
+    }
     /// Answers a query only some games know (Phantom Go's `view`, `full`, `counts`,
     /// `lastlegal`, `captured`); the others say it is not theirs.
     fn game_query(&self, query: &Query) -> Result<String> {
@@ -157,60 +223,6 @@ pub trait GameSession: Send {
             _ => "this",
         };
         Err(format!("query {word} is for Phantom Go only (setoption name Game value phantomgo)").into())
-    }
-}
-
-/// A game as the GTP loop drives it.
-pub trait GtpGame: Send {
-    /// `boardsize n`.
-    fn set_board_size(&mut self, size: usize) -> Result<()>;
-    /// `clear_board`.
-    fn clear(&mut self);
-    /// `komi k`.
-    fn set_komi(&mut self, komi: f64);
-    /// `play color vertex`.
-    fn play(&mut self, black: bool, vertex: &str) -> Result<()>;
-    /// `genmove color`: choose, play and return the move; the search ends early when
-    /// `stop` is raised (input ended).
-    fn genmove(&mut self, black: bool, limits: Limits, options: &SearchOptions, stop: &StopFlag) -> Result<String>;
-    /// `undo`.
-    fn undo(&mut self) -> Result<()>;
-    /// `showboard` (multi-line).
-    fn showboard(&self) -> String;
-    /// `final_score`.
-    fn final_score(&mut self) -> Result<String>;
-    /// Commands specific to the game; `None` if `cmd` is not one of them. A search
-    /// among them stops when `stop` is raised (`quit` or the end of input).
-    fn extra(&mut self, cmd: &Command, out: &Output, stop: &StopFlag) -> Option<Result<String>> {
-        let _ = (cmd, out, stop);
-        None
-    }
-    /// Names of the commands [`GtpGame::extra`] handles.
-    fn extra_commands(&self) -> Vec<&'static str> {
-        Vec::new()
-    }
-    /// Starts a command that streams analysis until the next command arrives
-    /// (`lz-analyze`, `kata-analyze`); `None` if `cmd` is not one. The loop writes
-    /// the `=` line, runs the job on its own thread, stops it when the next line
-    /// arrives and then ends the reply with the empty line.
-    fn analysis(&mut self, cmd: &Command) -> Option<Result<AnalysisJob>> {
-        let _ = cmd;
-        None
-    }
-    /// Commands that write their whole reply themselves while they run
-    /// (`lz-genmove_analyze`): true if `cmd` was one and its reply, `=` line to empty
-    /// line (or a `?` reply), was written to `out`. `limits(black)` gives the search
-    /// limits of a colour from the clock; the search stops when `stop` is raised
-    /// (`quit` or the end of input).
-    fn streamed_reply(
-        &mut self,
-        cmd: &Command,
-        limits: &dyn Fn(bool) -> Limits,
-        out: &Output,
-        stop: &StopFlag,
-    ) -> bool {
-        let _ = (cmd, limits, out, stop);
-        false
     }
 }
 

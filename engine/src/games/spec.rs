@@ -3,11 +3,10 @@
 //! `BoardSize`), GTP (`list_games`, `set_game`), the arena (`--game`, its referee,
 //! its defaults) and the subcommands' `--game` all read it.
 
-use crate::error::{EngineError, Result};
-use crate::games::GameKind;
+use crate::error::Result;
 use crate::games::referee::{Opening, RefereeRules, Refereed};
 use crate::games::replay::{ReplayInput, Replayed, ReportFace};
-use crate::games::session::{GameSession, GtpGame};
+use crate::games::session::GameSession;
 
 /// The board sizes a game is played on, as UGI+ `setoption name BoardSize` takes
 /// them and `ugi` announces them (a spin from `min` to `max`).
@@ -44,13 +43,10 @@ pub trait GameSpec: Send + Sync + 'static {
     /// A new UGI+ session on a board of side `size` (the default if `None`); a size
     /// the game is not played on is refused with a message naming the sizes.
     fn new_session(&self, size: Option<usize>) -> Result<Box<dyn GameSession>>;
-    /// The name GTP's `list_games` gives, for a game GTP plays.
+    /// The name GTP's `list_games` gives, for a game GTP plays (its session's GTP
+    /// commands, on its default board).
     fn gtp_name(&self) -> Option<&'static str> {
         None
-    }
-    /// A new GTP game, or why GTP does not play this one.
-    fn new_gtp_game(&self) -> Result<Box<dyn GtpGame>> {
-        Err(EngineError::Refused(format!("GTP plays {}, not {}", GameKind::gtp_games().join(" and "), self.title())))
     }
     /// The referee of a new game at `start` (the game's text form; `None`: the
     /// standard start), before an opening's moves are played.

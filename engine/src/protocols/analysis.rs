@@ -1248,7 +1248,7 @@ fn round(x: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::games::go::analysis_lines;
-    use crate::games::session::GtpGame;
+    use crate::games::session::GameSession;
     use std::collections::HashMap;
 
     fn query(text: &str) -> Result<Query, FieldError> {
@@ -1406,11 +1406,11 @@ mod tests {
         // both front ends: the same moves, visits, win rates, priors, principal
         // variations, score leads and ownership, to the precision each prints.
         let moves = [(true, "E5"), (false, "C5"), (true, "D3"), (false, "F4"), (true, "G6")];
-        let mut gtp = crate::games::go::GoGtp::default();
+        let mut gtp = crate::games::go::GoSession::default();
         gtp.set_board_size(9).unwrap();
         gtp.set_komi(7.0);
         for (black, vertex) in moves {
-            gtp.play(black, vertex).unwrap();
+            gtp.play_as(black, vertex).unwrap();
         }
         let playouts = 300;
         let lines = analysis_lines(&mut gtp, "kata-analyze ownership true", SEED, playouts).unwrap();

@@ -1,5 +1,6 @@
-//! The GTP front end: the command loop, clocks and reply framing, for any game that
-//! implements [`GtpGame`] (Othello here, as Quarry and GRhino speak it; Go in `go`).
+//! The GTP front end: the command loop, clocks and reply framing over a game's
+//! [`GameSession`] (the games with a GTP name: Othello, as Quarry and GRhino speak it,
+//! and Go).
 
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -9,7 +10,7 @@ use search::{Clock, Limits, StopFlag};
 
 use crate::error::{EngineError, Result};
 use crate::games::GameKind;
-use crate::games::session::{AnalysisJob, GtpGame, SearchOptions};
+use crate::games::session::{AnalysisJob, GameSession, SearchOptions};
 use crate::io::{FrontEnd, MAX_LINE, Output};
 
 /// What the time commands told the engine.
@@ -87,9 +88,9 @@ const MAX_THREADS: usize = 256;
 /// The largest table `sente-hash` takes, in MiB (as UGI+'s `Hash`).
 const MAX_HASH_MB: usize = 65536;
 
-/// The GTP engine: a game, clocks and options.
+/// The GTP engine: a game's session, clocks and options.
 pub struct GtpEngine {
-    game: Box<dyn GtpGame>,
+    game: Box<dyn GameSession>,
     clock: GtpClock,
     options: SearchOptions,
     out: Output,
@@ -103,9 +104,9 @@ pub struct GtpEngine {
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(2);
 
 impl GtpEngine {
-    /// An engine for `game`, writing to `out`; a `genmove` stops thinking when `hangup`
-    /// is raised (input ended).
-    pub fn new(game: Box<dyn GtpGame>, options: SearchOptions, out: Output, hangup: StopFlag) -> GtpEngine {
+    /// An engine playing `game`'s session, writing to `out`; a `genmove` stops
+    /// thinking when `hangup` is raised (input ended).
+    pub fn new(game: Box<dyn GameSession>, options: SearchOptions, out: Output, hangup: StopFlag) -> GtpEngine {
         GtpEngine { game, clock: GtpClock::default(), options, out, analysis: None, hangup }
     }
 
@@ -129,10 +130,11 @@ impl GtpEngine {
             return true;
         };
         let clock = self.clock;
-        if self.game.streamed_reply(&cmd, &|black| clock.limits(black, DEFAULT_MOVE_TIME), &self.out, &self.hangup) {
+        if self.game.gtp_streamed_reply(&cmd, &|black| clock.limits(black, DEFAULT_MOVE_TIME), &self.out, &self.hangup)
+        {
             return true;
         }
-        if let Some(job) = self.game.analysis(&cmd) {
+        if let Some(job) = self.game.gtp_analysis(&cmd) {
             match job {
                 Ok(job) => self.start_analysis(cmd.id.as_deref(), job),
                 Err(error) => self.out.line(gtp::failure(cmd.id.as_deref(), &error.gtp_reply())),
@@ -161,7 +163,7 @@ impl GtpEngine {
     }
 
     fn known(&self, name: &str) -> bool {
-        COMMON.contains(&name) || self.game.extra_commands().contains(&name)
+        COMMON.contains(&name) || self.game.gtp_extra_commands().contains(&name)
     }
 
     fn execute(&mut self, cmd: &Command) -> Result<String> {
@@ -175,14 +177,13 @@ impl GtpEngine {
             ("known_command", _) => Err(syntax()),
             ("list_commands", _) => {
                 let mut all: Vec<&str> = COMMON.to_vec();
-                all.extend(self.game.extra_commands());
+                all.extend(self.game.gtp_extra_commands());
                 Ok(all.join("\n"))
             }
             ("quit", _) => Ok(String::new()),
-            ("list_games", _) => Ok(crate::games::GameKind::gtp_games().join("\n")),
+            ("list_games", _) => Ok(GameKind::gtp_games().join("\n")),
             ("set_game", [name]) => {
-                let game =
-                    crate::games::GameKind::parse(name).map_err(EngineError::Refused).and_then(|g| g.new_gtp_game())?;
+                let game = GameKind::parse(name).map_err(EngineError::Refused).and_then(|g| g.new_gtp_session())?;
                 self.game = game;
                 Ok(String::new())
             }
@@ -193,7 +194,7 @@ impl GtpEngine {
             }
             ("boardsize", _) => Err(syntax()),
             ("clear_board", _) => {
-                self.game.clear();
+                self.game.new_game();
                 Ok(String::new())
             }
             ("komi", [k]) => {
@@ -204,7 +205,7 @@ impl GtpEngine {
             ("komi", _) => Err(syntax()),
             ("play", [color, vertex]) => {
                 let black = gtp::parse_color(color).ok_or_else(syntax)?;
-                self.game.play(black, vertex).map(|_| String::new())
+                self.game.play_as(black, vertex).map(|_| String::new())
             }
             ("play", _) => Err(syntax()),
             ("genmove", [color]) => {
@@ -214,7 +215,7 @@ impl GtpEngine {
             }
             ("genmove", _) => Err(syntax()),
             ("undo", _) => self.game.undo().map(|_| String::new()),
-            ("showboard", _) => Ok(format!("\n{}", self.game.showboard())),
+            ("showboard", _) => Ok(format!("\n{}", self.game.draw())),
             ("final_score", _) => self.game.final_score(),
             ("time_settings", [main, byo, stones]) => {
                 let secs = |t: &str| t.parse::<f64>().ok().and_then(|x| search::duration_from_secs(x).ok());
@@ -246,7 +247,7 @@ impl GtpEngine {
                 Ok(String::new())
             }
             ("sente-hash", _) => Err(syntax()),
-            _ => match self.game.extra(cmd, &self.out, &self.hangup) {
+            _ => match self.game.gtp_extra(cmd, &self.out, &self.hangup) {
                 Some(result) => result,
                 None => Err(EngineError::UnknownCommand(cmd.name.clone())),
             },
@@ -279,7 +280,7 @@ pub struct GtpArgs {
 
 /// Runs `sente gtp`: an error at once when GTP does not play `--game`.
 pub fn main(args: GtpArgs) -> anyhow::Result<()> {
-    args.game.new_gtp_game().map_err(anyhow::Error::msg)?;
+    args.game.new_gtp_session().map_err(anyhow::Error::msg)?;
     let options = SearchOptions { threads: args.threads.into(), hash_mb: args.hash as usize };
     super::run_protocol(super::Protocol::Gtp(args.game), options)
 }

@@ -107,7 +107,7 @@ fn serve(
     match protocol {
         Protocol::Ugi => io::serve(&mut ugi::UgiEngine::new(out), first, &input),
         Protocol::Gtp(game) => {
-            let game = game.new_gtp_game().map_err(anyhow::Error::msg)?;
+            let game = game.new_gtp_session().map_err(anyhow::Error::msg)?;
             io::serve(&mut gtp::GtpEngine::new(game, options, out, hangup), first, &input);
         }
         Protocol::Nboard => io::serve(&mut nboard::NboardEngine::new(out, options, hangup), first, &input),
