@@ -2,7 +2,7 @@
 //! chooses the moves), dead stones and scoring, in one session ([`GoSession`]) that
 //! UGI+ and GTP drive, and the analysis lines GUIs read.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bitboards::go::sgf::{self, SgfGame};
 use bitboards::go::{Board, Color, Game, Illegal, Move, Point, Superko, bits};
@@ -14,7 +14,7 @@ use search::go::mcts::{DEFAULT_PLAYOUTS, MOVE_MODEL_BY_DEFAULT, Mcts, MctsResult
 use search::go::params::LAST_GOOD_REPLY;
 use search::go::player::{Choice, Ending, GoPlayer, Progress, search_in_steps};
 use search::go::playout::Policy;
-use search::{Limits, Outcome, Player, Score, StopFlag};
+use search::{Limits, Outcome, Player, StopFlag};
 
 use crate::error::{EngineError, Result};
 use crate::games::options::{self, GameOption};
@@ -527,12 +527,6 @@ pub(crate) fn depth_note(game: &str, depth: u32, limits: &Limits, default_playou
     format!("go depth {depth} is not a limit {game} knows: its Monte-Carlo search has no depth; {instead}")
 }
 
-/// Win rate → centi-units for `score cp` (a logistic scale: 60% ≈ +70, 90% ≈ +380).
-fn win_rate_cp(w: f32) -> i32 {
-    let w = w.clamp(0.001, 0.999) as f64;
-    (400.0 * (w / (1.0 - w)).log10()).round() as i32
-}
-
 impl GameSession for GoSession {
     fn game(&self) -> crate::games::GameKind {
         crate::games::GameKind::GO
@@ -638,30 +632,24 @@ impl GameSession for GoSession {
 
     fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob {
         self.state.use_options(options);
-        let mut state = self.state.clone();
+        let (game, mut player, resources) = (self.state.game.clone(), self.state.player.clone(), *options);
         let note = limits.depth.map(|depth| depth_note("Go", depth, &limits, DEFAULT_PLAYOUTS));
         Box::new(move |stop: &StopFlag, report: &mut (dyn FnMut(&Report) + Send)| {
-            // The time reported is the whole move's: judging the position (dead stones,
-            // settled territory) and reusing the tree come off the move time too.
-            let started = Instant::now();
             if let Some(note) = note {
                 report(&Report::note(note));
             }
-            let color = state.game.board().to_move();
-            let choice = state.think(color, &limits, stop, Ending::Normal, None);
-            let r = &choice.result;
+            let text = |moves: &[Move]| moves.iter().map(|&m| m.to_gtp(game.board().size())).collect();
+            let r = search::player::Player::choose(&mut player, &game, &limits, &resources, stop, &mut |_| {});
             let final_report = Report {
-                depth: r.pv.len() as u32,
-                nodes: r.playouts,
-                elapsed: started.elapsed(),
-                score: Score::Centi(win_rate_cp(r.win_rate)),
-                pv: r.pv.iter().map(|&m| state.move_text(m)).collect(),
+                depth: r.depth,
+                nodes: r.nodes,
+                elapsed: r.elapsed,
+                score: r.score,
+                pv: text(&r.pv),
                 note: None,
             };
             report(&final_report);
-            // UGI+ has no resignation.
-            let best = choice.move_without_resigning(&state.game);
-            SearchOutcome { best_move: Some(state.move_text(best)), report: final_report }
+            SearchOutcome { best_move: r.best_move.map(|m| m.to_gtp(game.board().size())), report: final_report }
         })
     }
 

@@ -1,7 +1,8 @@
 //! The Go player: chooses a move in a game position with the MCTS of [`super::mcts`]
 //! and decides the end of the game around it (pass when the opponent passed and
 //! passing wins, resign when the game is lost, capture dead stones in a cleanup).
-//! Every front end (GTP, UGI+) plays through one [`GoPlayer`].
+//! Every front end (GTP, UGI+) plays through one [`GoPlayer`], which is Go's
+//! [`crate::player::Player`].
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -12,8 +13,10 @@ use super::endgame::{Settlement, judge, may_have_settled_territory};
 use super::mcts::{Mcts, MctsResult, MctsSettings};
 use super::params::{CLOCK_MOVES_LEFT, DEFAULT_PLAYOUTS, MIN_STEP, RESIGN_MIN_PLAYOUTS, RESIGN_WIN_RATE};
 use super::playout::Policy;
+use crate::alphabeta::SearchResult;
+use crate::player::Resources;
 use crate::tt::AllocError;
-use crate::{Limits, Player, StopFlag, TimeBudget};
+use crate::{Limits, Player, Score, StopFlag, TimeBudget};
 
 /// How a move search treats the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,6 +235,52 @@ impl GoPlayer {
         let resign = result.win_rate < RESIGN_WIN_RATE && result.playouts >= RESIGN_MIN_PLAYOUTS;
         Choice { play: if resign { None } else { Some(result.best) }, result, refused_memory }
     }
+}
+
+/// Go's player as the front ends see every game's: the move of the side to move
+/// ([`GoPlayer::think`], [`Ending::Normal`]) on `resources`' threads and tree size,
+/// never a resignation ([`Choice::move_without_resigning`]: UGI+ has none; GTP's
+/// `genmove` asks [`GoPlayer::think`] itself). The score is the win rate in centi-units
+/// ([`win_rate_cp`]), the depth the principal variation's length, the nodes the
+/// playouts, the time the whole move's (judging the position and reusing the tree
+/// included); one report, at the end.
+impl crate::player::Player<Game> for GoPlayer {
+    fn uses_threads(&self) -> bool {
+        true
+    }
+
+    fn choose(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        resources: &Resources,
+        stop: &StopFlag,
+        report: &mut (dyn FnMut(&SearchResult<Move>) + Send),
+    ) -> SearchResult<Move> {
+        let started = Instant::now();
+        self.set_resources(resources.threads, resources.hash_mb);
+        let choice = self.think(game, game.board().to_move(), limits, stop, Ending::Normal, None);
+        if let Some(e) = choice.refused_memory {
+            eprintln!("sente: search tree: {e}; it searched a smaller one");
+        }
+        let r = &choice.result;
+        let result = SearchResult {
+            best_move: Some(choice.move_without_resigning(game)),
+            score: Score::Centi(win_rate_cp(r.win_rate)),
+            depth: r.pv.len() as u32,
+            nodes: r.playouts,
+            elapsed: started.elapsed(),
+            pv: r.pv.clone(),
+        };
+        report(&result);
+        result
+    }
+}
+
+/// Win rate → centi-units for `score cp` (a logistic scale: 60% ≈ +70, 90% ≈ +380).
+pub fn win_rate_cp(w: f32) -> i32 {
+    let w = w.clamp(0.001, 0.999) as f64;
+    (400.0 * (w / (1.0 - w)).log10()).round() as i32
 }
 
 /// `limits` with `spent` taken off the move time and off `color`'s clock.
