@@ -232,6 +232,60 @@ pub fn play_moves<B: bitboards::othello::OthelloBoard>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::session::SearchOptions;
+
+    #[test]
+    fn gtp_passes_for_a_side_without_a_move_and_undoes_every_move() {
+        // After these 52 moves black is to move and has none.
+        let line = "c4 c3 c2 f4 f6 d6 d7 g7 f3 b2 a2 a1 e6 b4 b3 c1 d1 c5 b1 f5 a3 b5 g4 f2 c6 h4 a6 d3 g2 \
+                    e2 e3 e7 h8 g6 f1 a5 f7 a4 g5 h5 b6 g3 h2 h3 h6 c8 c7 f8 e8 h7 d2 g8";
+        let mut s = new_session(8).unwrap();
+        for (i, mv) in line.split_whitespace().enumerate() {
+            s.play_as(i % 2 == 0, mv).unwrap();
+        }
+        let at_52 = s.fen();
+        assert_eq!(s.legal_moves(), ["pass"]);
+        let options = SearchOptions::default();
+        let limits = Limits { depth: Some(2), ..Limits::default() };
+        // White's move: black's forced pass is played first.
+        let white = s.genmove(false, limits, &options, &StopFlag::new()).unwrap();
+        assert_ne!(white, "pass");
+        assert!(s.p1_to_move() || s.legal_moves() == ["pass"], "black to move after white's {white}");
+        // Both undone (white's move, black's pass): the position of the 52 moves.
+        s.undo().unwrap();
+        s.undo().unwrap();
+        assert_eq!(s.fen(), at_52);
+        // Black's genmove is its forced pass; black may also play it.
+        assert_eq!(s.genmove(true, limits, &options, &StopFlag::new()).unwrap(), "pass");
+        s.undo().unwrap();
+        s.play_as(true, "pass").unwrap();
+        assert!(!s.p1_to_move());
+        // White may not pass while it has a move; black may not move out of turn.
+        assert!(s.play_as(false, "pass").is_err());
+        assert!(s.play_as(true, "a7").is_err());
+        for _ in 0..53 {
+            s.undo().unwrap();
+        }
+        assert!(s.undo().is_err());
+        assert_eq!(s.fen(), Position::<Board>::start().to_string());
+    }
+
+    #[test]
+    fn gtp_final_score_counts_a_wipeout_and_the_discs_before_the_end() {
+        let mut s = new_session(8).unwrap();
+        assert_eq!(s.final_score().unwrap(), "0");
+        s.play_as(true, "e6").unwrap();
+        assert_eq!(s.final_score().unwrap(), "B+3");
+        for (i, mv) in ["f4", "e3", "f6", "g5", "d6", "e7", "f5", "c5"].iter().enumerate() {
+            s.play_as(i % 2 == 1, mv).unwrap();
+        }
+        assert!(s.outcome().is_some());
+        assert_eq!(s.final_score().unwrap(), "B+64");
+        assert_eq!(s.genmove(false, Limits::default(), &SearchOptions::default(), &StopFlag::new()).unwrap(), "pass");
+        // A finished game can be taken back.
+        s.undo().unwrap();
+        assert!(s.outcome().is_none());
+    }
 
     #[test]
     fn isready_makes_the_solver_the_next_search_uses() {
