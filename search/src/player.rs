@@ -35,11 +35,11 @@ pub trait Player<G: Game>: Send {
     fn uses_hash(&self) -> bool {
         self.uses_threads()
     }
-    /// Makes now what the next [`Player::choose`] with `resources` would make first
-    /// (its tables, its book), so that the first move does not pay for it. Choosing
-    /// calls it too, so a player must make nothing twice.
-    fn prepare(&mut self, resources: &Resources) {
-        let _ = resources;
+    /// Makes now what the next [`Player::choose`] at `game` with `resources` would
+    /// make first (its tables, its book, its tree), so that the first move does not
+    /// pay for it. Choosing calls it too, so a player must make nothing twice.
+    fn prepare(&mut self, game: &G, resources: &Resources) {
+        let _ = (game, resources);
     }
     /// The move to play at `game` within `limits`, stopping early when `stop` is
     /// raised; `report` is called with the progress (after each iteration of a

@@ -1,4 +1,5 @@
-//! The session of every game but Go and Phantom Go, for UGI+ and GTP alike:
+//! The session of every game but Go and Phantom Go, for UGI+ and (for a game with a
+//! GTP name, Othello) GTP alike:
 //! [`PlayerSession`] holds a position of a game the arena can referee ([`ArenaGame`]:
 //! rules, a start and a text form) and plays it with a [`Player`]. A game gives it its
 //! player, its start and a table of its own settings; it needs no session code of its
@@ -165,7 +166,7 @@ impl<G: ArenaGame, P: Player<G> + 'static, S: Send + 'static> GameSession for Pl
     }
 
     fn prepare(&mut self, options: &SearchOptions) {
-        self.with_player(|p| p.prepare(options));
+        self.with_player(|p| p.prepare(&self.position, options));
     }
 
     fn new_game(&mut self) {

@@ -79,8 +79,7 @@ impl GoState {
     /// Makes now the tree the next search with `options` would allocate and keeps it
     /// for that search ([`GoPlayer::prepare`]).
     pub fn prepare(&mut self, options: &SearchOptions) {
-        self.use_options(options);
-        self.player.prepare(&self.game);
+        search::player::Player::prepare(&mut self.player, &self.game, options);
     }
 
     /// The player's choice for `color` ([`GoPlayer::think`]); a tree the system refused
@@ -640,6 +639,9 @@ impl GameSession for GoSession {
             }
             let text = |moves: &[Move]| moves.iter().map(|&m| m.to_gtp(game.board().size())).collect();
             let r = search::player::Player::choose(&mut player, &game, &limits, &resources, stop, &mut |_| {});
+            if let Some(e) = player.take_refused_memory() {
+                eprintln!("sente: search tree: {e}; it searched a smaller one");
+            }
             let final_report = Report {
                 depth: r.depth,
                 nodes: r.nodes,

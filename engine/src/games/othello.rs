@@ -20,7 +20,8 @@ use crate::games::options::GameOption;
 use crate::games::referee::RefereeRules;
 use crate::games::session::GameSession;
 
-/// The UGI+ session of Othello on a board of side `size` (8, 6 or 10).
+/// The session of Othello on a board of side `size` (8, 6 or 10), for UGI+ and (8×8)
+/// GTP.
 pub fn new_session(size: usize) -> Result<Box<dyn GameSession>> {
     let rules = RefereeRules::plain(size, 0);
     let kind = GameKind::OTHELLO;
@@ -167,7 +168,7 @@ impl Player<Position<Board>> for SolverPlayer {
     /// third of a second), decodes the evaluation's weights, and makes the solver for
     /// `resources`: its threads and its table, every page of it resident (so that the
     /// first search does not pay for them).
-    fn prepare(&mut self, resources: &Resources) {
+    fn prepare(&mut self, _root: &Position<Board>, resources: &Resources) {
         if self.player.use_book && self.player.book.is_none() {
             search::othello::built_in_book();
         }
@@ -292,10 +293,10 @@ mod tests {
         let mut player = SolverPlayer::default();
         let resources = Resources { threads: 2, hash_mb: 2 };
         assert!(player.solver.is_none());
-        player.prepare(&resources);
+        player.prepare(&Position::start(), &resources);
         let made = player.solver.as_ref().map(|(solver, _)| solver.clone()).expect("a solver after prepare");
         assert_eq!(made.table().size_bytes(), 2 << 20);
-        player.prepare(&resources);
+        player.prepare(&Position::start(), &resources);
         // A fixed depth is searched (not played from the book), by the solver made.
         let limits = Limits { depth: Some(3), ..Limits::default() };
         let result = player.choose(&Position::start(), &limits, &resources, &StopFlag::new(), &mut |_| {});

@@ -146,8 +146,9 @@ pub trait GameSession: Send {
     fn perft(&self, depth: u32, threads: usize) -> Result<PerftJob>;
     /// A search of the current position.
     fn search_job(&mut self, limits: Limits, options: &SearchOptions) -> SearchJob;
-    /// GTP `boardsize n`: an empty board of side `size`, or why not (the board
-    /// stays). A game played on one size only takes that size.
+    /// GTP `boardsize n`: a board of side `size` (Go: an empty one; a game played on
+    /// one size only takes that size and keeps its position), or why not (the board
+    /// stays).
     fn set_board_size(&mut self, size: usize) -> Result<()> {
         Err(EngineError::BoardSize(format!("{size}x{size}: GTP plays {} on its one size", self.game().spec().title())))
     }

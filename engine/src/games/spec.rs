@@ -40,8 +40,9 @@ pub trait GameSpec: Send + Sync + 'static {
     }
     /// The board sizes it is played on.
     fn board_sizes(&self) -> BoardSizes;
-    /// A new UGI+ session on a board of side `size` (the default if `None`); a size
-    /// the game is not played on is refused with a message naming the sizes.
+    /// A new session (UGI+, and GTP for a game with a [`GameSpec::gtp_name`]) on a
+    /// board of side `size` (the default if `None`); a size the game is not played on
+    /// is refused with a message naming the sizes.
     fn new_session(&self, size: Option<usize>) -> Result<Box<dyn GameSession>>;
     /// The name GTP's `list_games` gives, for a game GTP plays (its session's GTP
     /// commands, on its default board).

@@ -72,6 +72,9 @@ pub struct GoPlayer {
     settings: MctsSettings,
     /// The tree of the last search, kept for the next one.
     kept: KeptTree,
+    /// The memory a search through [`crate::player::Player`] was refused (it searched
+    /// a smaller tree), for the front end to say.
+    refused_memory: Option<AllocError>,
 }
 
 /// The search tree kept between moves: the next search starts from the subtree of
@@ -108,7 +111,7 @@ impl Default for GoPlayer {
 impl GoPlayer {
     /// A player with seed 1, default settings and no kept tree.
     pub fn new() -> GoPlayer {
-        GoPlayer { seed: 1, settings: MctsSettings::default(), kept: KeptTree::default() }
+        GoPlayer { seed: 1, settings: MctsSettings::default(), kept: KeptTree::default(), refused_memory: None }
     }
 
     /// The settings of the searches.
@@ -156,6 +159,12 @@ impl GoPlayer {
         };
         tree.prepare();
         self.kept.keep(tree);
+    }
+
+    /// The memory the last search through [`crate::player::Player`] was refused, if
+    /// any (taken: asked once).
+    pub fn take_refused_memory(&mut self) -> Option<AllocError> {
+        self.refused_memory.take()
     }
 
     /// The kept tree's arena (size in nodes, address), to check which memory the next
@@ -240,13 +249,20 @@ impl GoPlayer {
 /// Go's player as the front ends see every game's: the move of the side to move
 /// ([`GoPlayer::think`], [`Ending::Normal`]) on `resources`' threads and tree size,
 /// never a resignation ([`Choice::move_without_resigning`]: UGI+ has none; GTP's
-/// `genmove` asks [`GoPlayer::think`] itself). The score is the win rate in centi-units
+/// `genmove` asks [`GoPlayer::think`] itself), and none once the game is over. A tree
+/// the system refused memory for is kept to say ([`GoPlayer::take_refused_memory`]). The score is the win rate in centi-units
 /// ([`win_rate_cp`]), the depth the principal variation's length, the nodes the
 /// playouts, the time the whole move's (judging the position and reusing the tree
 /// included); one report, at the end.
 impl crate::player::Player<Game> for GoPlayer {
     fn uses_threads(&self) -> bool {
         true
+    }
+
+    /// The tree of `resources` ([`GoPlayer::prepare`]).
+    fn prepare(&mut self, game: &Game, resources: &Resources) {
+        self.set_resources(resources.threads, resources.hash_mb);
+        GoPlayer::prepare(self, game);
     }
 
     fn choose(
@@ -260,12 +276,10 @@ impl crate::player::Player<Game> for GoPlayer {
         let started = Instant::now();
         self.set_resources(resources.threads, resources.hash_mb);
         let choice = self.think(game, game.board().to_move(), limits, stop, Ending::Normal, None);
-        if let Some(e) = choice.refused_memory {
-            eprintln!("sente: search tree: {e}; it searched a smaller one");
-        }
+        self.refused_memory = choice.refused_memory;
         let r = &choice.result;
         let result = SearchResult {
-            best_move: Some(choice.move_without_resigning(game)),
+            best_move: (!game.is_over()).then(|| choice.move_without_resigning(game)),
             score: Score::Centi(win_rate_cp(r.win_rate)),
             depth: r.pv.len() as u32,
             nodes: r.playouts,

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""KataGo's view of the games sente lost (issue 75): where each game was lost.
+
+For every game of the match folders given (an arena folder: results.jsonl, and the
+records under games/) that the engine named by --engine lost, it asks KataGo's JSON
+analysis engine for the position after every move of the record (`analyzeTurns`), at
+`--visits` visits each (1 = the raw network), and appends one line per game to
+`--out`:
+
+    FOLDER GAME COLOUR RESULT MOVES WINRATES
+
+COLOUR is the engine's (B or W), RESULT the record's, MOVES the record's moves
+(GTP vertices, colours alternating from Black unless a move says otherwise:
+`B:E5`), WINRATES the engine's winrate (its own view, 3 decimals) before each move of
+the game and after the last, so that move t took the winrate from WINRATES[t] to
+WINRATES[t + 1]. Games already in the file are skipped: the same command goes on
+after a stop (a line torn by a kill is dropped first). `--summary` prints, from the
+file alone, the engine move that lost the most winrate in each game and the move
+after which the game stayed lost, by phase (opening before move 12, middle game
+before move 40, endgame).
+
+It drives a KataGo found through the environment (as scripts/go_accuracy_label.py;
+see docs/go.md) and never downloads or builds anything. Rules sent to KataGo: area
+scoring, positional superko, no suicide, the record's komi. Python 3 standard
+library only.
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from go_accuracy_label import RULES, KataGo, labelled_ids  # noqa: E402
+
+SIZE = 9
+COLUMNS = "ABCDEFGHJ"
+
+
+def sgf_moves(text):
+    """(komi, [(colour, vertex)]) of an SGF record of a 9x9 game without setup stones."""
+    if re.search(r"\bA[BW]\[", text):
+        raise ValueError("setup stones are not read")
+    size = re.search(r"SZ\[(\d+)\]", text)
+    if size and int(size.group(1)) != SIZE:
+        raise ValueError(f"board size {size.group(1)}")
+    komi = re.search(r"KM\[([-0-9.]+)\]", text)
+    moves = []
+    for colour, point in re.findall(r";([BW])\[([a-z]{0,2})\]", text):
+        if point in ("", "tt"):
+            moves.append((colour, "pass"))
+        else:
+            col, row = ord(point[0]) - ord("a"), ord(point[1]) - ord("a")
+            moves.append((colour, f"{COLUMNS[col]}{SIZE - row}"))
+    return (float(komi.group(1)) if komi else 7.0), moves
+
+
+def lost_games(folder, engine):
+    """(game number, record path, engine colour, result) of the games `engine` lost."""
+    games = []
+    # `score_a` is the score of the match's first engine (match.json), whatever its colour.
+    with open(os.path.join(folder, "match.json")) as f:
+        names = [e["name"] for e in json.load(f)["engines"]]
+    if engine not in names:
+        return games
+    lost_score = 0.0 if names[0] == engine else 1.0
+    with open(os.path.join(folder, "results.jsonl")) as f:
+        for line in f:
+            r = json.loads(line)
+            if r.get("record") is None or r["score_a"] != lost_score:
+                continue
+            path = os.path.join(folder, r["record"])
+            with open(path) as g:
+                text = g.read()
+            black = re.search(r"PB\[([^\]]*)\]", text)
+            colour = "B" if black and black.group(1) == engine else "W"
+            result = re.search(r"RE\[([^\]]*)\]", text)
+            games.append((r["game"], path, colour, result.group(1) if result else "?"))
+    return games
+
+
+def scan(katago, ident, komi, moves, visits):
+    """Black's winrate before each move and after the last."""
+    q = {
+        "id": ident,
+        "moves": [[c, m] for c, m in moves],
+        "initialPlayer": "B",
+        "rules": RULES,
+        "komi": komi,
+        "boardXSize": SIZE,
+        "boardYSize": SIZE,
+        "maxVisits": visits,
+        "analyzeTurns": list(range(len(moves) + 1)),
+    }
+    katago.send([q])
+    black = [None] * (len(moves) + 1)
+    while any(w is None for w in black):
+        line = katago.process.stdout.readline()
+        if not line:
+            sys.exit("KataGo ended unexpectedly (see its log folder)")
+        a = json.loads(line)
+        if "error" in a:
+            sys.exit(f"KataGo refused a query: {line.strip()}")
+        if a.get("id") != ident or a.get("isDuringSearch"):
+            continue
+        if "warning" in a and "turnNumber" not in a:
+            continue
+        t = a["turnNumber"]
+        to_move = "B" if t == 0 else ("W" if moves[t - 1][0] == "B" else "B")
+        w = a["rootInfo"]["winrate"]
+        black[t] = w if to_move == "B" else 1.0 - w
+    return black
+
+
+def phase(t):
+    return "opening" if t < 12 else "middle" if t < 40 else "endgame"
+
+
+def summary(path, lost_below):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            folder, game, colour, result, moves, rates = line.split()
+            moves = moves.split(",")
+            rates = [float(x) for x in rates.split(",")]
+            own = [(t, m) for t, m in enumerate(moves) if m.startswith(colour + ":")]
+            drops = [(rates[t] - rates[t + 1], t, m.split(":")[1]) for t, m in own]
+            worst = max(drops)
+            # The last own move after which the winrate never came back above the line.
+            gone = None
+            for t, m in own:
+                if rates[t] >= lost_below and all(r < lost_below for r in rates[t + 1:]):
+                    gone = (rates[t] - rates[t + 1], t, m.split(":")[1])
+            rows.append((folder, game, colour, result, len(moves), rates[0], worst, gone))
+    print(f"{len(rows)} lost games; winrates are the engine's, by KataGo")
+    print("folder game colour result moves | worst move: number vertex phase before->after | "
+          f"the move after which it stayed below {lost_below}")
+    for folder, game, colour, result, n, first, worst, gone in rows:
+        d, t, v = worst
+        g = f"{gone[1]} {gone[2]} {phase(gone[1])}" if gone else "-"
+        print(f"{folder} {game} {colour} {result} {n} | {t} {v} {phase(t)} {d:+.3f} | {g}")
+    for name, pick in (("worst move", lambda r: r[6]), ("stayed lost after", lambda r: r[7])):
+        counts = {}
+        for r in rows:
+            p = pick(r)
+            key = phase(p[1]) if p else "never above"
+            counts[key] = counts.get(key, 0) + 1
+        print(f"{name}: " + ", ".join(f"{k} {counts.get(k, 0)}" for k in ("opening", "middle", "endgame", "never above")))
+    drops = sorted(r[6][0] for r in rows)
+    if drops:
+        print(f"worst move's winrate loss: median {drops[len(drops) // 2]:.3f}, "
+              f"mean {sum(drops) / len(drops):.3f}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("folders", nargs="*", help="arena match folders (results.jsonl, games/)")
+    parser.add_argument("--engine", default="sente", help="the engine whose lost games are read")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--config", default=os.environ.get("KATAGO_CONFIG"))
+    parser.add_argument("--visits", type=int, default=1)
+    parser.add_argument("--minutes", type=float, default=55.0, help="stop after this long (a chunk)")
+    parser.add_argument("--summary", action="store_true", help="print the summary of --out and stop")
+    parser.add_argument("--lost-below", type=float, default=0.2)
+    args = parser.parse_args()
+    if args.summary:
+        summary(args.out, args.lost_below)
+        return
+    katago_dir, model = os.environ.get("KATAGO_DIR"), os.environ.get("KATAGO_MODEL")
+    if not katago_dir or not model or not args.config:
+        sys.exit("set KATAGO_DIR, KATAGO_MODEL and KATAGO_CONFIG (or --config): see docs/go.md")
+    todo = []
+    for folder in args.folders:
+        name = os.path.basename(os.path.normpath(folder))
+        for game, path, colour, result in lost_games(folder, args.engine):
+            todo.append((f"{name}/{game}", path, colour, result))
+    labelled_ids(args.out)  # drops a line torn by a kill
+    done_pairs = set()
+    if os.path.exists(args.out):
+        with open(args.out) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    w = line.split()
+                    done_pairs.add(f"{w[0]}/{w[1]}")
+    todo = [t for t in todo if t[0] not in done_pairs]
+    print(f"{len(done_pairs)} games scanned; {len(todo)} to go", flush=True)
+    new_file = not os.path.exists(args.out) or os.path.getsize(args.out) == 0
+    katago = KataGo(katago_dir, model, args.config, "")
+    start, made = time.time(), 0
+    with open(args.out, "a") as out:
+        if new_file:
+            out.write(f"# KataGo's view of lost games (scripts/go_lost_games.py, {args.visits} visit(s) a position): "
+                      "folder game colour result moves winrates (the engine's, before each move and after the last)\n")
+        for ident, path, colour, result in todo:
+            if time.time() - start > args.minutes * 60:
+                break
+            with open(path) as g:
+                komi, moves = sgf_moves(g.read())
+            black = scan(katago, ident, komi, moves, args.visits)
+            own = [w if colour == "B" else 1.0 - w for w in black]
+            folder, game = ident.split("/")
+            out.write(f"{folder} {game} {colour} {result} {','.join(c + ':' + m for c, m in moves)} "
+                      f"{','.join(f'{w:.3f}' for w in own)}\n")
+            out.flush()
+            made += 1
+    katago.close()
+    print(f"scanned {made} games in {(time.time() - start) / 60:.1f} min", flush=True)
+
+
+if __name__ == "__main__":
+    main()
