@@ -7,16 +7,16 @@ analysis engine for the position after every move of the record (`analyzeTurns`)
 `--visits` visits each (1 = the raw network), and appends one line per game to
 `--out`:
 
-    FOLDER GAME COLOUR RESULT MOVES WINRATES
+    FOLDER GAME COLOUR RESULT OPENING MOVES WINRATES
 
-COLOUR is the engine's (B or W), RESULT the record's, MOVES the record's moves
-(GTP vertices, colours alternating from Black unless a move says otherwise:
-`B:E5`), WINRATES the engine's winrate (its own view, 3 decimals) before each move of
+COLOUR is the engine's (B or W), RESULT the record's, OPENING the number of moves of
+the arena's opening (match.json's random plies: no engine chose them), MOVES the
+record's moves (`B:E5`, `W:pass`), WINRATES the engine's winrate (its own view, 3 decimals) before each move of
 the game and after the last, so that move t took the winrate from WINRATES[t] to
 WINRATES[t + 1]. Games already in the file are skipped: the same command goes on
 after a stop (a line torn by a kill is dropped first). `--summary` prints, from the
-file alone, the engine move that lost the most winrate in each game and the move
-after which the game stayed lost, by phase (opening before move 12, middle game
+file alone, the engine move (after the opening) that lost the most winrate in each
+game and the move after which the game stayed lost, by phase (opening before move 12, middle game
 before move 40, endgame).
 
 It drives a KataGo found through the environment (as scripts/go_accuracy_label.py;
@@ -58,11 +58,14 @@ def sgf_moves(text):
 
 
 def lost_games(folder, engine):
-    """(game number, record path, engine colour, result) of the games `engine` lost."""
+    """(game number, record path, engine colour, result, opening plies) of the games
+    `engine` lost."""
     games = []
     # `score_a` is the score of the match's first engine (match.json), whatever its colour.
     with open(os.path.join(folder, "match.json")) as f:
-        names = [e["name"] for e in json.load(f)["engines"]]
+        match = json.load(f)
+    names = [e["name"] for e in match["engines"]]
+    opening = int(match.get("openings", {}).get("plies", 0))
     if engine not in names:
         return games
     lost_score = 0.0 if names[0] == engine else 1.0
@@ -77,7 +80,7 @@ def lost_games(folder, engine):
             black = re.search(r"PB\[([^\]]*)\]", text)
             colour = "B" if black and black.group(1) == engine else "W"
             result = re.search(r"RE\[([^\]]*)\]", text)
-            games.append((r["game"], path, colour, result.group(1) if result else "?"))
+            games.append((r["game"], path, colour, result.group(1) if result else "?", opening))
     return games
 
 
@@ -124,36 +127,45 @@ def summary(path, lost_below):
         for line in f:
             if line.startswith("#") or not line.strip():
                 continue
-            folder, game, colour, result, moves, rates = line.split()
+            folder, game, colour, result, opening, moves, rates = line.split()
             moves = moves.split(",")
             rates = [float(x) for x in rates.split(",")]
-            own = [(t, m) for t, m in enumerate(moves) if m.startswith(colour + ":")]
-            drops = [(rates[t] - rates[t + 1], t, m.split(":")[1]) for t, m in own]
-            worst = max(drops)
-            # The last own move after which the winrate never came back above the line.
+            own = [(t, m.split(":")[1]) for t, m in enumerate(moves) if m.startswith(colour + ":") and t >= int(opening)]
+            if not own:
+                continue
+            # A game the opening's random plies lost: below the line at the engine's first move.
+            start = rates[own[0][0]]
+            if start < lost_below:
+                rows.append((folder, game, colour, result, len(moves), start, None, None))
+                continue
+            worst = max((rates[t] - rates[t + 1], t, v) for t, v in own)
+            # The own move after which the winrate never came back above the line.
             gone = None
-            for t, m in own:
+            for t, v in own:
                 if rates[t] >= lost_below and all(r < lost_below for r in rates[t + 1:]):
-                    gone = (rates[t] - rates[t + 1], t, m.split(":")[1])
-            rows.append((folder, game, colour, result, len(moves), rates[0], worst, gone))
+                    gone = (rates[t] - rates[t + 1], t, v)
+            rows.append((folder, game, colour, result, len(moves), start, worst, gone))
     print(f"{len(rows)} lost games; winrates are the engine's, by KataGo")
-    print("folder game colour result moves | worst move: number vertex phase before->after | "
-          f"the move after which it stayed below {lost_below}")
-    for folder, game, colour, result, n, first, worst, gone in rows:
-        d, t, v = worst
+    print("folder game colour result moves | winrate at its first move | the move that lost the most: number vertex "
+          f"phase loss | the move after which the game stayed below {lost_below}")
+    for folder, game, colour, result, n, start, worst, gone in rows:
+        w = f"{worst[1]} {worst[2]} {phase(worst[1])} {worst[0]:.3f}" if worst else "lost by the opening"
         g = f"{gone[1]} {gone[2]} {phase(gone[1])}" if gone else "-"
-        print(f"{folder} {game} {colour} {result} {n} | {t} {v} {phase(t)} {d:+.3f} | {g}")
-    for name, pick in (("worst move", lambda r: r[6]), ("stayed lost after", lambda r: r[7])):
+        print(f"{folder} {game} {colour} {result} {n} | {start:.3f} | {w} | {g}")
+    played = [r for r in rows if r[6]]
+    print(f"lost by the opening's random plies (below {lost_below} at the first move): {len(rows) - len(played)}")
+    for name, pick in (("the move that lost the most", lambda r: r[6]), ("stayed lost after", lambda r: r[7])):
         counts = {}
-        for r in rows:
+        for r in played:
             p = pick(r)
-            key = phase(p[1]) if p else "never above"
+            key = phase(p[1]) if p else "came back above the line"
             counts[key] = counts.get(key, 0) + 1
-        print(f"{name}: " + ", ".join(f"{k} {counts.get(k, 0)}" for k in ("opening", "middle", "endgame", "never above")))
-    drops = sorted(r[6][0] for r in rows)
+        print(f"{name}: " + ", ".join(f"{k} {counts.get(k, 0)}"
+                                       for k in ("opening", "middle", "endgame", "came back above the line")))
+    drops = sorted(r[6][0] for r in played)
     if drops:
-        print(f"worst move's winrate loss: median {drops[len(drops) // 2]:.3f}, "
-              f"mean {sum(drops) / len(drops):.3f}")
+        print(f"its winrate loss: median {drops[len(drops) // 2]:.3f}, mean {sum(drops) / len(drops):.3f}; "
+              f"above 0.3 in {sum(d > 0.3 for d in drops)} of {len(drops)} games")
 
 
 def main():
@@ -176,8 +188,8 @@ def main():
     todo = []
     for folder in args.folders:
         name = os.path.basename(os.path.normpath(folder))
-        for game, path, colour, result in lost_games(folder, args.engine):
-            todo.append((f"{name}/{game}", path, colour, result))
+        for game, path, colour, result, opening in lost_games(folder, args.engine):
+            todo.append((f"{name}/{game}", path, colour, result, opening))
     labelled_ids(args.out)  # drops a line torn by a kill
     done_pairs = set()
     if os.path.exists(args.out):
@@ -194,8 +206,9 @@ def main():
     with open(args.out, "a") as out:
         if new_file:
             out.write(f"# KataGo's view of lost games (scripts/go_lost_games.py, {args.visits} visit(s) a position): "
-                      "folder game colour result moves winrates (the engine's, before each move and after the last)\n")
-        for ident, path, colour, result in todo:
+                      "folder game colour result opening moves winrates (the engine's, before each move and "
+                      "after the last)\n")
+        for ident, path, colour, result, opening in todo:
             if time.time() - start > args.minutes * 60:
                 break
             with open(path) as g:
@@ -203,7 +216,7 @@ def main():
             black = scan(katago, ident, komi, moves, args.visits)
             own = [w if colour == "B" else 1.0 - w for w in black]
             folder, game = ident.split("/")
-            out.write(f"{folder} {game} {colour} {result} {','.join(c + ':' + m for c, m in moves)} "
+            out.write(f"{folder} {game} {colour} {result} {opening} {','.join(c + ':' + m for c, m in moves)} "
                       f"{','.join(f'{w:.3f}' for w in own)}\n")
             out.flush()
             made += 1
