@@ -229,6 +229,24 @@ mod tests {
     }
 
     #[test]
+    fn the_balanced_go_openings_are_legal_distinct_and_near_even() {
+        // docs/matches/openings/go-2move-balanced.txt: every symmetric copy of the
+        // 2-move openings KataGo holds within 0.15 of even (scripts/go_balanced_openings.py).
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/matches/openings/go-2move-balanced.txt");
+        let openings = read_file(GameKind::GO, &rules(9), path).expect("the balanced openings");
+        assert_eq!(openings.len(), 1052);
+        let distinct: std::collections::HashSet<&Vec<String>> = openings.iter().map(|o| &o.moves).collect();
+        assert_eq!(distinct.len(), openings.len());
+        let text = std::fs::read_to_string(path).expect("the file");
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let (moves, value) = line.split_once('#').expect("moves # value");
+            assert_eq!(moves.split_whitespace().count(), 2, "{line}");
+            let rate: f64 = value.split_whitespace().next().and_then(|v| v.parse().ok()).expect("a winrate");
+            assert!((0.35..=0.65).contains(&rate), "{line}");
+        }
+    }
+
+    #[test]
     fn a_byte_order_mark_and_crlf_line_ends_are_read_in_every_format() {
         let bom = "\u{feff}";
         let othello =
