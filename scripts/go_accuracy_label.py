@@ -73,10 +73,12 @@ def read_positions(path):
     return komi, positions
 
 
-def labelled_ids(path):
-    """The ids already labelled; a last line without its newline (a kill) is cut off."""
+def data_lines(path):
+    """The lines of an output file that a resumed run appends to, comments left out
+    (none if it does not exist yet); a last line without its newline (a kill) is cut
+    off the file first."""
     if not os.path.exists(path):
-        return set()
+        return []
     with open(path, "rb") as f:
         data = f.read()
     if data and not data.endswith(b"\n"):
@@ -85,11 +87,12 @@ def labelled_ids(path):
         with open(path, "r+b") as f:
             f.truncate(cut)
         data = data[:cut]
-    done = set()
-    for line in data.decode().splitlines():
-        if line and not line.startswith("#"):
-            done.add(line.split()[0])
-    return done
+    return [line for line in data.decode().splitlines() if line and not line.startswith("#")]
+
+
+def labelled_ids(path):
+    """The ids already labelled (see data_lines)."""
+    return {line.split()[0] for line in data_lines(path)}
 
 
 def policy_point(index):
@@ -144,9 +147,20 @@ class KataGo:
         self.process.wait()
 
 
-def query(ident, komi, moves, visits, policy=False):
-    history = [["B" if i % 2 == 0 else "W", m] for i, m in enumerate(moves)]
-    q = {
+def katago_from_env(config, overrides=""):
+    """The KataGo of the environment (KATAGO_DIR, KATAGO_MODEL) with the analysis
+    config `config` (KATAGO_CONFIG by default); exits saying what is missing."""
+    katago_dir, model = os.environ.get("KATAGO_DIR"), os.environ.get("KATAGO_MODEL")
+    if not katago_dir or not model or not config:
+        sys.exit("set KATAGO_DIR, KATAGO_MODEL and KATAGO_CONFIG (or --config): see docs/go.md")
+    return KataGo(katago_dir, model, config, overrides)
+
+
+def position_query(ident, komi, history, visits, **fields):
+    """An analysis query of the 9x9 position after `history` ([colour, vertex] pairs from
+    the empty board) under sente's rules; `fields` are added as they are (e.g.
+    analyzeTurns)."""
+    return {
         "id": ident,
         "moves": history,
         "initialPlayer": "B",
@@ -155,10 +169,13 @@ def query(ident, komi, moves, visits, policy=False):
         "boardXSize": SIZE,
         "boardYSize": SIZE,
         "maxVisits": visits,
+        **fields,
     }
-    if policy:
-        q["includePolicy"] = True
-    return q
+
+
+def query(ident, komi, moves, visits, policy=False):
+    history = [["B" if i % 2 == 0 else "W", m] for i, m in enumerate(moves)]
+    return position_query(ident, komi, history, visits, **({"includePolicy": True} if policy else {}))
 
 
 def children_queries(ident, komi, moves, root, child_visits):
@@ -190,15 +207,12 @@ def main():
     parser.add_argument("--count", type=int, help="stop after labelling this many positions")
     parser.add_argument("--override-config", default="", help="passed to KataGo, e.g. numAnalysisThreads=4")
     args = parser.parse_args()
-    katago_dir, model = os.environ.get("KATAGO_DIR"), os.environ.get("KATAGO_MODEL")
-    if not katago_dir or not model or not args.config:
-        sys.exit("set KATAGO_DIR, KATAGO_MODEL and KATAGO_CONFIG (or --config): see docs/go.md")
+    katago = katago_from_env(args.config, args.override_config)
     komi, positions = read_positions(args.positions)
     done = labelled_ids(args.labels)
     todo = [(i, m) for i, m in positions if i not in done]
     print(f"{len(done)} of {len(positions)} positions labelled; {len(todo)} to go", flush=True)
     new_file = not os.path.exists(args.labels) or os.path.getsize(args.labels) == 0
-    katago = KataGo(katago_dir, model, args.config, args.override_config)
     start = time.time()
     made = 0
     with open(args.labels, "a") as out:

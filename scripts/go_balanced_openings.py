@@ -20,14 +20,13 @@ anything. Python 3 standard library only.
 """
 
 import argparse
-import json
 import os
 import random
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_accuracy_label import RULES, KataGo, labelled_ids  # noqa: E402
+from go_accuracy_label import data_lines, katago_from_env, position_query  # noqa: E402
 
 SIZE = 9
 COLUMNS = "ABCDEFGHJ"
@@ -73,18 +72,11 @@ def canonical_openings():
 
 
 def value_openings(args):
-    katago_dir, model = os.environ.get("KATAGO_DIR"), os.environ.get("KATAGO_MODEL")
-    if not katago_dir or not model or not args.config:
-        sys.exit("set KATAGO_DIR, KATAGO_MODEL and KATAGO_CONFIG (or --config): see docs/go.md")
-    labelled_ids(args.values)  # drops a line torn by a kill
-    done = set()
-    if os.path.exists(args.values):
-        with open(args.values) as f:
-            done = {tuple(line.split()[:2]) for line in f if line.strip() and not line.startswith("#")}
+    done = {tuple(line.split()[:2]) for line in data_lines(args.values)}
     todo = [o for o in canonical_openings() if o not in done]
     print(f"{len(done)} openings valued; {len(todo)} to go", flush=True)
     new_file = not os.path.exists(args.values) or os.path.getsize(args.values) == 0
-    katago = KataGo(katago_dir, model, args.config, "")
+    katago = katago_from_env(args.config)
     start, made = time.time(), 0
     with open(args.values, "a") as out:
         if new_file:
@@ -94,16 +86,7 @@ def value_openings(args):
             if time.time() - start > args.minutes * 60:
                 break
             batch = todo[k:k + args.batch]
-            queries = [{
-                "id": f"{b}-{w}",
-                "moves": [["B", b], ["W", w]],
-                "initialPlayer": "B",
-                "rules": RULES,
-                "komi": args.komi,
-                "boardXSize": SIZE,
-                "boardYSize": SIZE,
-                "maxVisits": args.visits,
-            } for b, w in batch]
+            queries = [position_query(f"{b}-{w}", args.komi, [["B", b], ["W", w]], args.visits) for b, w in batch]
             katago.send(queries)
             answers = katago.wait([q["id"] for q in queries])
             for b, w in batch:
@@ -118,11 +101,9 @@ def value_openings(args):
 
 def select(args):
     rows = []
-    with open(args.values) as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                b, w, rate, lead = line.split()
-                rows.append((b, w, float(rate), float(lead)))
+    for line in data_lines(args.values):
+        b, w, rate, lead = line.split()
+        rows.append((b, w, float(rate), float(lead)))
     chosen = [r for r in rows if abs(r[2] - 0.5) <= args.margin]
     lines = []
     for b, w, rate, lead in chosen:

@@ -33,7 +33,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_accuracy_label import RULES, KataGo, labelled_ids  # noqa: E402
+from go_accuracy_label import data_lines, katago_from_env, position_query  # noqa: E402
 
 SIZE = 9
 COLUMNS = "ABCDEFGHJ"
@@ -86,18 +86,8 @@ def lost_games(folder, engine):
 
 def scan(katago, ident, komi, moves, visits):
     """Black's winrate before each move and after the last."""
-    q = {
-        "id": ident,
-        "moves": [[c, m] for c, m in moves],
-        "initialPlayer": "B",
-        "rules": RULES,
-        "komi": komi,
-        "boardXSize": SIZE,
-        "boardYSize": SIZE,
-        "maxVisits": visits,
-        "analyzeTurns": list(range(len(moves) + 1)),
-    }
-    katago.send([q])
+    history = [[c, m] for c, m in moves]
+    katago.send([position_query(ident, komi, history, visits, analyzeTurns=list(range(len(moves) + 1)))])
     black = [None] * (len(moves) + 1)
     while any(w is None for w in black):
         line = katago.process.stdout.readline()
@@ -123,28 +113,25 @@ def phase(t):
 
 def summary(path, lost_below):
     rows = []
-    with open(path) as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            folder, game, colour, result, opening, moves, rates = line.split()
-            moves = moves.split(",")
-            rates = [float(x) for x in rates.split(",")]
-            own = [(t, m.split(":")[1]) for t, m in enumerate(moves) if m.startswith(colour + ":") and t >= int(opening)]
-            if not own:
-                continue
-            # A game the opening's random plies lost: below the line at the engine's first move.
-            start = rates[own[0][0]]
-            if start < lost_below:
-                rows.append((folder, game, colour, result, len(moves), start, None, None))
-                continue
-            worst = max((rates[t] - rates[t + 1], t, v) for t, v in own)
-            # The own move after which the winrate never came back above the line.
-            gone = None
-            for t, v in own:
-                if rates[t] >= lost_below and all(r < lost_below for r in rates[t + 1:]):
-                    gone = (rates[t] - rates[t + 1], t, v)
-            rows.append((folder, game, colour, result, len(moves), start, worst, gone))
+    for line in data_lines(path):
+        folder, game, colour, result, opening, moves, rates = line.split()
+        moves = moves.split(",")
+        rates = [float(x) for x in rates.split(",")]
+        own = [(t, m.split(":")[1]) for t, m in enumerate(moves) if m.startswith(colour + ":") and t >= int(opening)]
+        if not own:
+            continue
+        # A game the opening's random plies lost: below the line at the engine's first move.
+        start = rates[own[0][0]]
+        if start < lost_below:
+            rows.append((folder, game, colour, result, len(moves), start, None, None))
+            continue
+        worst = max((rates[t] - rates[t + 1], t, v) for t, v in own)
+        # The own move after which the winrate never came back above the line.
+        gone = None
+        for t, v in own:
+            if rates[t] >= lost_below and all(r < lost_below for r in rates[t + 1:]):
+                gone = (rates[t] - rates[t + 1], t, v)
+        rows.append((folder, game, colour, result, len(moves), start, worst, gone))
     print(f"{len(rows)} lost games; winrates are the engine's, by KataGo")
     print("folder game colour result moves | winrate at its first move | the move that lost the most: number vertex "
           f"phase loss | the move after which the game stayed below {lost_below}")
@@ -182,26 +169,16 @@ def main():
     if args.summary:
         summary(args.out, args.lost_below)
         return
-    katago_dir, model = os.environ.get("KATAGO_DIR"), os.environ.get("KATAGO_MODEL")
-    if not katago_dir or not model or not args.config:
-        sys.exit("set KATAGO_DIR, KATAGO_MODEL and KATAGO_CONFIG (or --config): see docs/go.md")
     todo = []
     for folder in args.folders:
         name = os.path.basename(os.path.normpath(folder))
         for game, path, colour, result, opening in lost_games(folder, args.engine):
             todo.append((f"{name}/{game}", path, colour, result, opening))
-    labelled_ids(args.out)  # drops a line torn by a kill
-    done_pairs = set()
-    if os.path.exists(args.out):
-        with open(args.out) as f:
-            for line in f:
-                if line.strip() and not line.startswith("#"):
-                    w = line.split()
-                    done_pairs.add(f"{w[0]}/{w[1]}")
+    done_pairs = {"/".join(line.split()[:2]) for line in data_lines(args.out)}
     todo = [t for t in todo if t[0] not in done_pairs]
     print(f"{len(done_pairs)} games scanned; {len(todo)} to go", flush=True)
     new_file = not os.path.exists(args.out) or os.path.getsize(args.out) == 0
-    katago = KataGo(katago_dir, model, args.config, "")
+    katago = katago_from_env(args.config)
     start, made = time.time(), 0
     with open(args.out, "a") as out:
         if new_file:

@@ -93,9 +93,7 @@ impl GoState {
         progress: Option<&mut Progress>,
     ) -> Choice {
         let choice = self.player.think(&self.game, color, limits, stop, ending, progress);
-        if let Some(e) = choice.refused_memory {
-            eprintln!("sente: search tree: {e}; it searched a smaller one");
-        }
+        say_refused_memory(choice.refused_memory);
         choice
     }
 
@@ -113,6 +111,14 @@ impl GoState {
     /// The score after removing the dead stones (stones in seki stay).
     pub fn final_score(&self) -> bitboards::go::Score {
         self.game.score(self.dead())
+    }
+}
+
+/// Says on stderr that the system refused the memory of a search tree (the search
+/// ran in a smaller one), if it did.
+fn say_refused_memory(refused: Option<search::tt::AllocError>) {
+    if let Some(e) = refused {
+        eprintln!("sente: search tree: {e}; it searched a smaller one");
     }
 }
 
@@ -639,9 +645,7 @@ impl GameSession for GoSession {
             }
             let text = |moves: &[Move]| moves.iter().map(|&m| m.to_gtp(game.board().size())).collect();
             let r = search::player::Player::choose(&mut player, &game, &limits, &resources, stop, &mut |_| {});
-            if let Some(e) = player.take_refused_memory() {
-                eprintln!("sente: search tree: {e}; it searched a smaller one");
-            }
+            say_refused_memory(player.take_refused_memory());
             let final_report = Report {
                 depth: r.depth,
                 nodes: r.nodes,
