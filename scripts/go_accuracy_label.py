@@ -127,20 +127,32 @@ class KataGo:
             self.process.stdin.write(json.dumps(q) + "\n")
         self.process.stdin.flush()
 
+    def read_answer(self):
+        """Reads KataGo's next final answer into `answers` (progress reports and
+        answers without an id are passed over)."""
+        line = self.process.stdout.readline()
+        if not line:
+            sys.exit("KataGo ended unexpectedly (see its log folder)")
+        answer = json.loads(line)
+        if "error" in answer:
+            sys.exit(f"KataGo refused a query: {line.strip()}")
+        if "id" in answer and not answer.get("isDuringSearch"):
+            self.answers[answer["id"]] = answer
+
     def wait(self, ids):
         """Reads answers until every one of `ids` has come: {id: answer} (answers to
         other queries sent are kept for a later wait)."""
         while not all(i in self.answers for i in ids):
-            line = self.process.stdout.readline()
-            if not line:
-                sys.exit("KataGo ended unexpectedly (see its log folder)")
-            answer = json.loads(line)
-            if "error" in answer:
-                sys.exit(f"KataGo refused a query: {line.strip()}")
-            if "id" not in answer or answer.get("isDuringSearch"):
-                continue
-            self.answers[answer["id"]] = answer
+            self.read_answer()
         return {i: self.answers.pop(i) for i in ids}
+
+    def next_answer(self, ids):
+        """The first answer to any of `ids` to come: (id, answer)."""
+        while True:
+            ready = next((i for i in ids if i in self.answers), None)
+            if ready is not None:
+                return ready, self.answers.pop(ready)
+            self.read_answer()
 
     def close(self):
         self.process.stdin.close()

@@ -2,7 +2,8 @@
 //! second run plays only the games the file lacks, and the same seed gives the same
 //! games), and a fit whose model the engine can load and that beats the uniform model
 //! on the held-out games; SGF records imported into a games file (the records that
-//! cannot be used left out by name) and fitted past their opening moves.
+//! cannot be used left out by name) and fitted past their opening moves; a teacher's
+//! probabilities fitted instead of the moves played.
 
 use std::process::Command;
 
@@ -92,6 +93,82 @@ fn games_are_made_resumably_and_fitted() {
     let bad = dir.path().join("bad.games");
     let (ok, _, stderr) = sente(&["train-go", "fit", "--data", bad.to_str().unwrap(), "--out", "/dev/null"]);
     assert!(!ok && stderr.contains("line 1") && stderr.contains("Z9"), "{stderr}");
+}
+
+/// A teacher file whose teacher names the move played with probability 1 gives the
+/// model a games file of the same moves gives; a bad teacher line is refused with its
+/// line and word.
+#[test]
+fn a_teacher_file_is_fitted_to_its_probabilities() {
+    let dir = Scratch::new("train-go-teacher");
+    let games = dir.path().join("self.games");
+    let (ok, _, stderr) = sente(&[
+        "train-go",
+        "gen",
+        "--games",
+        "4",
+        "--playouts",
+        "60",
+        "--seed",
+        "5",
+        "--out",
+        games.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let text = std::fs::read_to_string(&games).expect("the games file");
+    let teacher_text: String = text
+        .lines()
+        .map(|line| {
+            let mut words = line.split_whitespace();
+            let number = words.next().expect("a number");
+            let plies: Vec<String> = words.map(|m| format!("{m}|{m}:1.000")).collect();
+            format!("{number} {}\n", plies.join(" "))
+        })
+        .collect();
+    let teacher = dir.path().join("self.teacher");
+    std::fs::write(&teacher, format!("# a comment\n{teacher_text}")).expect("the teacher file");
+    let fit = |flag: &str, path: &std::path::Path, out: &str| {
+        let out = dir.path().join(out);
+        let (ok, stdout, stderr) = sente(&[
+            "train-go",
+            "fit",
+            flag,
+            path.to_str().unwrap(),
+            "--iterations",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(ok, "{stderr}");
+        (stdout, std::fs::read_to_string(&out).expect("the model"))
+    };
+    let (from_games, games_model) = fit("--data", &games, "games.model");
+    let (from_teacher, teacher_model) = fit("--teacher", &teacher, "teacher.model");
+    assert_eq!(teacher_model, games_model);
+    // The same figures; the teacher's file names its target so.
+    assert_eq!(from_teacher.replace("the teacher's moves", "the move played"), from_games);
+    assert!(from_teacher.contains("the teacher's moves"), "{from_teacher}");
+
+    // Refused, naming the line and the word: a move without its probabilities, a
+    // probability above 1, a point off the board.
+    for (line, word) in [("0 E5 D5|D5:1", "E5"), ("0 E5|E5:1.5", "1.5"), ("0 E5|Z9:0.5", "Z9")] {
+        let bad = dir.path().join("bad.teacher");
+        std::fs::write(&bad, format!("# first\n{line}\n")).unwrap();
+        let (ok, _, stderr) = sente(&["train-go", "fit", "--teacher", bad.to_str().unwrap(), "--out", "/dev/null"]);
+        assert!(!ok && stderr.contains("line 2") && stderr.contains(word), "{line}: {stderr}");
+    }
+    // --data and --teacher together are refused.
+    let (ok, _, _) = sente(&[
+        "train-go",
+        "fit",
+        "--data",
+        games.to_str().unwrap(),
+        "--teacher",
+        teacher.to_str().unwrap(),
+        "--out",
+        "/dev/null",
+    ]);
+    assert!(!ok);
 }
 
 /// The SGF record of a games-file line's moves (GTP vertices: columns A–J without I,

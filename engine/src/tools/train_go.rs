@@ -52,11 +52,17 @@ pub enum TrainGoCommand {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Fit the move model to a games file and write it.
+    /// Fit the move model to a games file (the moves played) or a teacher file (a
+    /// teacher's probabilities at every move) and write it.
     Fit {
         /// The games file.
+        #[arg(long, required_unless_present = "teacher", conflicts_with = "teacher")]
+        data: Option<PathBuf>,
+        /// A teacher file (`N MOVE|TOP:P,TOP:P,… …` a game, as
+        /// scripts/go_teacher_games.py writes it): each position is fitted to the
+        /// teacher's probabilities instead of the move played.
         #[arg(long)]
-        data: PathBuf,
+        teacher: Option<PathBuf>,
         /// Rounds of MM.
         #[arg(long, default_value_t = 20)]
         iterations: usize,
@@ -98,9 +104,29 @@ pub fn main(command: TrainGoCommand) -> Result<()> {
         TrainGoCommand::Gen { games, playouts, seed, threads, move_model, out } => {
             generate(Generator { games, playouts, seed, threads, move_model }, &out)
         }
-        TrainGoCommand::Fit { data, iterations, holdout_percent, skip_plies, spatial_min_played, ownership, out } => {
+        TrainGoCommand::Fit {
+            data,
+            teacher,
+            iterations,
+            holdout_percent,
+            skip_plies,
+            spatial_min_played,
+            ownership,
+            out,
+        } => {
             let settings = FitSettings { iterations, holdout_percent, skip_plies, spatial_min_played, ownership };
-            fit_file(&data, &settings, &out)
+            let (path, games) = match (data, teacher) {
+                (_, Some(path)) => {
+                    let games = read_teacher_games(&path)?;
+                    (path, games)
+                }
+                (Some(path), None) => {
+                    let games = read_games(&path)?.into_iter().map(|(n, m)| (n, m, Vec::new())).collect();
+                    (path, games)
+                }
+                (None, None) => bail!("--data or --teacher is needed"),
+            };
+            fit_file(&path, games, &settings, &out)
         }
         TrainGoCommand::Import { sgf, out } => import(&sgf, &out),
     }
@@ -203,6 +229,45 @@ fn read_games(path: &Path) -> Result<Vec<(u64, Vec<Move>)>> {
     Ok(games)
 }
 
+/// A game of a teacher file: its number, its moves and the teacher's probabilities
+/// before each move (one list a move).
+type TeacherGame = (u64, Vec<Move>, Vec<Vec<(Move, f32)>>);
+
+/// The games of a teacher file (`N MOVE|TOP:P,TOP:P,… …`, one game a line, `#`
+/// comments), in file order; a bad line is an error naming it and the word.
+fn read_teacher_games(path: &Path) -> Result<Vec<TeacherGame>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut games = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with('#') {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let Some(number) = words.next() else { continue };
+        let at = || format!("{} line {}", path.display(), i + 1);
+        let number: u64 = number.parse().with_context(|| format!("{}: '{number}' is not a game number", at()))?;
+        let vertex = |w: &str| Move::from_gtp(w, SIZE).map_err(|e| anyhow::anyhow!("{}: '{w}': {e}", at()));
+        let (mut moves, mut policies) = (Vec::new(), Vec::new());
+        for word in words {
+            let (played, policy) =
+                word.split_once('|').with_context(|| format!("{}: '{word}' is not MOVE|TOP:P,…", at()))?;
+            moves.push(vertex(played)?);
+            let mut tops = Vec::new();
+            for top in policy.split(',').filter(|t| !t.is_empty()) {
+                let (m, p) = top.split_once(':').with_context(|| format!("{}: '{top}' is not MOVE:P", at()))?;
+                let p: f32 = p.parse().with_context(|| format!("{}: '{p}' is not a probability", at()))?;
+                if !(0.0..=1.0).contains(&p) {
+                    bail!("{}: probability {p} is not between 0 and 1", at());
+                }
+                tops.push((vertex(m)?, p));
+            }
+            policies.push(tops);
+        }
+        games.push((number, moves, policies));
+    }
+    Ok(games)
+}
+
 /// What `gen` plays.
 struct Generator {
     games: u64,
@@ -278,21 +343,25 @@ struct FitSettings {
     ownership: bool,
 }
 
-fn fit_file(data: &Path, settings: &FitSettings, out: &Path) -> Result<()> {
+/// Fits the model to `games` (read from `data`: their moves, and a teacher's
+/// probabilities where the list of a game has them) and writes it to `out`.
+fn fit_file(data: &Path, games: Vec<TeacherGame>, settings: &FitSettings, out: &Path) -> Result<()> {
     let FitSettings { iterations, holdout_percent, skip_plies, spatial_min_played, ownership } = *settings;
-    let games = read_games(data)?;
     if games.len() < 2 {
         bail!("{}: {} games; at least 2 are needed (one to fit, one to hold out)", data.display(), games.len());
     }
     let held = (games.len() * holdout_percent.min(90) / 100).max(1);
-    let samples = |games: &[(u64, Vec<Move>)]| -> Result<Vec<Sample>> {
+    let samples = |games: &[TeacherGame]| -> Result<Vec<Sample>> {
         let mut all = Vec::new();
-        for (n, moves) in games {
+        for (n, moves, policies) in games {
             // Up to the first pass: after it self-play games go on filling territory
             // that is settled, which teaches nothing about choosing moves.
             let end = moves.iter().position(|&m| m == Move::Pass).unwrap_or(moves.len());
-            let game = samples_from_moves(SIZE, KOMI, &moves[..end])
+            let mut game = samples_from_moves(SIZE, KOMI, &moves[..end])
                 .map_err(|e| anyhow::anyhow!("{}: game {n}: {e}", data.display()))?;
+            for (sample, policy) in game.iter_mut().zip(policies) {
+                sample.teacher = policy.clone();
+            }
             all.extend(game.into_iter().skip(skip_plies));
         }
         Ok(all)
@@ -314,8 +383,9 @@ fn fit_file(data: &Path, settings: &FitSettings, out: &Path) -> Result<()> {
         if ownership { ", ownership" } else { "" },
         test.len()
     );
+    let target = if test.iter().any(|s| !s.teacher.is_empty()) { "teacher's moves" } else { "move played" };
     println!(
-        "mean log-probability of the move played: held out {fitted:.3} (uniform {uniform:.3}, the built-in model {built_in:.3}), fitted moves {fitted_train:.3}"
+        "mean log-probability of the {target}: held out {fitted:.3} (uniform {uniform:.3}, the built-in model {built_in:.3}), fitted moves {fitted_train:.3}"
     );
     model.save_file(out).with_context(|| format!("cannot write {}", out.display()))?;
     Ok(())

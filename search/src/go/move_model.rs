@@ -194,9 +194,11 @@ impl MoveModel {
         candidates.into_iter().zip(strengths).map(|(m, s)| (m, (s / total) as f32)).collect()
     }
 
-    /// The mean natural log of the probability the model gives the played move, over
-    /// the samples whose played move is a candidate; `None` if none is. A model with
-    /// the ownership feature measures each sample's ownership as [`fit`] does.
+    /// The mean natural log of the probability the model gives each sample's target
+    /// (the played move, or the teacher's moves weighted by their shares: the cross
+    /// entropy), over the samples with a target among the candidates; `None` if none
+    /// has. A model with the ownership feature measures each sample's ownership as
+    /// [`fit`] does.
     pub fn mean_log_probability(&self, samples: &[Sample]) -> Option<f64> {
         let logs: Vec<f64> = samples
             .par_iter()
@@ -204,13 +206,11 @@ impl MoveModel {
             .filter_map(|(k, sample)| {
                 let position = sample.position();
                 let candidates = position.candidates();
-                if !candidates.contains(&sample.played) {
-                    return None;
-                }
+                let targets = targets(sample, &candidates)?;
                 let ownership = self.uses_ownership().then(|| sample_ownership(sample, k));
                 let score = |m: Move| f64::from(self.score_owned(&position, m, ownership.as_ref()));
                 let total: f64 = candidates.iter().map(|&m| score(m)).sum();
-                Some((score(sample.played) / total).ln())
+                Some(targets.iter().map(|&(i, share)| share * (score(candidates[i]) / total).ln()).sum())
             })
             .collect();
         (!logs.is_empty()).then(|| logs.iter().sum::<f64>() / logs.len() as f64)
@@ -367,6 +367,9 @@ pub struct Sample {
     pub before: Option<Move>,
     /// The move played.
     pub played: Move,
+    /// A teacher's probabilities of its likely moves here (e.g. KataGo's policy);
+    /// empty when the move played is the only target.
+    pub teacher: Vec<(Move, f32)>,
 }
 
 impl Sample {
@@ -389,7 +392,7 @@ pub fn samples_from_moves(size: usize, komi: f64, moves: &[Move]) -> Result<Vec<
         let board = *game.board();
         let last = i.checked_sub(1).map(|j| moves[j]);
         let before = i.checked_sub(2).map(|j| moves[j]);
-        samples.push(Sample { board, last, before, played });
+        samples.push(Sample { board, last, before, played, teacher: Vec::new() });
         game.play(board.to_move(), played)
             .map_err(|e| format!("move {} ({}) is illegal: {e}", i + 1, played.to_gtp(size)))?;
     }
@@ -397,8 +400,10 @@ pub fn samples_from_moves(size: usize, komi: f64, moves: &[Move]) -> Result<Vec<
 }
 
 /// Fits a model to `samples` with `iterations` rounds of MM (each round updates every
-/// feature group once). Samples whose played move is not a candidate
-/// ([`Position::candidates`], e.g. filling an own true eye) are left out. With
+/// feature group once). A sample's target is its teacher's probabilities where it has
+/// them (each candidate wins that share of the sample, the shares of the candidates
+/// renormalized to 1), else its played move; samples with no target among the
+/// candidates ([`Position::candidates`], e.g. filling an own true eye) are left out. With
 /// `spatial_min_played` above 0 the model also learns the spatial patterns played at
 /// least that often in the samples; with 0 it knows none. With `ownership` it also
 /// learns the ownership levels ([`Ownership`], measured for every sample with a seed
@@ -407,13 +412,14 @@ pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize, own
     // Each usable sample's candidates: their fixed features, spatial codes and
     // ownership levels (a pass: none), and the played move's index.
     type Team = (Features, Option<u32>, Option<usize>);
-    let read: Vec<(Vec<Team>, usize)> = samples
+    type Shares = Vec<(usize, f64)>;
+    let read: Vec<(Vec<Team>, Shares)> = samples
         .par_iter()
         .enumerate()
         .filter_map(|(k, sample)| {
             let position = sample.position();
             let candidates = position.candidates();
-            let winner = candidates.iter().position(|&m| m == sample.played)?;
+            let winners = targets(sample, &candidates)?;
             let owned = ownership.then(|| sample_ownership(sample, k));
             let teams = candidates
                 .iter()
@@ -426,11 +432,12 @@ pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize, own
                     Move::Pass => (position.features(m), None, None),
                 })
                 .collect();
-            Some((teams, winner))
+            Some((teams, winners))
         })
         .collect();
     // The spatial patterns played often enough.
-    let mut played: Vec<u32> = read.iter().filter_map(|(teams, winner)| teams[*winner].1).collect();
+    // (A teacher's sample counts its likeliest move.)
+    let mut played: Vec<u32> = read.iter().filter_map(|(teams, winners)| teams[winners[0].0].1).collect();
     played.sort_unstable();
     let known: Vec<u32> = played
         .chunk_by(|a, b| a == b)
@@ -440,7 +447,7 @@ pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize, own
     let fixed = feature_count() as FeatureId;
     let first_owned = fixed + known.len() as FeatureId;
     let mut competitions = Competitions::default();
-    for (teams, winner) in &read {
+    for (teams, winners) in &read {
         let teams = teams.iter().map(|(features, code, level)| {
             let mut team: Vec<FeatureId> = features.to_vec();
             if let Some(k) = code.and_then(|c| known.binary_search(&c).ok()) {
@@ -451,7 +458,7 @@ pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize, own
             }
             team
         });
-        competitions.push(teams, *winner);
+        competitions.push(teams, winners);
     }
     let mut groups: Vec<Range<FeatureId>> = Group::ALL.iter().map(|g| g.first()..g.first() + g.levels()).collect();
     if !known.is_empty() {
@@ -472,26 +479,48 @@ pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize, own
     }
 }
 
+/// The targets of a sample among `candidates`: (index, share) with the shares summing
+/// to 1, likeliest first; `None` if no target is a candidate.
+fn targets(sample: &Sample, candidates: &[Move]) -> Option<Vec<(usize, f64)>> {
+    if sample.teacher.is_empty() {
+        return Some(vec![(candidates.iter().position(|&m| m == sample.played)?, 1.0)]);
+    }
+    let mut found: Vec<(usize, f64)> = sample
+        .teacher
+        .iter()
+        .filter(|(_, p)| *p > 0.0)
+        .filter_map(|&(m, p)| Some((candidates.iter().position(|&c| c == m)?, f64::from(p))))
+        .collect();
+    let total: f64 = found.iter().map(|(_, p)| p).sum();
+    if found.is_empty() || total <= 0.0 {
+        return None;
+    }
+    found.sort_by(|a, b| b.1.total_cmp(&a.1));
+    found.iter_mut().for_each(|(_, p)| *p /= total);
+    Some(found)
+}
+
 /// Competitions between teams of features, stored flat: the features of every
 /// candidate one after the other, where each candidate's and each competition's list
-/// ends, and the winning candidate of each competition.
+/// ends, and the winning candidates of each competition with their shares of the win.
 #[derive(Default)]
 struct Competitions {
     ids: Vec<FeatureId>,
     team_ends: Vec<usize>,
     competition_ends: Vec<usize>,
-    winners: Vec<usize>,
+    winners: Vec<(usize, f64)>,
 }
 
 impl Competitions {
-    /// Adds a competition between `teams`, won by the team at index `winner`.
-    fn push<T: AsRef<[FeatureId]>>(&mut self, teams: impl Iterator<Item = T>, winner: usize) {
+    /// Adds a competition between `teams`, won by the teams at the indices of
+    /// `winners` with their shares (summing to 1).
+    fn push<T: AsRef<[FeatureId]>>(&mut self, teams: impl Iterator<Item = T>, winners: &[(usize, f64)]) {
         let first = self.team_ends.len();
         for team in teams {
             self.ids.extend_from_slice(team.as_ref());
             self.team_ends.push(self.ids.len());
         }
-        self.winners.push(first + winner);
+        self.winners.extend(winners.iter().map(|&(k, share)| (first + k, share)));
         self.competition_ends.push(self.team_ends.len());
     }
 
@@ -519,9 +548,9 @@ fn minorize_maximize(
 ) -> Vec<f64> {
     let mut gamma = vec![1.0f64; count];
     let mut wins = vec![0.0f64; count];
-    for &w in &competitions.winners {
+    for &(w, share) in &competitions.winners {
         for &id in competitions.team(w) {
-            wins[id as usize] += 1.0;
+            wins[id as usize] += share;
         }
     }
     let mut strength = vec![0.0f64; competitions.team_ends.len()];
@@ -591,7 +620,7 @@ mod tests {
                 }
                 pick -= s;
             }
-            competitions.push(teams.iter(), winner);
+            competitions.push(teams.iter(), &[(winner, 1.0)]);
         }
         let gamma = minorize_maximize(&competitions, &groups, truth.len(), 60);
         for group in &groups {
@@ -611,6 +640,39 @@ mod tests {
         // Unseen features stay at 1 under the prior.
         let unseen = minorize_maximize(&competitions, &[0..4, 4..7, 7..9], 9, 5);
         assert_eq!(&unseen[7..], &[1.0, 1.0]);
+    }
+
+    /// A teacher that gives two moves 3/4 and 1/4 in every competition: MM fitted to
+    /// the shares (not to a drawn winner) makes their strengths 3 to 1, and a third
+    /// candidate the teacher never names falls far below both.
+    #[test]
+    fn mm_fits_a_teachers_shares() {
+        let mut competitions = Competitions::default();
+        for _ in 0..2000 {
+            competitions.push([[0 as FeatureId], [1], [2]].iter(), &[(0, 0.75), (1, 0.25)]);
+        }
+        let one_group: Range<FeatureId> = 0..3;
+        let gamma = minorize_maximize(&competitions, std::slice::from_ref(&one_group), 3, 200);
+        let ratio = gamma[0] / gamma[1];
+        assert!((ratio / 3.0 - 1.0).abs() < 0.02, "{gamma:?}");
+        assert!(gamma[2] * 100.0 < gamma[1], "{gamma:?}");
+    }
+
+    /// A sample's targets: the teacher's moves that are candidates, renormalized and
+    /// likeliest first; the move played when there is no teacher; none when no
+    /// target is a candidate.
+    #[test]
+    fn targets_renormalize_the_teachers_candidates() {
+        let samples = samples_from_moves(9, 7.5, &[Move::from_gtp("E5", 9).expect("a point")]).expect("legal");
+        let mut sample = samples[0].clone();
+        let point = |s: &str| Move::from_gtp(s, 9).expect("a point");
+        let candidates = vec![point("A1"), point("E5"), point("C3"), Move::Pass];
+        assert_eq!(targets(&sample, &candidates), Some(vec![(1, 1.0)]));
+        // J9 is no candidate here: the rest share its part.
+        sample.teacher = vec![(point("C3"), 0.125), (point("E5"), 0.375), (point("J9"), 0.5)];
+        assert_eq!(targets(&sample, &candidates), Some(vec![(1, 0.75), (2, 0.25)]));
+        sample.teacher = vec![(point("J9"), 1.0)];
+        assert_eq!(targets(&sample, &candidates), None);
     }
 
     #[test]
