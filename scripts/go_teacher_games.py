@@ -6,7 +6,9 @@ Each game starts from the empty board. At every position KataGo's analysis engin
 asked for one visit with the raw policy (the network alone); the move played is drawn
 from the policy raised to 1/T (T = `--temperature` for the first `--open-plies` plies,
 `--late-temperature` after them), with a random generator seeded by `--seed` and the
-game's number, so the same KataGo and network replay the same games. A game ends when
+game's number, so the same KataGo, network and config replay the same games (with
+`nnRandomize = false` in the config, as in docs/go.md's, each position is evaluated
+in one fixed orientation). A game ends when
 the drawn move is a pass, or after `--max-plies` plies. Each finished game is one
 line of the teacher file:
 
@@ -88,6 +90,8 @@ def main():
     parser.add_argument("--config", default=os.environ.get("KATAGO_CONFIG"))
     parser.add_argument("--override-config", default="", help="passed to KataGo")
     args = parser.parse_args()
+    if args.temperature <= 0 or args.late_temperature <= 0:
+        sys.exit("the temperatures must be above 0")
     overrides = args.override_config or f"numAnalysisThreads={args.parallel},nnMaxBatchSize={args.parallel}"
     katago = katago_from_env(args.config, overrides)
     done = done_games(args.out)

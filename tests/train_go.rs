@@ -149,6 +149,34 @@ fn a_teacher_file_is_fitted_to_its_probabilities() {
     assert_eq!(from_teacher.replace("the teacher's moves", "the move played"), from_games);
     assert!(from_teacher.contains("the teacher's moves"), "{from_teacher}");
 
+    // A teacher that prefers other moves than those played gives another model: the
+    // fit reads the teacher's probabilities, not the moves.
+    let other_text: String = teacher_text
+        .lines()
+        .map(|line| {
+            let mut words = line.split_whitespace();
+            let number = words.next().expect("a number");
+            let plies: Vec<String> = words
+                .map(|w| {
+                    let played = w.split('|').next().expect("a move");
+                    format!("{played}|{played}:0.200,pass:0.800")
+                })
+                .collect();
+            format!("{number} {}\n", plies.join(" "))
+        })
+        .collect();
+    let other = dir.path().join("other.teacher");
+    std::fs::write(&other, other_text).expect("the teacher file");
+    let (_, other_model) = fit("--teacher", &other, "other.model");
+    assert_ne!(other_model, games_model);
+    let gamma = |model: &str, name: &str| -> f64 {
+        let line =
+            model.lines().find(|l| l.split_whitespace().nth(1) == Some(name)).unwrap_or_else(|| panic!("{name}"));
+        line.split_whitespace().nth(2).and_then(|g| g.parse().ok()).expect("a gamma")
+    };
+    // The pass the teacher likes gets far stronger than in the games' model.
+    assert!(gamma(&other_model, "passing:after-move") > 10.0 * gamma(&games_model, "passing:after-move"));
+
     // Refused, naming the line and the word: a move without its probabilities, a
     // probability above 1, a point off the board.
     for (line, word) in [("0 E5 D5|D5:1", "E5"), ("0 E5|E5:1.5", "1.5"), ("0 E5|Z9:0.5", "Z9")] {

@@ -74,7 +74,8 @@ pub enum TrainGoCommand {
         #[arg(long, default_value_t = 0)]
         skip_plies: usize,
         /// Also learn the spatial patterns (the 12 points around a move) played at
-        /// least this often in the fitted games; 0: none.
+        /// least this often in the fitted games (a teacher's likeliest move counts as
+        /// played); 0: none.
         #[arg(long, default_value_t = 0)]
         spatial_min_played: usize,
         /// Also learn the ownership feature: who owns each point at the end of 64
@@ -234,7 +235,8 @@ fn read_games(path: &Path) -> Result<Vec<(u64, Vec<Move>)>> {
 type TeacherGame = (u64, Vec<Move>, Vec<Vec<(Move, f32)>>);
 
 /// The games of a teacher file (`N MOVE|TOP:P,TOP:P,… …`, one game a line, `#`
-/// comments), in file order; a bad line is an error naming it and the word.
+/// comments), in file order; a bad line is an error naming it and the word. A move
+/// with no probabilities (`E5|`) is fitted as the move played.
 fn read_teacher_games(path: &Path) -> Result<Vec<TeacherGame>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut games = Vec::new();
@@ -255,10 +257,11 @@ fn read_teacher_games(path: &Path) -> Result<Vec<TeacherGame>> {
             let mut tops = Vec::new();
             for top in policy.split(',').filter(|t| !t.is_empty()) {
                 let (m, p) = top.split_once(':').with_context(|| format!("{}: '{top}' is not MOVE:P", at()))?;
-                let p: f32 = p.parse().with_context(|| format!("{}: '{p}' is not a probability", at()))?;
-                if !(0.0..=1.0).contains(&p) {
-                    bail!("{}: probability {p} is not between 0 and 1", at());
+                let value: f32 = p.parse().with_context(|| format!("{}: '{p}' is not a probability", at()))?;
+                if !(0.0..=1.0).contains(&value) {
+                    bail!("{}: probability '{p}' is not between 0 and 1", at());
                 }
+                let p = value;
                 tops.push((vertex(m)?, p));
             }
             policies.push(tops);

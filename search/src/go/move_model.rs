@@ -9,11 +9,14 @@
 //!
 //! **Training** ([`fit`]) maximises the likelihood of the moves actually played. Each
 //! position is one competition: the played move's team wins against all the other
-//! candidates. Coulom's MM update for feature `i`, with the other features fixed, is
+//! candidates (or, where a teacher gives its probabilities, each candidate wins its
+//! share of the competition). Coulom's MM update for feature `i`, with the other
+//! features fixed, is
 //!
 //! γᵢ ← Wᵢ / Σⱼ Cᵢⱼ / Eⱼ
 //!
-//! where Wᵢ counts the competitions that `i`'s team won, Eⱼ is the total strength of
+//! where Wᵢ counts the competitions that `i`'s team won (summing the shares of a
+//! teacher's competitions), Eⱼ is the total strength of
 //! competition `j`'s candidates and Cᵢⱼ the total strength of its candidates that
 //! contain `i`, divided by γᵢ. Features of one group never fire together, so a whole
 //! group is updated at once; one iteration updates every group in turn. A weak prior
@@ -195,8 +198,8 @@ impl MoveModel {
     }
 
     /// The mean natural log of the probability the model gives each sample's target
-    /// (the played move, or the teacher's moves weighted by their shares: the cross
-    /// entropy), over the samples with a target among the candidates; `None` if none
+    /// (the played move, or the teacher's moves weighted by their shares: minus the
+    /// cross entropy), over the samples with a target among the candidates; `None` if none
     /// has. A model with the ownership feature measures each sample's ownership as
     /// [`fit`] does.
     pub fn mean_log_probability(&self, samples: &[Sample]) -> Option<f64> {
@@ -410,7 +413,7 @@ pub fn samples_from_moves(size: usize, komi: f64, moves: &[Move]) -> Result<Vec<
 /// of its own: the same samples give the same model).
 pub fn fit(samples: &[Sample], iterations: usize, spatial_min_played: usize, ownership: bool) -> MoveModel {
     // Each usable sample's candidates: their fixed features, spatial codes and
-    // ownership levels (a pass: none), and the played move's index.
+    // ownership levels (a pass: none), and the targets' indices with their shares.
     type Team = (Features, Option<u32>, Option<usize>);
     type Shares = Vec<(usize, f64)>;
     let read: Vec<(Vec<Team>, Shares)> = samples
@@ -656,6 +659,9 @@ mod tests {
         let ratio = gamma[0] / gamma[1];
         assert!((ratio / 3.0 - 1.0).abs() < 0.02, "{gamma:?}");
         assert!(gamma[2] * 100.0 < gamma[1], "{gamma:?}");
+        // The model's probability of the first move is the teacher's 3/4.
+        let share = gamma[0] / gamma.iter().sum::<f64>();
+        assert!((share - 0.75).abs() < 0.01, "{gamma:?}");
     }
 
     /// A sample's targets: the teacher's moves that are candidates, renormalized and
