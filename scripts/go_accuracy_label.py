@@ -127,15 +127,21 @@ class KataGo:
             self.process.stdin.write(json.dumps(q) + "\n")
         self.process.stdin.flush()
 
-    def read_answer(self):
-        """Reads KataGo's next final answer into `answers` (progress reports and
-        answers without an id are passed over)."""
+    def read_line(self):
+        """KataGo's next answer line, parsed; exits when KataGo has ended or refused a
+        query."""
         line = self.process.stdout.readline()
         if not line:
             sys.exit("KataGo ended unexpectedly (see its log folder)")
         answer = json.loads(line)
         if "error" in answer:
             sys.exit(f"KataGo refused a query: {line.strip()}")
+        return answer
+
+    def read_answer(self):
+        """Reads KataGo's next final answer into `answers` (progress reports and
+        answers without an id are passed over)."""
+        answer = self.read_line()
         if "id" in answer and not answer.get("isDuringSearch"):
             self.answers[answer["id"]] = answer
 
@@ -166,6 +172,16 @@ def katago_from_env(config, overrides=""):
     if not katago_dir or not model or not config:
         sys.exit("set KATAGO_DIR, KATAGO_MODEL and KATAGO_CONFIG (or --config): see docs/go.md")
     return KataGo(katago_dir, model, config, overrides)
+
+
+def open_for_append(path, header):
+    """The output file `path` opened to append to, with the comment line `header`
+    written first when the file is new or empty."""
+    new_file = not os.path.exists(path) or os.path.getsize(path) == 0
+    out = open(path, "a")
+    if new_file:
+        out.write(header)
+    return out
 
 
 def position_query(ident, komi, history, visits, **fields):
@@ -224,16 +240,14 @@ def main():
     done = labelled_ids(args.labels)
     todo = [(i, m) for i, m in positions if i not in done]
     print(f"{len(done)} of {len(positions)} positions labelled; {len(todo)} to go", flush=True)
-    new_file = not os.path.exists(args.labels) or os.path.getsize(args.labels) == 0
     start = time.time()
     made = 0
-    with open(args.labels, "a") as out:
-        if new_file:
-            out.write(
-                "# sente go-accuracy labels by KataGo (scripts/go_accuracy_label.py): "
-                "id root_visits best move:winrate:scoreLead ..., every legal move and pass, "
-                f"from the side to move; children at {args.child_visits} visit(s)\n"
-            )
+    header = (
+        "# sente go-accuracy labels by KataGo (scripts/go_accuracy_label.py): "
+        "id root_visits best move:winrate:scoreLead ..., every legal move and pass, "
+        f"from the side to move; children at {args.child_visits} visit(s)\n"
+    )
+    with open_for_append(args.labels, header) as out:
         # The root search of the next position runs beside the children of this one
         # (the root search is one thread; the children fill the other core).
         if todo:

@@ -26,7 +26,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_accuracy_label import data_lines, katago_from_env, position_query  # noqa: E402
+from go_accuracy_label import data_lines, katago_from_env, open_for_append, position_query  # noqa: E402
 
 SIZE = 9
 COLUMNS = "ABCDEFGHJ"
@@ -75,13 +75,11 @@ def value_openings(args):
     done = {tuple(line.split()[:2]) for line in data_lines(args.values)}
     todo = [o for o in canonical_openings() if o not in done]
     print(f"{len(done)} openings valued; {len(todo)} to go", flush=True)
-    new_file = not os.path.exists(args.values) or os.path.getsize(args.values) == 0
     katago = katago_from_env(args.config)
     start, made = time.time(), 0
-    with open(args.values, "a") as out:
-        if new_file:
-            out.write(f"# 2-move 9x9 openings valued by KataGo (scripts/go_balanced_openings.py, {args.visits} "
-                      f"visits, komi {args.komi}): black white black_winrate black_scorelead\n")
+    header = (f"# 2-move 9x9 openings valued by KataGo (scripts/go_balanced_openings.py, {args.visits} "
+              f"visits, komi {args.komi}): black white black_winrate black_scorelead\n")
+    with open_for_append(args.values, header) as out:
         for k in range(0, len(todo), args.batch):
             if time.time() - start > args.minutes * 60:
                 break

@@ -33,7 +33,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_accuracy_label import data_lines, katago_from_env, position_query  # noqa: E402
+from go_accuracy_label import data_lines, katago_from_env, open_for_append, position_query  # noqa: E402
 
 SIZE = 9
 COLUMNS = "ABCDEFGHJ"
@@ -90,12 +90,7 @@ def scan(katago, ident, komi, moves, visits):
     katago.send([position_query(ident, komi, history, visits, analyzeTurns=list(range(len(moves) + 1)))])
     black = [None] * (len(moves) + 1)
     while any(w is None for w in black):
-        line = katago.process.stdout.readline()
-        if not line:
-            sys.exit("KataGo ended unexpectedly (see its log folder)")
-        a = json.loads(line)
-        if "error" in a:
-            sys.exit(f"KataGo refused a query: {line.strip()}")
+        a = katago.read_line()
         if a.get("id") != ident or a.get("isDuringSearch"):
             continue
         if "warning" in a and "turnNumber" not in a:
@@ -177,14 +172,12 @@ def main():
     done_pairs = {"/".join(line.split()[:2]) for line in data_lines(args.out)}
     todo = [t for t in todo if t[0] not in done_pairs]
     print(f"{len(done_pairs)} games scanned; {len(todo)} to go", flush=True)
-    new_file = not os.path.exists(args.out) or os.path.getsize(args.out) == 0
     katago = katago_from_env(args.config)
     start, made = time.time(), 0
-    with open(args.out, "a") as out:
-        if new_file:
-            out.write(f"# KataGo's view of lost games (scripts/go_lost_games.py, {args.visits} visit(s) a position): "
-                      "folder game colour result opening moves winrates (the engine's, before each move and "
-                      "after the last)\n")
+    header = (f"# KataGo's view of lost games (scripts/go_lost_games.py, {args.visits} visit(s) a position): "
+              "folder game colour result opening moves winrates (the engine's, before each move and "
+              "after the last)\n")
+    with open_for_append(args.out, header) as out:
         for ident, path, colour, result, opening in todo:
             if time.time() - start > args.minutes * 60:
                 break

@@ -36,7 +36,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_accuracy_label import data_lines, katago_from_env, policy_point, position_query  # noqa: E402
+from go_accuracy_label import data_lines, katago_from_env, open_for_append, policy_point, position_query  # noqa: E402
 
 KOMI = 7.0
 
@@ -97,17 +97,15 @@ def main():
     done = done_games(args.out)
     todo = [n for n in range(args.games) if n not in done]
     print(f"{len(done)} games in {args.out}; {len(todo)} to play", flush=True)
-    new_file = not os.path.exists(args.out) or os.path.getsize(args.out) == 0
     start = time.time()
     finished = positions = 0
     waiting = {}  # query id -> game
-    with open(args.out, "a") as out:
-        if new_file:
-            out.write(
-                "# sente Go teacher games (scripts/go_teacher_games.py): KataGo's raw policy, "
-                f"komi {KOMI:g}, seed {args.seed}, T {args.temperature:g} for {args.open_plies} plies "
-                f"then {args.late_temperature:g}; N MOVE|TOP:P,... per ply\n"
-            )
+    header = (
+        "# sente Go teacher games (scripts/go_teacher_games.py): KataGo's raw policy, "
+        f"komi {KOMI:g}, seed {args.seed}, T {args.temperature:g} for {args.open_plies} plies "
+        f"then {args.late_temperature:g}; N MOVE|TOP:P,... per ply\n"
+    )
+    with open_for_append(args.out, header) as out:
         queue = iter(todo)
         stopping = False
         while True:

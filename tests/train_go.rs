@@ -16,14 +16,20 @@ fn sente(args: &[&str]) -> (bool, String, String) {
     (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
+/// `sente train-go gen` of `games` games at `playouts` playouts a move with `seed`,
+/// into the games file `out`.
+fn generate(games: &str, playouts: &str, seed: &str, out: &std::path::Path) -> (bool, String, String) {
+    let out = out.to_str().expect("a UTF-8 path");
+    sente(&["train-go", "gen", "--games", games, "--playouts", playouts, "--seed", seed, "--out", out])
+}
+
 #[test]
 fn games_are_made_resumably_and_fitted() {
     let dir = Scratch::new("train-go");
-    let games = dir.path().join("self.games");
-    let games = games.to_str().expect("a UTF-8 path");
-    let generate =
-        |n: &str| sente(&["train-go", "gen", "--games", n, "--playouts", "60", "--seed", "3", "--out", games]);
-    let (ok, _, stderr) = generate("3");
+    let games_path = dir.path().join("self.games");
+    let games = games_path.to_str().expect("a UTF-8 path");
+    let generate_up_to = |n: &str| generate(n, "60", "3", &games_path);
+    let (ok, _, stderr) = generate_up_to("3");
     assert!(ok, "{stderr}");
     let first = std::fs::read_to_string(games).expect("the games file");
     assert_eq!(first.lines().count(), 3, "{first}");
@@ -33,7 +39,7 @@ fn games_are_made_resumably_and_fitted() {
         assert!(words[0].parse::<u64>().is_ok() && words.len() > 10, "{line}");
     }
     // Asked for 5, the run plays games 3 and 4 only; the first three stay as they were.
-    let (ok, _, stderr) = generate("5");
+    let (ok, _, stderr) = generate_up_to("5");
     assert!(ok && stderr.contains("3 games in") && stderr.contains("2 to play"), "{stderr}");
     let all = std::fs::read_to_string(games).expect("the games file");
     assert!(all.starts_with(&first) && all.lines().count() == 5, "{all}");
@@ -41,25 +47,14 @@ fn games_are_made_resumably_and_fitted() {
     // plays that game again.
     let before = std::fs::read_to_string(games).expect("the games file");
     std::fs::write(games, format!("{before}5 E5 D")).expect("a partial line");
-    let (ok, _, stderr) = generate("6");
+    let (ok, _, stderr) = generate_up_to("6");
     assert!(ok && stderr.contains("dropping a partly written last line"), "{stderr}");
     let all = std::fs::read_to_string(games).expect("the games file");
     assert!(all.starts_with(&before) && all.lines().count() == 6 && all.ends_with('\n'), "{all}");
     assert!(all.lines().last().is_some_and(|l| l.starts_with("5 ") && l.split_whitespace().count() > 10), "{all}");
     // The same seed in another file gives the same games.
     let again = dir.path().join("again.games");
-    let (ok, _, _) = sente(&[
-        "train-go",
-        "gen",
-        "--games",
-        "3",
-        "--playouts",
-        "60",
-        "--seed",
-        "3",
-        "--out",
-        again.to_str().unwrap(),
-    ]);
+    let (ok, _, _) = generate("3", "60", "3", &again);
     assert!(ok);
     assert_eq!(std::fs::read_to_string(&again).expect("the games file"), first);
 
@@ -102,18 +97,7 @@ fn games_are_made_resumably_and_fitted() {
 fn a_teacher_file_is_fitted_to_its_probabilities() {
     let dir = Scratch::new("train-go-teacher");
     let games = dir.path().join("self.games");
-    let (ok, _, stderr) = sente(&[
-        "train-go",
-        "gen",
-        "--games",
-        "4",
-        "--playouts",
-        "60",
-        "--seed",
-        "5",
-        "--out",
-        games.to_str().unwrap(),
-    ]);
+    let (ok, _, stderr) = generate("4", "60", "5", &games);
     assert!(ok, "{stderr}");
     let text = std::fs::read_to_string(&games).expect("the games file");
     let teacher_text: String = text
@@ -221,18 +205,7 @@ fn sgf_of(moves: &[&str]) -> String {
 fn sgf_records_are_imported_and_fitted_past_their_openings() {
     let dir = Scratch::new("train-go-import");
     let games = dir.path().join("self.games");
-    let (ok, _, stderr) = sente(&[
-        "train-go",
-        "gen",
-        "--games",
-        "3",
-        "--playouts",
-        "40",
-        "--seed",
-        "5",
-        "--out",
-        games.to_str().unwrap(),
-    ]);
+    let (ok, _, stderr) = generate("3", "40", "5", &games);
     assert!(ok, "{stderr}");
     let made = std::fs::read_to_string(&games).expect("the games file");
     // Each game as an SGF record in a folder, with two records that cannot be used: a

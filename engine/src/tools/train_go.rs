@@ -116,17 +116,12 @@ pub fn main(command: TrainGoCommand) -> Result<()> {
             out,
         } => {
             let settings = FitSettings { iterations, holdout_percent, skip_plies, spatial_min_played, ownership };
-            let (path, games) = match (data, teacher) {
-                (_, Some(path)) => {
-                    let games = read_teacher_games(&path)?;
-                    (path, games)
-                }
-                (Some(path), None) => {
-                    let games = read_games(&path)?.into_iter().map(|(n, m)| (n, m, Vec::new())).collect();
-                    (path, games)
-                }
+            let (path, teacher) = match (data, teacher) {
+                (_, Some(path)) => (path, true),
+                (Some(path), None) => (path, false),
                 (None, None) => bail!("--data or --teacher is needed"),
             };
+            let games = read_game_lines(&path, teacher)?;
             fit_file(&path, games, &settings, &out)
         }
         TrainGoCommand::Import { sgf, out } => import(&sgf, &out),
@@ -215,33 +210,22 @@ fn import(paths: &[PathBuf], out: &Path) -> Result<()> {
 /// The games of a games file, in file order: (number, moves); a bad line is an error
 /// naming it.
 fn read_games(path: &Path) -> Result<Vec<(u64, Vec<Move>)>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut games = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let mut words = line.split_whitespace();
-        let Some(number) = words.next() else { continue };
-        let at = || format!("{} line {}", path.display(), i + 1);
-        let number: u64 = number.parse().with_context(|| format!("{}: '{number}' is not a game number", at()))?;
-        let moves = words
-            .map(|w| Move::from_gtp(w, SIZE).map_err(|e| anyhow::anyhow!("{}: '{w}': {e}", at())))
-            .collect::<Result<Vec<_>>>()?;
-        games.push((number, moves));
-    }
-    Ok(games)
+    Ok(read_game_lines(path, false)?.into_iter().map(|(n, moves, _)| (n, moves)).collect())
 }
 
 /// A game of a teacher file: its number, its moves and the teacher's probabilities
-/// before each move (one list a move).
+/// before each move (one list a move; empty ones for a games file).
 type TeacherGame = (u64, Vec<Move>, Vec<Vec<(Move, f32)>>);
 
-/// The games of a teacher file (`N MOVE|TOP:P,TOP:P,… …`, one game a line, `#`
-/// comments), in file order; a bad line is an error naming it and the word. A move
-/// with no probabilities (`E5|`) is fitted as the move played.
-fn read_teacher_games(path: &Path) -> Result<Vec<TeacherGame>> {
+/// The games of a games file (`N MOVE …`, one game a line; `teacher` false: no
+/// probabilities) or of a teacher file (`N MOVE|TOP:P,TOP:P,… …`, `#` comments), in
+/// file order; a bad line is an error naming it and the word. A teacher's move with no
+/// probabilities (`E5|`) is fitted as the move played.
+fn read_game_lines(path: &Path, teacher: bool) -> Result<Vec<TeacherGame>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut games = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        if line.starts_with('#') {
+        if teacher && line.starts_with('#') {
             continue;
         }
         let mut words = line.split_whitespace();
@@ -251,8 +235,11 @@ fn read_teacher_games(path: &Path) -> Result<Vec<TeacherGame>> {
         let vertex = |w: &str| Move::from_gtp(w, SIZE).map_err(|e| anyhow::anyhow!("{}: '{w}': {e}", at()));
         let (mut moves, mut policies) = (Vec::new(), Vec::new());
         for word in words {
-            let (played, policy) =
-                word.split_once('|').with_context(|| format!("{}: '{word}' is not MOVE|TOP:P,…", at()))?;
+            let (played, policy) = if teacher {
+                word.split_once('|').with_context(|| format!("{}: '{word}' is not MOVE|TOP:P,…", at()))?
+            } else {
+                (word, "")
+            };
             moves.push(vertex(played)?);
             let mut tops = Vec::new();
             for top in policy.split(',').filter(|t| !t.is_empty()) {
@@ -261,8 +248,7 @@ fn read_teacher_games(path: &Path) -> Result<Vec<TeacherGame>> {
                 if !(0.0..=1.0).contains(&value) {
                     bail!("{}: probability '{p}' is not between 0 and 1", at());
                 }
-                let p = value;
-                tops.push((vertex(m)?, p));
+                tops.push((vertex(m)?, value));
             }
             policies.push(tops);
         }
