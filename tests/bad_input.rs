@@ -245,6 +245,10 @@ fn the_end_of_input_during_a_search_ends_the_engine_promptly() {
     // GTP (Go and Othello): a genmove with 10 minutes on the clock; the input ends.
     for game in ["go", "othello"] {
         let mut e = Engine::start(&["gtp", "--game", game]);
+        if game == "go" {
+            // A search, not the opening book's immediate move.
+            e.send("sente-book false");
+        }
         e.send("time_settings 600 0 0");
         e.send("genmove b");
         std::thread::sleep(Duration::from_millis(300));

@@ -67,6 +67,10 @@ fn gtp_quit_during_genmove_ends_the_search_at_once() {
     for game in ["go", "othello"] {
         let mut e = Engine::start(&["gtp", "--game", game]);
         assert_eq!(gtp(&mut e, "time_settings 6000 0 0"), "=");
+        if game == "go" {
+            // Out of the opening book (whose moves are immediate).
+            assert_eq!(gtp(&mut e, "sente-book false"), "=");
+        }
         if game == "othello" {
             // Out of the opening book (whose moves are immediate): twelve plies of the
             // last legal move each.
@@ -158,12 +162,13 @@ fn gtp_and_nboard_answer_every_line_queued_before_quit() {
     // The lines written at once, `quit` last, the input left open: each command before
     // `quit` is answered (each search stopped by the quit still answers its move).
     let mut e = Engine::start(&["gtp"]);
-    e.send_bytes(b"boardsize 9\ntime_settings 6000 0 0\ngenmove b\ngenmove w\n5 name\n6 quit\n");
+    // Searches, not the opening book's immediate moves.
+    e.send_bytes(b"boardsize 9\nsente-book false\ntime_settings 6000 0 0\ngenmove b\ngenmove w\n5 name\n6 quit\n");
     exits_by_itself(&mut e, "gtp");
     let replies: Vec<String> = e.rest(REPLY).into_iter().filter(|l| !l.is_empty()).collect();
-    assert_eq!(replies.len(), 6, "{replies:?}");
-    assert!(replies[2].starts_with("= ") && replies[3].starts_with("= "), "two moves: {replies:?}");
-    assert_eq!(replies[4..], ["=5 sente", "=6"], "{replies:?}");
+    assert_eq!(replies.len(), 7, "{replies:?}");
+    assert!(replies[3].starts_with("= ") && replies[4].starts_with("= "), "two moves: {replies:?}");
+    assert_eq!(replies[5..], ["=5 sente", "=6"], "{replies:?}");
     let mut e = Engine::start(&["nboard"]);
     let game = "(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
     e.send_bytes(format!("nboard 2\nset depth 30\nset game {game}\ngo\nping 3\ngo\nping 4\nquit\n").as_bytes());

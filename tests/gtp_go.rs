@@ -45,7 +45,9 @@ fn a_gogui_or_sabaki_session() {
     assert_eq!(gtp(&mut e, "1 boardsize 9"), "=1");
     assert_eq!(gtp(&mut e, "2 clear_board"), "=2");
     assert_eq!(gtp(&mut e, "3 komi 7.5"), "=3");
-    // 6 000 s of main time: a genmove that ignored `time_left` would plan minutes.
+    // 6 000 s of main time: a genmove that ignored `time_left` would plan minutes (a
+    // search: the opening book's moves are immediate).
+    assert_eq!(gtp(&mut e, "sente-book false"), "=");
     assert_eq!(gtp(&mut e, "4 time_settings 6000 0 0"), "=4");
     assert_eq!(gtp(&mut e, "5 play B E5"), "=5");
     assert_eq!(gtp(&mut e, "6 time_left white 3 0"), "=6");
@@ -150,8 +152,10 @@ fn loadsgf_and_the_first_line_selects_gtp() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Plays `moves` genmoves alternately from the empty board and checks each is legal.
+/// Plays `moves` genmoves alternately from the empty board and checks each is legal;
+/// the opening book is turned off first, so each is a search.
 fn genmoves_are_legal(e: &mut Engine, moves: usize) {
+    assert_eq!(gtp(e, "sente-book false"), "=");
     let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
     for i in 0..moves {
         let color = if i % 2 == 0 { Color::BLACK } else { Color::WHITE };
@@ -245,6 +249,7 @@ fn the_move_model_is_switched_over_gtp_and_ugi() {
         let mut u = Engine::start(&["ugi"]);
         u.send("setoption name Game value go");
         u.send(&format!("setoption name MoveModel value {model}"));
+        u.send("setoption name Book value false");
         u.send("position startpos moves E5 C3 G5 D7 C6");
         u.send("go nodes 3000");
         u.until(|l| l.starts_with("bestmove")).pop().unwrap_or_default()
@@ -277,6 +282,7 @@ fn the_last_good_replies_are_switched_over_gtp_and_ugi() {
         let mut u = Engine::start(&["ugi"]);
         u.send("setoption name Game value go");
         u.send(&format!("setoption name LastGoodReply value {on}"));
+        u.send("setoption name Book value false");
         u.send("position startpos moves E5 C3 G5 D7 C6 F3");
         u.send("go nodes 4000");
         // The search's last report without its times: score, principal variation, move.
@@ -501,4 +507,42 @@ fn every_reader_of_setup_stones_refuses_a_group_without_liberties() {
     );
     e.close_input();
     assert!(e.wait_exit(REPLY));
+}
+
+#[test]
+fn the_opening_book_answers_at_its_komi_and_is_switched_over_gtp_and_ugi() {
+    // The built-in book's move for the empty board (KataGo's choice at komi 7) is played
+    // without a search; at a komi far from the book's, or with the book off, the
+    // engine searches.
+    let empty = Game::new(Board::new(9), 7.0, Superko::Positional);
+    let book_move = search::go::book::built_in_book().lookup(&empty).expect("the empty board is in the book").mv;
+    let mut e = Engine::start(&["gtp"]);
+    assert_eq!(gtp(&mut e, "sente-book"), "= true");
+    assert!(gtp(&mut e, "list_commands").contains("sente-book"));
+    assert!(gtp(&mut e, "sente-book perhaps").starts_with("? bad Book 'perhaps'"));
+    gtp(&mut e, "boardsize 9");
+    gtp(&mut e, "komi 7");
+    // A clock of 6 000 s: a search would plan minutes; the book's move comes at once.
+    gtp(&mut e, "time_settings 6000 0 0");
+    let started = Instant::now();
+    assert_eq!(gtp(&mut e, "genmove b"), format!("= {}", book_move.to_gtp(9)));
+    assert!(started.elapsed() < Duration::from_secs(20), "genmove took {:?}", started.elapsed());
+    let search = |komi: &str, book: &str| {
+        let mut u = Engine::start(&["ugi"]);
+        u.send("setoption name Game value go");
+        u.send(&format!("setoption name Komi value {komi}"));
+        u.send(&format!("setoption name Book value {book}"));
+        u.send("position startpos");
+        u.send("go nodes 2000");
+        let lines = u.until(|l| l.starts_with("bestmove"));
+        let report = lines.iter().rev().find(|l| l.starts_with("info")).cloned().unwrap_or_default();
+        let nodes = report.split_whitespace().skip_while(|w| *w != "nodes").nth(1).unwrap_or("").to_string();
+        (nodes, lines.last().cloned().unwrap_or_default())
+    };
+    let (nodes, best) = search("7", "true");
+    assert_eq!((nodes.as_str(), best), ("0", format!("bestmove {}", book_move.to_gtp(9))));
+    // 7.5, the default, is within the book's half point.
+    assert_eq!(search("7.5", "true").0, "0");
+    assert_ne!(search("5.5", "true").0, "0", "komi 5.5 is not the book's");
+    assert_ne!(search("7", "false").0, "0", "the book is off");
 }

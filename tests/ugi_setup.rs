@@ -136,6 +136,8 @@ fn go_makes_its_tree_at_isready_and_the_searches_keep_it() {
     let mut e = Sente::start();
     e.send("setoption name Game value go");
     e.send("setoption name Hash value 1024");
+    // Searches, not the opening book's immediate moves.
+    e.send("setoption name Book value false");
     // A reply: the options above are done.
     assert_eq!(e.ask("query p1turn"), "response true");
     let before = e.resident_mib();

@@ -11,7 +11,7 @@ use protocol::ugi::{OptionKind, StartPosition};
 use search::go::analysis::{Analyser, AnalysisData, Wanted, settle_position};
 use search::go::endgame::{Settlement, judge};
 use search::go::mcts::{DEFAULT_PLAYOUTS, MOVE_MODEL_BY_DEFAULT, Mcts, MctsResult, MctsSettings};
-use search::go::params::LAST_GOOD_REPLY;
+use search::go::params::{BOOK_BY_DEFAULT, LAST_GOOD_REPLY};
 use search::go::player::{Choice, Ending, GoPlayer, Progress, search_in_steps};
 use search::go::playout::Policy;
 use search::{Limits, Outcome, Player, StopFlag};
@@ -181,6 +181,16 @@ const GO_OPTIONS: &[GameOption<GoState>] = &[
         get: |s| s.player.settings().move_model.to_string(),
         set: |s, v| {
             s.player.set_move_model(check_value("MoveModel", v)?);
+            Ok(())
+        },
+    },
+    GameOption {
+        name: "Book",
+        gtp: Some("sente-book"),
+        kind: || OptionKind::Check { default: BOOK_BY_DEFAULT },
+        get: |s| s.player.uses_book().to_string(),
+        set: |s, v| {
+            s.player.set_book(check_value("Book", v)?);
             Ok(())
         },
     },
@@ -646,6 +656,11 @@ impl GameSession for GoSession {
             let text = |moves: &[Move]| moves.iter().map(|&m| m.to_gtp(game.board().size())).collect();
             let r = search::player::Player::choose(&mut player, &game, &limits, &resources, stop, &mut |_| {});
             say_refused_memory(player.take_refused_memory());
+            // UGI: after `go infinite` the best move waits for `stop`, however soon the
+            // search ended (a pass that wins is answered without one).
+            while limits.infinite && !stop.is_stopped() {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
             let final_report = Report {
                 depth: r.depth,
                 nodes: r.nodes,
@@ -825,6 +840,8 @@ mod tests {
         // `prepare` (UGI's `isready`) allocates the arena of `Hash` and keeps it; the
         // searches of the following moves take that arena over instead of making one.
         let mut s = GoSession::new(None).unwrap();
+        // Searches, not the opening book's moves.
+        s.state.player.set_book(false);
         let options = SearchOptions { threads: 1, hash_mb: 16 };
         assert_eq!(s.state.player.kept_arena(), None);
         s.prepare(&options);

@@ -405,7 +405,9 @@ impl Tally {
 }
 
 /// The player's settings a run may change from the engine's defaults, as the UGI+
-/// options `Playouts`, `MoveModel` and `LastGoodReply` change them.
+/// options `Playouts`, `MoveModel`, `LastGoodReply` and `Book` change them (the book
+/// is off unless asked for: the benchmark judges the search, and the book's moves are
+/// the judge's own).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayerSettings {
     /// The playout policy.
@@ -414,12 +416,14 @@ pub struct PlayerSettings {
     pub move_model: bool,
     /// Heavy playouts play the last good replies.
     pub last_good_reply: bool,
+    /// The opening book's move is played where it has one.
+    pub book: bool,
 }
 
 impl Default for PlayerSettings {
     fn default() -> Self {
         let d = MctsSettings::default();
-        PlayerSettings { policy: d.policy, move_model: d.move_model, last_good_reply: d.last_good_reply }
+        PlayerSettings { policy: d.policy, move_model: d.move_model, last_good_reply: d.last_good_reply, book: false }
     }
 }
 
@@ -437,6 +441,9 @@ impl PlayerSettings {
         }
         if self.last_good_reply != d.last_good_reply {
             words.push(format!("last-good-reply {}", self.last_good_reply));
+        }
+        if self.book != d.book {
+            words.push(format!("book {}", self.book));
         }
         words.join(", ")
     }
@@ -471,6 +478,7 @@ fn choose(game: &Game, color: Color, options: &RunOptions) -> Option<Move> {
     player.set_policy(options.player.policy);
     player.set_move_model(options.player.move_model);
     player.set_last_good_reply(options.player.last_good_reply);
+    player.set_book(options.player.book);
     for _ in 0..options.seed {
         player.next_seed();
     }
@@ -877,6 +885,11 @@ pub struct GoAccuracyArgs {
     /// Whether heavy playouts play the last good replies (default: the engine's).
     #[arg(long = "last-good-reply")]
     pub last_good_reply: Option<bool>,
+    /// Whether the opening book's move is played where it has one, as UGI+'s `Book`
+    /// (default: false, unlike the engine: the benchmark judges the search, and the
+    /// book's moves are the judge's own).
+    #[arg(long)]
+    pub book: Option<bool>,
     /// Only the first N labelled positions.
     #[arg(long)]
     pub count: Option<usize>,
@@ -945,6 +958,7 @@ pub fn main(args: GoAccuracyArgs) -> Result<()> {
         },
         move_model: args.move_model.unwrap_or(defaults.move_model),
         last_good_reply: args.last_good_reply.unwrap_or(defaults.last_good_reply),
+        book: args.book.unwrap_or(defaults.book),
     };
     let options = RunOptions {
         player,

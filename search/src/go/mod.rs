@@ -1,6 +1,7 @@
 //! Go in the search crate: playouts, Monte-Carlo tree search and the end of the game.
 
 pub mod analysis;
+pub mod book;
 pub mod endgame;
 pub mod features;
 mod game;

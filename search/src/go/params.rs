@@ -227,6 +227,12 @@ pub const ANALYSIS_ROOT_PLAYOUTS: usize = 200;
 // The player around the search (player.rs).
 // ---------------------------------------------------------------------------------
 
+/// Whether the player plays the opening book's move where it has one
+/// ([`super::book`]). Hand-set (Edax and sente's Othello player use theirs by
+/// default); the matches with and without it are in docs/go.md ("An opening book from
+/// KataGo").
+pub const BOOK_BY_DEFAULT: bool = true;
+
 /// Below this win rate (after [`RESIGN_MIN_PLAYOUTS`] playouts) the player resigns
 /// (GTP). Hand-set, not measured.
 pub const RESIGN_WIN_RATE: f32 = 0.02;

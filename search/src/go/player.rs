@@ -9,9 +9,12 @@ use std::time::{Duration, Instant};
 
 use bitboards::go::{Color, Game, Move};
 
+use super::book::{BookMove, built_in_book};
 use super::endgame::{Settlement, judge, may_have_settled_territory};
 use super::mcts::{Mcts, MctsResult, MctsSettings};
-use super::params::{CLOCK_MOVES_LEFT, DEFAULT_PLAYOUTS, MIN_STEP, RESIGN_MIN_PLAYOUTS, RESIGN_WIN_RATE};
+use super::params::{
+    BOOK_BY_DEFAULT, CLOCK_MOVES_LEFT, DEFAULT_PLAYOUTS, MIN_STEP, RESIGN_MIN_PLAYOUTS, RESIGN_WIN_RATE,
+};
 use super::playout::Policy;
 use crate::alphabeta::SearchResult;
 use crate::player::Resources;
@@ -72,6 +75,8 @@ pub struct GoPlayer {
     settings: MctsSettings,
     /// The tree of the last search, kept for the next one.
     kept: KeptTree,
+    /// Whether the opening book's move is played where it has one.
+    book: bool,
     /// The memory a search through [`crate::player::Player`] was refused (it searched
     /// a smaller tree), for the front end to say.
     refused_memory: Option<AllocError>,
@@ -111,7 +116,23 @@ impl Default for GoPlayer {
 impl GoPlayer {
     /// A player with seed 1, default settings and no kept tree.
     pub fn new() -> GoPlayer {
-        GoPlayer { seed: 1, settings: MctsSettings::default(), kept: KeptTree::default(), refused_memory: None }
+        GoPlayer {
+            seed: 1,
+            settings: MctsSettings::default(),
+            kept: KeptTree::default(),
+            book: BOOK_BY_DEFAULT,
+            refused_memory: None,
+        }
+    }
+
+    /// Whether the opening book's move is played where it has one.
+    pub fn uses_book(&self) -> bool {
+        self.book
+    }
+
+    /// Plays the opening book's move where it has one (`on`), or always searches.
+    pub fn set_book(&mut self, on: bool) {
+        self.book = on;
     }
 
     /// The settings of the searches.
@@ -152,6 +173,10 @@ impl GoPlayer {
     /// as it takes over the tree of a previous move. A kept tree made with the same
     /// settings stays as it is.
     pub fn prepare(&mut self, game: &Game) {
+        if self.book {
+            // The book is read once, here rather than in the first move's time.
+            built_in_book();
+        }
         let mut tree = match self.kept.take() {
             Some(kept) if kept.settings() == self.settings => kept,
             // Another size or other threads: the old arena goes before the new one is made.
@@ -184,6 +209,12 @@ impl GoPlayer {
     /// on the board, and plays on their liberties while one is legal. It resigns below
     /// [`RESIGN_WIN_RATE`] after [`RESIGN_MIN_PLAYOUTS`] playouts. With `progress` the
     /// search runs in steps with a report after each ([`search_in_steps`]).
+    ///
+    /// Before all this, where the opening book has the position ([`GoPlayer::set_book`],
+    /// [`super::book::Book::lookup`]) its move is played at once: for a normal move of
+    /// the side to move after anything but a pass, not for an infinite search, a depth
+    /// (Go's search has none) or a search with progress to report (a GUI asking for
+    /// analysis wants one).
     pub fn think(
         &mut self,
         game: &Game,
@@ -193,6 +224,17 @@ impl GoPlayer {
         ending: Ending,
         progress: Option<&mut Progress>,
     ) -> Choice {
+        let opponent_passed = game.moves().last() == Some(&(color.other(), Move::Pass));
+        let book_applies = self.book
+            && ending == Ending::Normal
+            && progress.is_none()
+            && limits.depth.is_none()
+            && !limits.infinite
+            && !opponent_passed
+            && game.board().to_move() == color;
+        if book_applies && let Some(found) = built_in_book().lookup(game) {
+            return Choice { play: Some(found.mv), result: book_result(found), refused_memory: None };
+        }
         let played = game;
         let mut game = played.clone();
         if game.board().to_move() != color {
@@ -205,7 +247,6 @@ impl GoPlayer {
         // settled territory the root leaves out. Without a pass to answer or a cleanup,
         // and with no territory possible (the open board of the opening, most of the
         // middle game), they would change nothing and are not run.
-        let opponent_passed = played.moves().last() == Some(&(color.other(), Move::Pass));
         let judged = ending == Ending::Cleanup || opponent_passed || may_have_settled_territory(game.board(), color);
         let settlement = judged.then(|| judge(game.board()));
         let settlement = settlement.as_ref();
@@ -243,6 +284,19 @@ impl GoPlayer {
         self.kept.keep(tree);
         let resign = result.win_rate < RESIGN_WIN_RATE && result.playouts >= RESIGN_MIN_PLAYOUTS;
         Choice { play: if resign { None } else { Some(result.best) }, result, refused_memory }
+    }
+}
+
+/// The result of playing a book move: the judge's winrate, no playouts.
+fn book_result(found: BookMove) -> MctsResult {
+    MctsResult {
+        best: found.mv,
+        win_rate: found.win_rate,
+        playouts: 0,
+        elapsed: Duration::ZERO,
+        pv: vec![found.mv],
+        root_moves: vec![(found.mv, 0, found.win_rate)],
+        nodes: 0,
     }
 }
 
@@ -415,6 +469,9 @@ mod tests {
     fn the_same_seed_and_playouts_give_the_same_moves() {
         let mut a = GoPlayer::new();
         let mut b = GoPlayer::new();
+        // Searches, not the opening book's moves.
+        a.set_book(false);
+        b.set_book(false);
         let mut game = Game::new(Board::new(9), 7.5, Superko::Positional);
         for _ in 0..3 {
             let color = game.board().to_move();
@@ -429,6 +486,7 @@ mod tests {
     fn prepare_makes_the_tree_the_searches_then_keep() {
         let mut player = GoPlayer::new();
         player.set_resources(1, 16);
+        player.set_book(false);
         let game = Game::new(Board::new(9), 7.5, Superko::Positional);
         assert_eq!(player.kept_arena(), None);
         player.prepare(&game);
@@ -436,6 +494,24 @@ mod tests {
         assert_eq!(arena.0, MctsSettings::new(1, 16).max_nodes);
         player.think(&game, Color::BLACK, &nodes(300), &StopFlag::new(), Ending::Normal, None);
         assert_eq!(player.kept_arena(), Some(arena), "the search used the prepared arena");
+    }
+
+    #[test]
+    fn the_book_answers_a_normal_move_of_the_side_to_move_only() {
+        let empty = Game::new(Board::new(9), 7.0, Superko::Positional);
+        let book_move = built_in_book().lookup(&empty).expect("the empty board is in the book").mv;
+        let mut player = GoPlayer::new();
+        let stop = StopFlag::new();
+        let choice = player.think(&empty, Color::BLACK, &nodes(300), &stop, Ending::Normal, None);
+        assert_eq!((choice.play, choice.result.playouts), (Some(book_move), 0));
+        // A depth, the colour not to move, a cleanup: searches.
+        let depth = Limits { depth: Some(3), ..nodes(300) };
+        assert_eq!(player.think(&empty, Color::BLACK, &depth, &stop, Ending::Normal, None).result.playouts, 300);
+        assert_eq!(player.think(&empty, Color::WHITE, &nodes(300), &stop, Ending::Normal, None).result.playouts, 300);
+        assert_eq!(player.think(&empty, Color::BLACK, &nodes(300), &stop, Ending::Cleanup, None).result.playouts, 300);
+        // With the book off the engine searches.
+        player.set_book(false);
+        assert_eq!(player.think(&empty, Color::BLACK, &nodes(300), &stop, Ending::Normal, None).result.playouts, 300);
     }
 
     #[test]
