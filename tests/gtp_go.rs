@@ -511,15 +511,17 @@ fn every_reader_of_setup_stones_refuses_a_group_without_liberties() {
 
 #[test]
 fn the_opening_book_answers_at_its_komi_and_is_switched_over_gtp_and_ugi() {
-    // The built-in book's move for the empty board (KataGo's choice at komi 7) is played
-    // without a search; at a komi far from the book's, or with the book off, the
-    // engine searches.
+    // With the book on (off by default), the built-in book's move for the empty board
+    // (KataGo's choice at komi 7) is played without a search; at a komi far from the
+    // book's, or with the book off, the engine searches.
     let empty = Game::new(Board::new(9), 7.0, Superko::Positional);
     let book_move = search::go::book::built_in_book().lookup(&empty).expect("the empty board is in the book").mv;
     let mut e = Engine::start(&["gtp"]);
-    assert_eq!(gtp(&mut e, "sente-book"), "= true");
+    assert_eq!(gtp(&mut e, "sente-book"), format!("= {}", search::go::params::BOOK_BY_DEFAULT));
     assert!(gtp(&mut e, "list_commands").contains("sente-book"));
+    assert_eq!(gtp(&mut e, "sente-book true"), "=");
     assert!(gtp(&mut e, "sente-book perhaps").starts_with("? bad Book 'perhaps'"));
+    assert_eq!(gtp(&mut e, "sente-book"), "= true", "a refused value keeps the setting");
     gtp(&mut e, "boardsize 9");
     gtp(&mut e, "komi 7");
     // A clock of 6 000 s: a search would plan minutes; the book's move comes at once.

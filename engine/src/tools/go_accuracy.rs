@@ -886,8 +886,8 @@ pub struct GoAccuracyArgs {
     #[arg(long = "last-good-reply")]
     pub last_good_reply: Option<bool>,
     /// Whether the opening book's move is played where it has one, as UGI+'s `Book`
-    /// (default: false, unlike the engine: the benchmark judges the search, and the
-    /// book's moves are the judge's own).
+    /// (default: false whatever the engine's default: the benchmark judges the search,
+    /// and the book's moves are the judge's own).
     #[arg(long)]
     pub book: Option<bool>,
     /// Only the first N labelled positions.

@@ -228,10 +228,11 @@ pub const ANALYSIS_ROOT_PLAYOUTS: usize = 200;
 // ---------------------------------------------------------------------------------
 
 /// Whether the player plays the opening book's move where it has one
-/// ([`super::book`]). Hand-set (Edax and sente's Othello player use theirs by
-/// default); the matches with and without it are in docs/go.md ("An opening book from
-/// KataGo").
-pub const BOOK_BY_DEFAULT: bool = true;
+/// ([`super::book`]). Off: against Pachi at equal time (docs/go.md, "An opening book
+/// from KataGo") the build with it on scored 17.5 of 76 (23 %), against 19 of 54 (35 %)
+/// for the same engine without it, and 9.5 of the 49 games where it played a book move:
+/// it did not pay.
+pub const BOOK_BY_DEFAULT: bool = false;
 
 /// Below this win rate (after [`RESIGN_MIN_PLAYOUTS`] playouts) the player resigns
 /// (GTP). Hand-set, not measured.

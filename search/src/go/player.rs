@@ -501,6 +501,8 @@ mod tests {
         let empty = Game::new(Board::new(9), 7.0, Superko::Positional);
         let book_move = built_in_book().lookup(&empty).expect("the empty board is in the book").mv;
         let mut player = GoPlayer::new();
+        assert_eq!(player.uses_book(), BOOK_BY_DEFAULT);
+        player.set_book(true);
         let stop = StopFlag::new();
         let choice = player.think(&empty, Color::BLACK, &nodes(300), &stop, Ending::Normal, None);
         assert_eq!((choice.play, choice.result.playouts), (Some(book_move), 0));
