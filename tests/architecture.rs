@@ -443,7 +443,7 @@ fn the_shared_vocabulary_is_defined_once() {
 /// and the files (from the workspace root) allowed to hold it in their code (comments
 /// and test modules left out). A second parser, name table or word list written
 /// elsewhere puts the token in another file.
-const ONE_DEFINITION: [(&str, &str, &[&str]); 10] = [
+const ONE_DEFINITION: [(&str, &str, &[&str]); 12] = [
     ("the GTP column letters", "\"ABCDEFGHJ", &["bitboards/src/go/coords.rs"]),
     ("the GTP vertex and move parsers", "fn from_gtp", &["bitboards/src/go/coords.rs", "bitboards/src/go/game.rs"]),
     (
@@ -459,6 +459,12 @@ const ONE_DEFINITION: [(&str, &str, &[&str]); 10] = [
     ),
     ("the game names (GameSpec)", "\"phantomgo\"", &["engine/src/games/registry.rs"]),
     ("the game names (GameSpec)", "\"chaosclock\"", &["engine/src/games/registry.rs"]),
+    (
+        "a game's own arena option (RefereeRules::options)",
+        "\"solve_empties\"",
+        &["engine/src/games/referee/othello.rs"],
+    ),
+    ("a game's own arena option (RefereeRules::options)", "\"phantom_rules\"", &["engine/src/games/phantom.rs"]),
     ("the match table's outcome words", "\"1/2-1/2\"", &["bitboards/src/player.rs"]),
     ("UGI+'s outcome words", "\"p1win\"", &["bitboards/src/player.rs"]),
     ("UGI+'s outcome words", "\"bothwin\"", &["bitboards/src/player.rs"]),

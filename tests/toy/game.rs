@@ -13,7 +13,7 @@ use search::player::AlphaBetaPlayer;
 use search::{Evaluate, Game};
 use sente::error::Result;
 use sente::games::generic::PlayerSession;
-use sente::games::referee::{ArenaGame, Ending, Judge, MoveStat, RefereeRules, Refereed, referee_of};
+use sente::games::referee::{ArenaGame, Ending, MoveStat, RefereeRules, Refereed, referee_of};
 use sente::games::session::GameSession;
 use sente::games::{BoardSizes, GameKind, GameSpec};
 
@@ -213,7 +213,7 @@ impl GameSpec for TicTacToeSpec {
     }
 
     fn new_referee(&self, rules: &RefereeRules, start: Option<&str>) -> std::result::Result<Box<dyn Refereed>, String> {
-        Ok(referee_of(TicTacToe::from_opening(rules, start)?, Judge::default(), false))
+        Ok(referee_of(rules, TicTacToe::from_opening(rules, start)?))
     }
 
     fn max_moves(&self, _size: usize) -> usize {

@@ -237,13 +237,9 @@ impl PlayArgs {
         let shard = crate::tools::shard::Shard::parse(&self.shard, "--shard")?;
         let max_moves = self.max_moves.unwrap_or(kind.spec().max_moves(size));
         let komi = self.komi();
-        let rules = RefereeRules {
-            size,
-            komi,
-            solve_empties: self.solve_empties,
-            max_moves,
-            phantom_rules: self.phantom_rules,
-        };
+        let options =
+            super::settings::game_options(crate::games::phantom::rules_name(self.phantom_rules), self.solve_empties);
+        let rules = RefereeRules { size, komi, max_moves, options };
         let setup = GameSetup { kind, size, komi };
         let source = match &self.openings {
             Some(path) => OpeningSource::File(path.clone()),

@@ -506,7 +506,7 @@ fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<Atomic
         if stop.load(Ordering::Relaxed) {
             return GameEnd::Interrupted;
         }
-        if let Some(ending) = referee.ending(&config.rules, moves.len()) {
+        if let Some(ending) = referee.ending(moves.len()) {
             break ending;
         }
         let seat = referee.to_move().index();

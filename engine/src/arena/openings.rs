@@ -36,7 +36,7 @@ fn check(kind: GameKind, rules: &RefereeRules, opening: &Opening) -> Result<(), 
     for (i, m) in opening.moves.iter().enumerate() {
         r.play(m).map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
     }
-    if r.ending(&RefereeRules { solve_empties: 0, ..*rules }, 0).is_some() {
+    if r.outcome().is_some() {
         return Err("the game is already over".into());
     }
     Ok(())
@@ -89,7 +89,7 @@ const WINDOW: usize = 1024;
 
 impl Dealer {
     fn new(kind: GameKind, rules: &RefereeRules, plies: usize, seed: u64) -> Dealer {
-        Dealer { kind, rules: *rules, plies, seed, rng: seed, next: 0, recent: VecDeque::new() }
+        Dealer { kind, rules: rules.clone(), plies, seed, rng: seed, next: 0, recent: VecDeque::new() }
     }
 
     /// Deals opening `self.next`.
@@ -122,7 +122,7 @@ impl Dealer {
                 let m = &legal[(self.rng % legal.len() as u64) as usize];
                 moves.push(r.play(m).map_err(|e| anyhow::anyhow!(e))?);
             }
-            if r.ending(&RefereeRules { solve_empties: 0, ..*rules }, 0).is_none() {
+            if r.outcome().is_none() {
                 return Ok(Opening { start: None, moves });
             }
         }
@@ -203,7 +203,7 @@ mod tests {
     // --- issue 43: a byte order mark and CRLF line ends ------------------------------
 
     fn rules(size: usize) -> RefereeRules {
-        RefereeRules { size, komi: 7.0, solve_empties: 0, max_moves: 300, phantom_rules: Default::default() }
+        RefereeRules { komi: 7.0, ..RefereeRules::plain(size, 300) }
     }
 
     /// A file in a scratch folder of its own, removed when dropped; derefs to its path.

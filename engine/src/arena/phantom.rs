@@ -392,7 +392,9 @@ fn tries_text(turn: &[&TryRecord]) -> String {
 pub(super) fn play_game(config: &MatchConfig, game: u64, log: Option<Log>, stop: Arc<AtomicBool>) -> GameEnd {
     let who = if game.is_multiple_of(2) { [0, 1] } else { [1, 0] };
     let names = [config.engines[who[0]].name.as_str(), config.engines[who[1]].name.as_str()];
-    let mut referee = Referee::new(PhantomConfig::for_rules(config.rules.phantom_rules).with_komi(config.rules.komi));
+    // The arena's command line has read the rule set (`--phantom-rules`).
+    let rules = crate::games::phantom::rules_of(&config.rules.options).unwrap_or_default();
+    let mut referee = Referee::new(PhantomConfig::for_rules(rules).with_komi(config.rules.komi));
     // What each engine spent and said on each try.
     let plies: RefCell<Vec<MoveStat>> = RefCell::new(Vec::new());
     let finish = |referee: &Referee, outcome: Outcome, reason: String, score: Option<String>| {

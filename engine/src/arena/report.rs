@@ -254,7 +254,7 @@ fn meta_line(m: &Match) -> String {
     parts.push(format!("folder {}", esc(&m.dir.display().to_string())));
     if let Some(s) = &m.settings {
         let game = match m.kind {
-            Some(k) => k.spec().describe_match(s.size, s.komi, &s.phantom_rules),
+            Some(k) => k.spec().describe_match(&s.rules()),
             None => game_title(None).to_string(),
         };
         parts.push(esc(&game));

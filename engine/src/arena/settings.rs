@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use super::players::{EngineSpec, Protocol, TimeControl};
 use super::{MatchConfig, OpeningSource};
+use crate::games::phantom::{PHANTOM_RULES, rules_name};
+use crate::games::referee::othello::SOLVE_EMPTIES;
+use crate::games::referee::{GameOptions, RefereeRules};
 use crate::tools::journal::write_atomically;
 use crate::tools::shard::Shard;
 
@@ -95,6 +98,13 @@ pub enum OpeningSettings {
         /// `--seed`.
         seed: u64,
     },
+}
+
+/// The game options of the arena's flags that belong to one game: each game reads
+/// its own (`--phantom-rules` Phantom Go's, `--solve-empties` Othello's). match.json
+/// keeps them as fields of their own, as its first format did.
+pub fn game_options(phantom_rules: &str, solve_empties: u32) -> GameOptions {
+    GameOptions::default().with(PHANTOM_RULES, phantom_rules).with(SOLVE_EMPTIES, solve_empties)
 }
 
 /// The settings of a match (see the module documentation).
@@ -179,9 +189,14 @@ impl MatchSettings {
             game: config.setup.kind.name().to_string(),
             size: config.rules.size,
             komi: config.rules.komi,
-            phantom_rules: crate::games::phantom::rules_name(config.rules.phantom_rules).to_string(),
+            phantom_rules: config
+                .rules
+                .options
+                .get(PHANTOM_RULES)
+                .unwrap_or(rules_name(Default::default()))
+                .to_string(),
             max_moves: config.rules.max_moves,
-            solve_empties: config.rules.solve_empties,
+            solve_empties: config.rules.options.parse(SOLVE_EMPTIES).ok().flatten().unwrap_or(0),
             dead_stones: dead_stones.to_string(),
             engines: config.engines.iter().map(EngineSettings::of).collect(),
             control: control_text(config.control),
@@ -193,6 +208,16 @@ impl MatchSettings {
                 .as_ref()
                 .map(|s| format!("elo0={} elo1={} alpha={} beta={}", s.elo0, s.elo1, s.alpha, s.beta)),
             normalized: config.sprt.as_ref().is_some_and(|s| s.model == super::EloModel::Normalized),
+        }
+    }
+
+    /// The referee's rules of these settings.
+    pub fn rules(&self) -> RefereeRules {
+        RefereeRules {
+            size: self.size,
+            komi: self.komi,
+            max_moves: self.max_moves,
+            options: game_options(&self.phantom_rules, self.solve_empties),
         }
     }
 

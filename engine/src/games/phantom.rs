@@ -43,6 +43,15 @@ pub fn parse_rules(text: &str) -> Result<PhantomRules, String> {
     }
 }
 
+/// The game option (arena `--phantom-rules`) naming the referee's rule set, as
+/// [`parse_rules`] reads it; not given: CCGC.
+pub const PHANTOM_RULES: &str = "phantom_rules";
+
+/// The rule set `options` name (CCGC when they name none), or why it does not read.
+pub fn rules_of(options: &crate::games::referee::GameOptions) -> Result<PhantomRules, String> {
+    options.get(PHANTOM_RULES).map_or(Ok(PhantomRules::default()), parse_rules)
+}
+
 /// The name [`parse_rules`] reads.
 pub fn rules_name(rules: PhantomRules) -> &'static str {
     match rules {

@@ -6,7 +6,7 @@ use bitboards::othello::{Board, Position};
 
 use crate::error::{EngineError, Result};
 use crate::games::go::GoSession;
-use crate::games::referee::{ArenaGame, Judge, Opening, RefereeRules, Refereed, referee_of};
+use crate::games::referee::{ArenaGame, Opening, RefereeRules, Refereed, referee_of};
 use crate::games::replay::{self, ReplayInput, Replayed, ReportFace};
 use crate::games::session::GameSession;
 use crate::games::spec::{BoardSizes, GameSpec};
@@ -33,10 +33,11 @@ impl GameSpec for OthelloSpec {
     fn gtp_name(&self) -> Option<&'static str> {
         Some("Othello")
     }
-    /// The exact solver adjudicates at `solve_empties` empties (when not 0).
+    /// The exact solver adjudicates at the game option `solve_empties` empties
+    /// (when given and not 0).
     fn new_referee(&self, rules: &RefereeRules, start: Option<&str>) -> std::result::Result<Box<dyn Refereed>, String> {
-        let judge = if rules.solve_empties > 0 { Judge::with_solver() } else { Judge::default() };
-        Ok(referee_of(Position::<Board>::from_opening(rules, start)?, judge, false))
+        rules.options.parse::<u32>(crate::games::referee::othello::SOLVE_EMPTIES)?;
+        Ok(referee_of(rules, Position::<Board>::from_opening(rules, start)?))
     }
     fn arena_size(&self, size: Option<usize>) -> std::result::Result<usize, String> {
         match size {
@@ -108,7 +109,7 @@ impl GameSpec for GoSpec {
     }
     /// The engines are asked for dead stones at the end.
     fn new_referee(&self, rules: &RefereeRules, start: Option<&str>) -> std::result::Result<Box<dyn Refereed>, String> {
-        Ok(referee_of(bitboards::go::Game::from_opening(rules, start)?, Judge::default(), true))
+        Ok(referee_of(rules, bitboards::go::Game::from_opening(rules, start)?))
     }
     fn arena_size(&self, size: Option<usize>) -> std::result::Result<usize, String> {
         match size {
@@ -126,8 +127,8 @@ impl GameSpec for GoSpec {
     fn report_face(&self) -> ReportFace {
         ReportFace { hint: "Red squares: stones just captured.", ..ReportFace::default() }
     }
-    fn describe_match(&self, size: usize, komi: f64, _rules: &str) -> String {
-        format!("Go {size}×{size}, komi {komi}")
+    fn describe_match(&self, rules: &RefereeRules) -> String {
+        format!("Go {0}×{0}, komi {1}", rules.size, rules.komi)
     }
     fn reads_record(&self, file: &str, _text: &str) -> bool {
         file.ends_with(".sgf")
@@ -216,8 +217,9 @@ impl GameSpec for PhantomSpec {
             ..ReportFace::default()
         }
     }
-    fn describe_match(&self, _size: usize, komi: f64, rules: &str) -> String {
-        format!("Phantom Go, {rules} rules, komi {komi}")
+    fn describe_match(&self, rules: &RefereeRules) -> String {
+        let name = crate::games::phantom::rules_of(&rules.options).map_or("unknown", crate::games::phantom::rules_name);
+        format!("Phantom Go, {name} rules, komi {}", rules.komi)
     }
     fn board_captions(&self, first: &str, second: &str) -> Vec<String> {
         vec!["the referee's board".to_string(), format!("black's view ({first})"), format!("white's view ({second})")]
@@ -268,7 +270,7 @@ impl GameSpec for ChaosClockSpec {
         }
     }
     fn new_referee(&self, rules: &RefereeRules, start: Option<&str>) -> std::result::Result<Box<dyn Refereed>, String> {
-        Ok(referee_of(bitboards::chaosclock::Record::from_opening(rules, start)?, Judge::default(), false))
+        Ok(referee_of(rules, bitboards::chaosclock::Record::from_opening(rules, start)?))
     }
     /// The clock has 12 points whatever `--size` says.
     fn arena_size(&self, _size: Option<usize>) -> std::result::Result<usize, String> {

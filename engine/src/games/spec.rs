@@ -80,10 +80,10 @@ pub trait GameSpec: Send + Sync + 'static {
     fn report_face(&self) -> ReportFace {
         ReportFace::default()
     }
-    /// The game and its settings in the report's title line (`Go 9×9, komi 7`); `rules`
-    /// is the match's rule set where the game has several (Phantom Go's `ccgc`).
-    fn describe_match(&self, size: usize, komi: f64, rules: &str) -> String {
-        let _ = (size, komi, rules);
+    /// The game and the match's settings in the report's title line (`Go 9×9, komi
+    /// 7`; Phantom Go names its rule set).
+    fn describe_match(&self, rules: &RefereeRules) -> String {
+        let _ = rules;
         self.title().to_string()
     }
     /// The captions of the boards a replay draws side by side, with the engines in
