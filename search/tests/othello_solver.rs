@@ -135,3 +135,27 @@ fn midgame_searches_agree_between_one_and_two_threads() {
     }
     assert!(checked >= 25);
 }
+
+#[test]
+fn two_threads_stop_at_a_node_limit() {
+    // The helpers of a split point look at the limits at their first node: before,
+    // subtrees small enough to end within one polling interval went on split after
+    // split, and two threads searched up to 50 % past a limit of a million nodes (one
+    // thread: 0.5 %). A count, not a time: the same on a loaded machine.
+    use search::othello::ThinkLimits;
+    let two = Solver::new(32, 2);
+    let stop = AtomicBool::new(false);
+    let limit = 1_000_000;
+    let mut checked = 0;
+    for seed in 4000..4012u64 {
+        let Some(b) = random_position(seed, 34 + (seed % 12) as u32) else {
+            continue;
+        };
+        let limits = ThinkLimits { node_limit: Some(limit), selective: true, ..ThinkLimits::default() };
+        two.clear();
+        let t = two.think(b, limits, &stop, |_| {});
+        assert!(t.nodes <= limit + limit / 20, "seed {seed}: {} nodes for a limit of {limit}", t.nodes);
+        checked += 1;
+    }
+    assert!(checked >= 10);
+}

@@ -98,7 +98,12 @@ impl<'a> Searcher<'a> {
             aborted: false,
             sel: EXACT,
             local: local_table::take(),
-            countdown: interval,
+            // A helper of a split point looks at the limits at its first node: the
+            // thread that split polls only at its own nodes, and subtrees small
+            // enough to end within one interval would go on past a deadline or a node
+            // limit, split after split (2 threads went 50-200 ms past a 280 ms move
+            // time, and 50 % past a node limit). One thread polls as before.
+            countdown: if cancel.is_some() { 1 } else { interval },
             interval,
             reported: 0,
         }
