@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 
 use super::players::{EngineSpec, Protocol, TimeControl};
 use super::{MatchConfig, OpeningSource};
-use crate::games::phantom::{PHANTOM_RULES, rules_name};
-use crate::games::referee::othello::SOLVE_EMPTIES;
+use crate::games::phantom::{PHANTOM_RULES, rules_name, rules_of};
+use crate::games::referee::othello::{SOLVE_EMPTIES, solve_empties};
 use crate::games::referee::{GameOptions, RefereeRules};
 use crate::tools::journal::write_atomically;
 use crate::tools::shard::Shard;
@@ -189,14 +189,9 @@ impl MatchSettings {
             game: config.setup.kind.name().to_string(),
             size: config.rules.size,
             komi: config.rules.komi,
-            phantom_rules: config
-                .rules
-                .options
-                .get(PHANTOM_RULES)
-                .unwrap_or(rules_name(Default::default()))
-                .to_string(),
+            phantom_rules: rules_name(rules_of(&config.rules.options).unwrap_or_default()).to_string(),
             max_moves: config.rules.max_moves,
-            solve_empties: config.rules.options.parse(SOLVE_EMPTIES).ok().flatten().unwrap_or(0),
+            solve_empties: solve_empties(&config.rules.options).unwrap_or(0),
             dead_stones: dead_stones.to_string(),
             engines: config.engines.iter().map(EngineSettings::of).collect(),
             control: control_text(config.control),

@@ -36,7 +36,7 @@ impl GameSpec for OthelloSpec {
     /// The exact solver adjudicates at the game option `solve_empties` empties
     /// (when given and not 0).
     fn new_referee(&self, rules: &RefereeRules, start: Option<&str>) -> std::result::Result<Box<dyn Refereed>, String> {
-        rules.options.parse::<u32>(crate::games::referee::othello::SOLVE_EMPTIES)?;
+        crate::games::referee::othello::solve_empties(&rules.options)?;
         Ok(referee_of(rules, Position::<Board>::from_opening(rules, start)?))
     }
     fn arena_size(&self, size: Option<usize>) -> std::result::Result<usize, String> {

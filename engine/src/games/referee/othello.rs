@@ -8,12 +8,18 @@ use bitboards::{Outcome, Player};
 use search::StopFlag;
 use search::othello::{SolveLimits, SolveMode, Solver};
 
-use super::{ArenaGame, Ending, Judge, MoveStat, RefereeRules, stat_at};
+use super::{ArenaGame, Ending, GameOptions, Judge, MoveStat, RefereeRules, stat_at};
 use crate::games::session::PerftJob;
 
 /// The game option (arena `--solve-empties`): the empties at which the arena's
 /// referee ends a game with the exact solver; 0 or not given: never.
 pub const SOLVE_EMPTIES: &str = "solve_empties";
+
+/// The empties at which `options` have the referee solve (0: never, as when not
+/// given), or why their value does not read.
+pub fn solve_empties(options: &GameOptions) -> Result<u32, String> {
+    Ok(options.parse(SOLVE_EMPTIES)?.unwrap_or(0))
+}
 
 impl<B: OthelloBoard> ArenaGame for Position<B> {
     fn from_opening(_rules: &RefereeRules, start: Option<&str>) -> Result<Self, String> {
@@ -51,7 +57,8 @@ impl<B: OthelloBoard> ArenaGame for Position<B> {
     /// (on the 8×8 board; never when it is 0 or not given).
     fn adjudicate(&self, judge: &mut Judge, rules: &RefereeRules, _moves: usize) -> Option<Ending> {
         let empties = self.board().empty_count();
-        let solve_empties = rules.options.parse::<u32>(SOLVE_EMPTIES).ok().flatten().unwrap_or(0);
+        // The value was read when the referee was made.
+        let solve_empties = solve_empties(&rules.options).unwrap_or(0);
         if empties > solve_empties || B::SIZE != 8 {
             return None;
         }
@@ -127,7 +134,7 @@ fn esc(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::games::GameKind;
-    use crate::games::referee::{GameOptions, Refereed};
+    use crate::games::referee::Refereed;
 
     /// The referee of an Othello game played to `empties` empties by the first legal
     /// move each time, under `rules`.
