@@ -87,6 +87,41 @@ fn othello_accuracy_runs_the_built_in_file_and_a_given_one() {
 }
 
 #[test]
+fn go_accuracy_judges_an_outside_engine_over_gtp_and_ugi() {
+    // GNU Go (installed by .ci/run) plays the first three labelled positions: each is
+    // a new game (clear_board) with its moves replayed over GTP, which GNU Go checks
+    // by its own rules, and its reply must be one of the moves KataGo labelled.
+    let gnugo = "/usr/games/gnugo";
+    assert!(std::path::Path::new(gnugo).exists(), "GNU Go is needed: apt-get install -y gnugo (.ci/run installs it)");
+    let dir = common::Scratch::new("go-accuracy-engine");
+    let out_file = dir.join("gnugo.jsonl");
+    let engine = format!("name=gnugo cmd='{gnugo} --mode gtp --level 1 --chinese-rules' proto=gtp");
+    let args = ["go-accuracy", "--count", "3", "--engine", &engine, "--out", out_file.to_str().unwrap()];
+    let out = run(&args);
+    assert!(out.contains("3 labelled positions played by gnugo ("), "{out}");
+    assert!(out.contains("the limit of its command line"), "{out}");
+    assert!(out.contains("mean time a move: "), "{out}");
+    let results = std::fs::read_to_string(&out_file).unwrap();
+    assert_eq!(results.lines().count(), 4, "the run's line and one per position: {results}");
+    assert!(results.lines().next().unwrap().contains("\"engine\":\"gnugo ("), "{results}");
+    // The same run resumed has nothing left to play and prints the same tally.
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    assert_eq!(run(&resumed).lines().nth(3), out.lines().nth(3));
+    // sente itself over UGI+, given the run's playouts as `go nodes`.
+    let me = format!("name=me cmd='{} ugi' proto=ugi", env!("CARGO_BIN_EXE_sente"));
+    let out = run(&["go-accuracy", "--count", "2", "--playouts", "64", "--engine", &me]);
+    assert!(out.contains("2 labelled positions played by me (") && out.contains("64 nodes a move"), "{out}");
+    // An engine that speaks neither is refused before anything runs.
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_sente"))
+        .args(["go-accuracy", "--count", "1", "--engine", "name=x cmd=x proto=nboard"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("GTP or UGI+"));
+}
+
+#[test]
 fn othello_accuracy_searches_with_a_given_weights_file() {
     use search::othello::train::{decode_weights, encode_weights};
     let dir = common::Scratch::new("accuracy-eval");

@@ -189,7 +189,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Commands::Selfplay(args)) => tools::selfplay::main(args),
         Some(Commands::Ffo(args)) => tools::ffo::main(args),
         Some(Commands::OthelloAccuracy(args)) => tools::accuracy::main(args),
-        Some(Commands::GoAccuracy(args)) => tools::go_accuracy::main(args),
+        Some(Commands::GoAccuracy(args)) => tools::go_accuracy::main(args, arena::start_outside_go_player),
         Some(Commands::OthelloBook(args)) => tools::othello_book::main(args),
         Some(Commands::OthelloOpenings(args)) => tools::othello_openings::main(args),
         Some(Commands::GoHomework(args)) => tools::homework::main(args),

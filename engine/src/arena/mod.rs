@@ -36,7 +36,7 @@ pub use players::{EngineSpec, GameSetup, Protocol, TimeControl};
 use players::{MoveRequest, Player, Reply, SearchInfo};
 use process::{Fault, Log};
 pub use stats::{EloModel, Pentanomial, Sprt, SprtVerdict, Tally};
-pub use teacher::{NboardTeacher, teach_command};
+pub use teacher::{NboardTeacher, start_outside_go_player, teach_command};
 
 /// How dead stones are decided at the end of a Go game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

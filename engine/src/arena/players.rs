@@ -534,6 +534,25 @@ impl Player {
         Some(v)
     }
 
+    /// Sets the engine up for another game from the standard start, for a tool that
+    /// asks one engine about many positions: GTP `clear_board` (komi and the board
+    /// size stay), UGI+ `uginewgame`; an NBoard request sends the whole game anyway.
+    pub fn new_game(&mut self, deadline: Instant) -> Result<(), Fault> {
+        match self.spec.protocol {
+            Protocol::Gtp => {
+                self.gtp_must("clear_board", deadline)?;
+                self.synced = 0;
+                Ok(())
+            }
+            Protocol::Ugi => {
+                self.process.send("uginewgame")?;
+                self.sync(deadline)
+            }
+            Protocol::Nboard => Ok(()),
+            Protocol::Phantom => Err(Fault::Protocol("a platform engine plays Phantom Go matches only".into())),
+        }
+    }
+
     /// Tells the engine the game is over and ends its process.
     pub fn quit(mut self) {
         self.process.quit("quit");

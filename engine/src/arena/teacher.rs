@@ -1,4 +1,6 @@
-//! An outside Othello engine as a judge of positions, and `sente train-othello teach`,
+//! Outside engines as tools: a Go engine asked for its moves in `sente go-accuracy
+//! --engine`'s positions ([`start_outside_go_player`]), an Othello engine as a judge of
+//! positions, and `sente train-othello teach`,
 //! which relabels the positions of a training data file with the values such a
 //! *teacher* gives them (asked over NBoard at a fixed depth), so that the evaluation
 //! can be fitted to what a stronger evaluation and a deeper search say instead of to
@@ -21,9 +23,10 @@ use anyhow::{Context, Result, anyhow, bail};
 use bitboards::othello::{Board, Color, Position};
 use search::othello::train::{RECORD_BYTES, Record};
 
-use super::players::{EngineSpec, GameSetup, Player, Protocol, TimeControl};
-use crate::games::NBOARD_GAME;
+use super::players::{EngineSpec, GameSetup, MoveRequest, Player, Protocol, Reply, TimeControl};
 use crate::games::referee::ArenaGame;
+use crate::games::{GO_ACCURACY_GAME, NBOARD_GAME};
+use crate::tools::go_accuracy::OutsidePlayer;
 use crate::tools::interrupt;
 use crate::tools::train_othello::TeachArgs;
 
@@ -83,6 +86,74 @@ impl NboardTeacher {
 
     /// Ends the engine's process.
     pub fn quit(self) {
+        self.player.quit();
+    }
+}
+
+/// A started engine asked for its move in one position after another, each a new
+/// game from the standard start and its moves (GTP `clear_board` and `play`, UGI+
+/// `uginewgame` and `position startpos moves …`): how `sente go-accuracy --engine`
+/// judges an outside engine.
+pub struct MoveAsker {
+    words: String,
+    player: Player,
+    control: TimeControl,
+}
+
+/// Starts the Go engine of the `--engine` text `spec` (GTP or UGI+) for `sente
+/// go-accuracy`: 9×9 at `komi`, asked with `st` a move (GTP `time_settings`, UGI+ `go
+/// movetime`) or else `playouts` (UGI+ `go nodes`; a GTP engine plays by its command
+/// line, such as Pachi's `-t =18000`).
+pub fn start_outside_go_player(
+    spec: &str,
+    komi: f64,
+    st: Option<Duration>,
+    playouts: u64,
+) -> Result<Box<dyn OutsidePlayer>> {
+    let spec = EngineSpec::parse(spec).map_err(anyhow::Error::msg).context("--engine")?;
+    if !matches!(spec.protocol, Protocol::Gtp | Protocol::Ugi) {
+        bail!("--engine: the engine must speak GTP or UGI+ (proto=gtp or proto=ugi)");
+    }
+    let (control, limit) = match (st, spec.protocol) {
+        (Some(t), _) => (TimeControl::PerMove(t), format!("{} s a move", t.as_secs_f64())),
+        (None, Protocol::Ugi) => (TimeControl::Nodes(playouts), format!("{playouts} nodes a move")),
+        (None, _) => (TimeControl::Nodes(playouts), "the limit of its command line".into()),
+    };
+    let setup = GameSetup { kind: GO_ACCURACY_GAME, size: 9, komi };
+    let stop = Arc::new(AtomicBool::new(false));
+    let player =
+        Player::start(&spec, setup, control, None, stop).map_err(|f| anyhow!("engine '{}': {f}", spec.name))?;
+    let words = format!("{} ({}), {limit}", spec.name, spec.command.join(" "));
+    Ok(Box::new(MoveAsker { words, player, control }))
+}
+
+impl OutsidePlayer for MoveAsker {
+    fn describe(&self) -> String {
+        self.words.clone()
+    }
+
+    fn choose(&mut self, moves: &[String], limit: Duration) -> Result<Option<String>> {
+        let deadline = Instant::now() + limit;
+        let fault = |f| anyhow!("engine {}: {f}", self.words);
+        self.player.new_game(deadline).map_err(fault)?;
+        let seats: Vec<usize> = (0..moves.len()).map(|i| i % 2).collect();
+        let request = MoveRequest {
+            start: None,
+            ggf_board: "",
+            moves,
+            seats: &seats,
+            seat: moves.len() % 2,
+            control: self.control,
+            clocks: [Duration::ZERO; 2],
+            deadline,
+        };
+        match self.player.genmove(&request).map_err(fault)? {
+            Reply::Move(text) => Ok(Some(text)),
+            Reply::Resign => Ok(None),
+        }
+    }
+
+    fn quit(self: Box<Self>) {
         self.player.quit();
     }
 }

@@ -186,5 +186,9 @@ pub const DEFAULT_GAME: GameKind = GameKind::OTHELLO;
 /// The game a GTP controller gets unless it asks for another with `set_game`.
 pub const DEFAULT_GTP_GAME: GameKind = GameKind::GO;
 
+/// The game `sente go-accuracy` plays (9×9 Go), and sets up the outside engines it
+/// judges for.
+pub const GO_ACCURACY_GAME: GameKind = GameKind::GO;
+
 /// The game the NBoard protocol plays.
 pub const NBOARD_GAME: GameKind = GameKind::OTHELLO;

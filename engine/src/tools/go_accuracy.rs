@@ -14,8 +14,9 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use bitboards::go::sgf;
 use bitboards::go::{Board, Color, Game, Move, Superko, bits, neighbours};
 use bitboards::rng::splitmix64;
@@ -303,6 +304,9 @@ struct Played {
     winrate_loss: Option<f64>,
     /// The score the move loses against the best-valued move.
     score_loss: Option<f64>,
+    /// Wall time of the choice in milliseconds (runs before it was kept have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ms: Option<f64>,
 }
 
 /// The sums of one group of positions (a phase, a kind, a split).
@@ -365,11 +369,18 @@ pub struct Tally {
     pub by: BTreeMap<(&'static str, String), Group>,
     /// Positions without labels (skipped).
     pub unlabelled: u64,
+    /// The choices timed, and their wall time in milliseconds (not in the JSON tally:
+    /// a time is no result).
+    pub timed: (u64, f64),
 }
 
 impl Tally {
     fn add(&mut self, position: &Position, p: &Played) {
         self.all.add(p);
+        if let Some(ms) = p.ms {
+            self.timed.0 += 1;
+            self.timed.1 += ms;
+        }
         for (what, value) in [("phase", &position.phase), ("kind", &position.kind), ("split", &position.split)] {
             self.by.entry((what, value.clone())).or_default().add(p);
         }
@@ -388,7 +399,15 @@ impl Tally {
             }
         }
         let _ = writeln!(text, "{} positions without labels skipped", self.unlabelled);
+        if let Some(ms) = self.ms_per_move() {
+            let _ = writeln!(text, "mean time a move: {ms:.1} ms (wall)");
+        }
         text
+    }
+
+    /// The mean wall time of a choice in milliseconds, if any was timed.
+    pub fn ms_per_move(&self) -> Option<f64> {
+        (self.timed.0 > 0).then(|| self.timed.1 / self.timed.0 as f64)
     }
 
     /// The tally as JSON.
@@ -449,10 +468,47 @@ impl PlayerSettings {
     }
 }
 
+/// An outside engine playing the positions in place of the Go player (`--engine`),
+/// started by the arena (`crate::arena::start_outside_go_player`: the engines are the
+/// arena's).
+pub trait OutsidePlayer {
+    /// The engine and its limit in words: `pachi (./pachi -t =18000), the limit of
+    /// its command line`.
+    fn describe(&self) -> String;
+    /// Its move (a GTP vertex or `pass`) after `moves` (GTP vertices, Black first)
+    /// from the empty 9×9 board; `None` if it resigned. An error if no answer comes
+    /// within `limit` or it is malformed.
+    fn choose(&mut self, moves: &[String], limit: Duration) -> Result<Option<String>>;
+    /// Ends the engine.
+    fn quit(self: Box<Self>);
+}
+
+/// Starts the engine of an `--engine` text for 9×9 Go at `komi`, asked with `st` a
+/// move (GTP `time_settings`, UGI+ `go movetime`) or, without it, `playouts` (UGI+
+/// `go nodes`; a GTP engine plays by its own command line).
+pub type StartOutsidePlayer =
+    fn(spec: &str, komi: f64, st: Option<Duration>, playouts: u64) -> Result<Box<dyn OutsidePlayer>>;
+
+/// The outside engine of a run (`--engine`, `--st`) and how it is started.
+#[derive(Clone)]
+pub struct EngineRun {
+    /// The engine, as the arena's `--engine` names it.
+    pub spec: String,
+    /// Its time a move.
+    pub st: Option<Duration>,
+    /// The arena's starter.
+    pub start: StartOutsidePlayer,
+}
+
+/// The longest an outside engine may take over one position, beyond its time a move.
+const ENGINE_MARGIN: Duration = Duration::from_secs(60);
+
 /// Options of a benchmark run.
 pub struct RunOptions {
     /// The player's settings.
     pub player: PlayerSettings,
+    /// An outside engine plays instead of the player.
+    pub engine: Option<EngineRun>,
     /// Playouts per move.
     pub playouts: u64,
     /// The player's seed is advanced this many times before each search.
@@ -520,6 +576,13 @@ pub fn run(
     if mine.is_empty() {
         bail!("{name}: no labelled positions to play");
     }
+    // Who plays the positions: the outside engine (started first: the results file
+    // names it), or this build's player.
+    let mut engine = match &options.engine {
+        None => None,
+        Some(run) => Some((run.start)(&run.spec, komi, run.st, options.playouts)?),
+    };
+    let engine_words = engine.as_ref().map(|e| e.describe());
     let mut results = match &options.out {
         Some(file) => {
             let mut header = json!({
@@ -532,6 +595,9 @@ pub fn run(
             }
             if let (false, Some(map)) = (options.player.describe().is_empty(), header.as_object_mut()) {
                 map.insert("player".into(), options.player.describe().into());
+            }
+            if let (Some(words), Some(map)) = (&engine_words, header.as_object_mut()) {
+                map.insert("engine".into(), words.clone().into());
             }
             Some(open_results::<Played>(file, header, options.resume)?)
         }
@@ -562,13 +628,30 @@ pub fn run(
         let Some(label) = labels.get(&position.id) else { continue };
         let game = position.game(komi).map_err(anyhow::Error::msg)?;
         let color = position.to_move();
-        let played = match choose(&game, color, options) {
+        let started = Instant::now();
+        let chosen = match &mut engine {
+            None => choose(&game, color, options),
+            Some(engine) => {
+                let limit = options.engine.as_ref().and_then(|e| e.st).unwrap_or_default() + ENGINE_MARGIN;
+                let moves: Vec<String> = position.moves.iter().map(|m| m.to_gtp(SIZE)).collect();
+                match engine.choose(&moves, limit).with_context(|| format!("position {}", position.id))? {
+                    None => None,
+                    Some(text) => Some(
+                        Move::from_gtp(&text, SIZE)
+                            .map_err(|e| anyhow!("position {}: the engine's move '{text}': {e}", position.id))?,
+                    ),
+                }
+            }
+        };
+        let ms = Some(started.elapsed().as_secs_f64() * 1000.0);
+        let played = match chosen {
             None => Played {
                 id: position.id,
                 played: "resign".into(),
                 best: label.best.to_gtp(SIZE),
                 winrate_loss: None,
                 score_loss: None,
+                ms,
             },
             Some(m) => {
                 let (w, s) = label.value(m).with_context(|| {
@@ -581,6 +664,7 @@ pub fn run(
                     best: label.best.to_gtp(SIZE),
                     winrate_loss: Some(best_w - w),
                     score_loss: Some(best_s - s),
+                    ms,
                 }
             }
         };
@@ -591,6 +675,9 @@ pub fn run(
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if let Some(engine) = engine {
+        engine.quit();
+    }
     let of_shard = match options.shard {
         Some(shard) => format!("shard {shard}, "),
         None => String::new(),
@@ -600,6 +687,8 @@ pub fn run(
             "command": "go-accuracy", "positions": name, "shard": options.shard.map(|s| s.to_string()),
             "playouts": options.playouts, "seed": options.seed, "threads": 1, "hash_mb": options.hash_mb,
             "player": options.player.describe(), "tally": tally.to_json(),
+            "engine": engine_words,
+            "ms_per_move": tally.ms_per_move(),
         });
         writeln!(out, "{record}")?;
     } else {
@@ -607,12 +696,15 @@ pub fn run(
             d if d.is_empty() => String::new(),
             d => format!(" ({d})"),
         };
-        writeln!(
-            out,
-            "{name}: {of_shard}{} labelled positions played, {} playouts per move, 1 thread{settings}",
-            tally.all.positions + tally.all.resigned,
-            options.playouts
-        )?;
+        let played = tally.all.positions + tally.all.resigned;
+        match &engine_words {
+            None => writeln!(
+                out,
+                "{name}: {of_shard}{played} labelled positions played, {} playouts per move, 1 thread{settings}",
+                options.playouts
+            )?,
+            Some(words) => writeln!(out, "{name}: {of_shard}{played} labelled positions played by {words}")?,
+        }
         write!(out, "{}", tally.report())?;
     }
     Ok(Some(tally))
@@ -885,6 +977,15 @@ pub struct GoAccuracyArgs {
     /// Whether heavy playouts play the last good replies (default: the engine's).
     #[arg(long = "last-good-reply")]
     pub last_good_reply: Option<bool>,
+    /// An outside engine plays the positions instead of sente's player, as the
+    /// arena's --engine names it: "name=pachi cmd='./pachi -t =18000' proto=gtp"
+    /// (GTP: clear_board, komi and the moves; UGI+: position startpos moves).
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// The engine's time a move in seconds (default: UGI+ engines get --playouts as
+    /// go nodes, GTP engines their command line's limit).
+    #[arg(long, requires = "engine")]
+    pub st: Option<f64>,
     /// Whether the opening book's move is played where it has one, as UGI+'s `Book`
     /// (default: false whatever the engine's default: the benchmark judges the search,
     /// and the book's moves are the judge's own).
@@ -927,8 +1028,9 @@ pub struct GoAccuracyArgs {
     pub make_seed: u64,
 }
 
-/// Runs `sente go-accuracy` (a run, or `--make`).
-pub fn main(args: GoAccuracyArgs) -> Result<()> {
+/// Runs `sente go-accuracy` (a run, or `--make`); `start_engine` starts the outside
+/// engine of `--engine` (`crate::arena::start_outside_go_player`).
+pub fn main(args: GoAccuracyArgs, start_engine: StartOutsidePlayer) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
     if let Some(path) = &args.make {
         let run = MakeRun { games: args.games, root: args.root, per_game: args.per_game, seed: args.make_seed };
@@ -960,8 +1062,20 @@ pub fn main(args: GoAccuracyArgs) -> Result<()> {
         last_good_reply: args.last_good_reply.unwrap_or(defaults.last_good_reply),
         book: args.book.unwrap_or(defaults.book),
     };
+    let engine = match &args.engine {
+        None => None,
+        Some(text) => {
+            let st = match args.st {
+                None => None,
+                Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+                Some(t) => bail!("--st {t}: a time above 0 seconds"),
+            };
+            Some(EngineRun { spec: text.clone(), st, start: start_engine })
+        }
+    };
     let options = RunOptions {
         player,
+        engine,
         playouts: args.playouts,
         seed: args.seed,
         hash_mb: args.hash,
@@ -1058,6 +1172,7 @@ mod tests {
         let labels = made_up_labels(&positions, komi, 3);
         let options = RunOptions {
             player: PlayerSettings::default(),
+            engine: None,
             playouts: 64,
             seed: 0,
             hash_mb: 16,
@@ -1107,6 +1222,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("a scratch folder");
         let options = |shard: Option<Shard>, out: Option<PathBuf>| RunOptions {
             player: PlayerSettings::default(),
+            engine: None,
             playouts: 32,
             seed: 0,
             hash_mb: 16,
