@@ -110,8 +110,24 @@ const OVERHEAD: Duration = Duration::from_millis(15);
 
 impl TimeBudget {
     /// The budget for a search by `player` under `limits`, starting now; `moves_left`
-    /// is the game's estimate of the moves the player still has to make.
+    /// is the game's estimate of the moves the player still has to make. On a clock
+    /// the soft limit is 0.6 of an even slice of the time left and the hard one 3
+    /// slices ([`TimeBudget::with_shares`]).
     pub fn new(limits: &Limits, player: Player, moves_left: u32) -> TimeBudget {
+        TimeBudget::with_shares(limits, player, moves_left, 0.6, 3.0)
+    }
+
+    /// [`TimeBudget::new`] with the game's own shares of a clock: the soft limit is
+    /// `soft_share` of the slice (the time left over `moves_left` moves, plus 0.9 of the
+    /// increment), the hard one `hard_ratio` slices, at most 0.4 of the time left (0.9
+    /// on the last move). A move time, `infinite` or no limit are as in `new`.
+    pub fn with_shares(
+        limits: &Limits,
+        player: Player,
+        moves_left: u32,
+        soft_share: f64,
+        hard_ratio: f64,
+    ) -> TimeBudget {
         let start = Instant::now();
         if limits.infinite {
             return TimeBudget { start, soft: None, hard: None };
@@ -129,8 +145,8 @@ impl TimeBudget {
         let moves = limits.clock.moves_to_go.unwrap_or(moves_left).clamp(1, 60);
         let target = (available / moves + inc.mul_f64(0.9)).min(available);
         let hard_cap = if moves == 1 { available.mul_f64(0.9) } else { available.mul_f64(0.4) };
-        let hard = target.mul_f64(3.0).min(hard_cap).max(target.min(hard_cap));
-        TimeBudget { start, soft: Some(target.mul_f64(0.6)), hard: Some(hard) }
+        let hard = target.mul_f64(hard_ratio).min(hard_cap).max(target.min(hard_cap));
+        TimeBudget { start, soft: Some(target.mul_f64(soft_share).min(hard)), hard: Some(hard) }
     }
 
     /// When the search started.

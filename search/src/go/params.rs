@@ -60,11 +60,26 @@ pub(crate) const FIRST_PLAY_URGENCY: f32 = 0.1;
 /// (passing is a last resort). Hand-set, not measured.
 pub(crate) const PASS_PENALTY: f32 = 0.3;
 
-/// The moves left that a clock's time is shared over ([`crate::TimeBudget::new`]) by
-/// the search and the engine's stepped one. Not [`crate::Game::moves_left_estimate`]
-/// of a Go game (a third of the empty points, at least 10: 27 on an empty 9×9 board),
-/// which would spend a clock faster. Hand-set, not measured.
-pub const CLOCK_MOVES_LEFT: u32 = 40;
+/// On a clock, the fewest own moves the time left is shared over (the search's
+/// [`super::mcts::clock_budget`]): Pachi's `MIN_MOVES_LEFT`, which on 9×9 is the
+/// estimate at every move. It was 40 with a soft limit of 0.6 slices, a sixtieth of
+/// the time left a move; the matches that chose the new values are in docs/go.md
+/// ("A clock spent as Pachi spends it").
+pub const CLOCK_MIN_MOVES_LEFT: u32 = 30;
+
+/// The share of the board's points expected still empty when a game ends, taken off
+/// the empty points before halving them into own moves left (Pachi's
+/// `EXPECTED_FINAL_EMPTY_PERCENT`, 20 %).
+pub const CLOCK_FINAL_EMPTY_SHARE: f64 = 0.2;
+
+/// The longest a move on a clock may run, in slices of the time left: a search still
+/// unclear at one slice ([`CLOCK_UNCLEAR_RATIO`]) goes on up to this (Pachi's
+/// `MAX_SUDDEN_DEATH_RATIO` and `max_maintime_ratio`, 2).
+pub const CLOCK_MAX_SLICES: f64 = 2.0;
+
+/// A search on a clock past its slice goes on while the most visited root move has
+/// fewer than this many times the second's visits (Pachi's `best2_ratio`, 2.5).
+pub const CLOCK_UNCLEAR_RATIO: f64 = 2.5;
 
 /// Playouts of a search given no limit at all (neither playouts, time nor a clock):
 /// `go` alone, or `go depth N`, a limit MCTS has no counterpart for. Hand-set, not

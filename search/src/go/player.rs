@@ -12,14 +12,12 @@ use bitboards::go::{Color, Game, Move};
 use super::book::{BookMove, built_in_book};
 use super::endgame::{Settlement, judge, may_have_settled_territory};
 use super::mcts::{Mcts, MctsResult, MctsSettings};
-use super::params::{
-    BOOK_BY_DEFAULT, CLOCK_MOVES_LEFT, DEFAULT_PLAYOUTS, MIN_STEP, RESIGN_MIN_PLAYOUTS, RESIGN_WIN_RATE,
-};
+use super::params::{BOOK_BY_DEFAULT, DEFAULT_PLAYOUTS, MIN_STEP, RESIGN_MIN_PLAYOUTS, RESIGN_WIN_RATE};
 use super::playout::Policy;
 use crate::alphabeta::SearchResult;
 use crate::player::Resources;
 use crate::tt::AllocError;
-use crate::{Limits, Player, Score, StopFlag, TimeBudget};
+use crate::{Limits, Score, StopFlag};
 
 /// How a move search treats the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -395,8 +393,7 @@ pub fn search_in_steps(
     stop: &StopFlag,
     progress: &mut Progress,
 ) -> MctsResult {
-    let player = if color == Color::BLACK { Player::One } else { Player::Two };
-    let budget = TimeBudget::new(limits, player, CLOCK_MOVES_LEFT);
+    let budget = tree.budget(limits, color);
     let start = Instant::now();
     let mut playouts = 0u64;
     loop {

@@ -53,13 +53,14 @@ use bitboards::rng::splitmix64;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 
+use self::stopping::clock_budget;
 use self::tree::{NODE_AND_TABLE_BYTES, Node, PASS, Tree};
 use self::worker::{MAX_DEPTH, Worker};
 use super::last_good_reply::LastGoodReply;
 use super::move_model::{MODEL_OWNERSHIP_PLAYOUTS, Ownership, built_in_model};
-use super::params::{CLOCK_MOVES_LEFT, EXPAND_AFTER, EXPLORATION, LAST_GOOD_REPLY};
 /// The default playout count, re-exported where the engine looks for it.
 pub use super::params::{DEFAULT_PLAYOUTS, MOVE_MODEL_BY_DEFAULT};
+use super::params::{EXPAND_AFTER, EXPLORATION, LAST_GOOD_REPLY};
 use super::playout::{Policy, move_cap};
 use crate::limits::{Limits, StopFlag, TimeBudget};
 use crate::tt::AllocError;
@@ -67,6 +68,7 @@ use crate::tt::AllocError;
 pub use self::ownership::ownership;
 pub use self::result::{MctsResult, point_of};
 pub(crate) use self::select::rave_weight;
+pub use self::stopping::clock_moves_left;
 pub use self::tree::NODE_BYTES;
 
 /// Mixed into a tree's seed for the root's ownership playouts.
@@ -271,6 +273,15 @@ impl Mcts {
         self
     }
 
+    /// The time a search for `to_move` under `limits` may take from now: on a clock, a
+    /// slice of the time left for each own move still to come on this board
+    /// ([`clock_moves_left`]), up to two while the root is unclear.
+    pub fn budget(&self, limits: &Limits, to_move: Color) -> TimeBudget {
+        let player = if to_move == Color::BLACK { crate::Player::One } else { crate::Player::Two };
+        let size = self.root.size();
+        clock_budget(limits, player, self.root.empty_count(), size * size)
+    }
+
     /// The settings searches run with.
     pub fn settings(&self) -> MctsSettings {
         self.settings
@@ -291,8 +302,7 @@ impl Mcts {
     /// Runs playouts within `limits` (`nodes` counts playouts) or until `stop`, on the
     /// settings' threads.
     pub fn search(&mut self, limits: &Limits, stop: &StopFlag, to_move: Color) -> MctsResult {
-        let player = if to_move == Color::BLACK { crate::Player::One } else { crate::Player::Two };
-        let budget = TimeBudget::new(limits, player, CLOCK_MOVES_LEFT);
+        let budget = self.budget(limits, to_move);
         let start = Instant::now();
         let wanted = self.capacity(limits.nodes);
         if self.tree.as_ref().is_some_and(|t| t.nodes.len() < wanted) {

@@ -1,18 +1,77 @@
-//! Stopping early on a clock: once the most visited root move cannot be overtaken in
-//! the time left, the search ends (Leela Zero's "smart pruning").
+//! How long a search on a clock runs, as Pachi plans its main time: a slice of the
+//! time left for each of the own moves still to come ([`clock_budget`]); past the
+//! slice the search goes on, up to two slices, while the root is unclear
+//! ([`keeps_looking`]); and it stops early once the most visited root move cannot be
+//! overtaken in the time left (Leela Zero's "smart pruning").
 
 use std::sync::atomic::Ordering::Relaxed;
+use std::time::Duration;
 
 use super::Shared;
 use super::tree::Tree;
-use crate::limits::Limits;
+use crate::go::params::{CLOCK_FINAL_EMPTY_SHARE, CLOCK_MAX_SLICES, CLOCK_MIN_MOVES_LEFT, CLOCK_UNCLEAR_RATIO};
+use crate::limits::{Limits, TimeBudget};
+
+/// The own moves still to come on a board of `points` points with `empty` of them
+/// empty, as a clock is shared over them: half the empty points beyond the share
+/// expected empty at the end, at least [`CLOCK_MIN_MOVES_LEFT`] (Pachi's estimate).
+pub fn clock_moves_left(empty: usize, points: usize) -> u32 {
+    let expected_final = (points as f64 * CLOCK_FINAL_EMPTY_SHARE) as usize;
+    (empty.saturating_sub(expected_final) / 2).max(CLOCK_MIN_MOVES_LEFT as usize) as u32
+}
+
+/// The budget of a search by `player` under `limits` with `empty` of `points` points
+/// empty: on a clock the soft limit is one slice of the time left
+/// ([`clock_moves_left`]) and the hard one [`CLOCK_MAX_SLICES`]; a move time, a
+/// playout limit and analysis as [`TimeBudget::new`] has them.
+pub fn clock_budget(limits: &Limits, player: crate::Player, empty: usize, points: usize) -> TimeBudget {
+    TimeBudget::with_shares(limits, player, clock_moves_left(empty, points), 1.0, CLOCK_MAX_SLICES)
+}
+
+/// True when a search on a clock that has used its slice (`soft`) goes on: the most
+/// visited root move (`first` visits, winning `rate` of them) has fewer than
+/// [`CLOCK_UNCLEAR_RATIO`] times the visits of the second (`second`), and, when it
+/// wins, the time is short of what winning allows: the more sure the win, the closer
+/// to the slice and the further from `hard` (Pachi's `uct_search_keep_looking`).
+pub(super) fn keeps_looking(
+    first: u32,
+    second: u32,
+    rate: f32,
+    elapsed: Duration,
+    soft: Duration,
+    hard: Duration,
+) -> bool {
+    if second == 0 || f64::from(first) >= CLOCK_UNCLEAR_RATIO * f64::from(second) {
+        return false;
+    }
+    let sure = (2.0 * (f64::from(rate) - 0.5)).clamp(0.0, 1.0);
+    elapsed < soft + hard.saturating_sub(soft).mul_f64(1.0 - sure)
+}
+
+/// [`keeps_looking`] for the search's tree now.
+pub(super) fn root_is_unclear(shared: &Shared) -> bool {
+    let (Some(soft), Some(hard)) = (shared.budget.soft_limit(), shared.budget.hard_limit()) else { return false };
+    let Some(children) = shared.tree.nodes[0].children() else { return false };
+    let (mut first, mut second, mut rate) = (0u32, 0u32, 0.0f32);
+    for node in &shared.tree.nodes[children] {
+        let v = node.visits.load(Relaxed);
+        if v > first {
+            (first, second, rate) = (v, first, node.win_rate());
+        } else if v > second {
+            second = v;
+        }
+    }
+    keeps_looking(first, second, rate, shared.budget.elapsed(), soft, hard)
+}
 
 /// True when the root's most visited child leads the second by more visits than the
-/// search can still make before its soft limit, at its speed so far (`done` playouts):
-/// the move played cannot change any more (Leela Zero's "smart pruning").
+/// search can still make before its hard limit, at its speed so far (`done` playouts):
+/// the move played cannot change any more (Leela Zero's "smart pruning"; the hard
+/// limit, as Pachi's early stop looks to its worst time, since an unclear root goes on
+/// past the soft one).
 pub(super) fn best_is_settled(shared: &Shared, done: u64) -> bool {
-    let (Some(soft), elapsed) = (shared.budget.soft_limit(), shared.budget.elapsed()) else { return false };
-    lead_cannot_be_caught(root_lead(shared.tree), done, elapsed, soft)
+    let (Some(hard), elapsed) = (shared.budget.hard_limit(), shared.budget.elapsed()) else { return false };
+    lead_cannot_be_caught(root_lead(shared.tree), done, elapsed, hard)
 }
 
 /// The visits by which the root's most visited child leads the second.
@@ -58,6 +117,44 @@ mod tests {
     use crate::go::mcts::{Mcts, MctsResult};
     use crate::limits::StopFlag;
     use bitboards::go::{Board, Color, Game, Move, Point, Superko};
+    use std::time::Duration;
+
+    #[test]
+    fn a_clock_is_shared_as_pachi_shares_it() {
+        // Own moves left: half the empty points beyond a fifth of the board, at least 30
+        // (on 9×9, 30 or 32).
+        assert_eq!(clock_moves_left(81, 81), 32);
+        assert_eq!(clock_moves_left(40, 81), 30);
+        assert_eq!(clock_moves_left(361, 361), 144);
+        // On a clock one slice (30 s over 32 moves) is the soft limit, two the hard one;
+        // a move time is spent whole, as before.
+        let secs = Duration::from_secs;
+        let clock = crate::Clock { time: [Some(secs(30)), Some(secs(30))], ..Default::default() };
+        let budget = clock_budget(&Limits { clock, ..Limits::default() }, crate::Player::Two, 81, 81);
+        let (soft, hard) = (budget.soft_limit().expect("soft"), budget.hard_limit().expect("hard"));
+        assert!(soft > Duration::from_millis(900) && soft < Duration::from_millis(940), "{soft:?}");
+        assert!(hard > soft.mul_f64(1.99) && hard < soft.mul_f64(2.01), "{hard:?}");
+        let fixed = clock_budget(&Limits::movetime(secs(1)), crate::Player::One, 81, 81);
+        assert_eq!(fixed.soft_limit(), fixed.hard_limit());
+    }
+
+    #[test]
+    fn an_unclear_root_goes_on_past_its_slice() {
+        let ms = Duration::from_millis;
+        let (soft, hard) = (ms(1000), ms(2000));
+        // Two moves within 2.5 times each other's visits: on, up to the hard limit.
+        assert!(keeps_looking(1000, 500, 0.5, ms(1500), soft, hard));
+        assert!(!keeps_looking(1000, 500, 0.5, ms(2000), soft, hard));
+        // A clear lead ends the search at its slice; so does a root with one move.
+        assert!(!keeps_looking(1000, 399, 0.5, ms(1000), soft, hard));
+        assert!(!keeps_looking(1000, 0, 0.5, ms(1000), soft, hard));
+        // Winning, the extension shrinks: at a 0.75 win rate it ends half way, sure
+        // wins at the slice; a losing root gets it all.
+        assert!(keeps_looking(1000, 900, 0.75, ms(1400), soft, hard));
+        assert!(!keeps_looking(1000, 900, 0.75, ms(1500), soft, hard));
+        assert!(!keeps_looking(1000, 900, 1.0, ms(1000), soft, hard));
+        assert!(keeps_looking(1000, 900, 0.1, ms(1990), soft, hard));
+    }
 
     #[test]
     fn a_search_on_a_clock_stops_once_the_best_move_cannot_change() {

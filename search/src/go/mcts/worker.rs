@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use bitboards::go::{Cell, Color};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::stopping::{best_is_settled, stops_when_settled};
+use super::stopping::{best_is_settled, root_is_unclear, stops_when_settled};
 use super::tree::{EXPANDING, PASS, Tree, UNEXPANDED};
 use super::{Mcts, Shared};
 use crate::go::last_good_reply::LastGoodReply;
@@ -159,10 +159,11 @@ impl Mcts {
             self.iterate(shared.tree, shared.replies.as_ref(), &mut w);
             let done = shared.done.fetch_add(1, Relaxed) + 1;
             mine += 1;
+            // Past the soft limit a search on a clock goes on while its root is unclear.
             if mine.is_multiple_of(64)
                 && (shared.stop.is_stopped()
                     || shared.budget.hard_expired()
-                    || (shared.budget.soft_expired() && !limits.infinite))
+                    || (shared.budget.soft_expired() && !limits.infinite && !(timed && root_is_unclear(shared))))
             {
                 shared.halt.store(true, Relaxed);
             }
