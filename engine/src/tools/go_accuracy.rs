@@ -800,6 +800,103 @@ pub fn merge(paths: &[PathBuf], positions_text: &str, json: bool, out: &mut impl
     Ok(tally)
 }
 
+/// The results of a run (its `--out` file, or a sharded run's files joined by commas)
+/// by position, and the run's words (its engine, or its playouts and seed).
+fn read_results(files: &str) -> Result<(String, HashMap<u64, Played>)> {
+    let (mut words, mut played) = (String::new(), HashMap::new());
+    for path in files.split(',') {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+        let mut lines = text.lines();
+        let run = lines
+            .next()
+            .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .and_then(|v| v.get("run").cloned())
+            .with_context(|| format!("{path}: its first line is not a go-accuracy run ({{\"run\": …}})"))?;
+        words = match (run.get("engine").and_then(|v| v.as_str()), run.get("playouts"), run.get("seed")) {
+            (Some(engine), _, _) => engine.to_string(),
+            (None, Some(n), Some(seed)) => format!("sente, {n} playouts, seed {seed}"),
+            _ => path.to_string(),
+        };
+        for (i, line) in lines.enumerate() {
+            let p: Played =
+                serde_json::from_str(line).with_context(|| format!("{path} line {}: not a result", i + 2))?;
+            played.insert(p.id, p);
+        }
+    }
+    Ok((words, played))
+}
+
+/// The positions whose best move KataGo values between these winrates for the side to
+/// move are *contested* in `--compare`: neither side has the game in hand.
+const CONTESTED: (f64, f64) = (0.2, 0.9);
+
+/// `sente go-accuracy --compare A B`: two runs paired on the positions both played
+/// (neither resigned), printed as a table: each one's mean winrate and score loss by
+/// phase, kind, split and on the contested positions ([`CONTESTED`]), and how many
+/// positions each lost at least 0.1 less winrate on; then each one's blunders (more
+/// than 0.2 lost).
+pub fn compare(runs: [&str; 2], positions_text: &str, labels_text: &str, out: &mut impl Write) -> Result<()> {
+    let (_, positions) = parse_positions(positions_text).map_err(anyhow::Error::msg).context("the positions")?;
+    let labels = parse_labels(labels_text).map_err(anyhow::Error::msg).context("the labels")?;
+    let (a_words, a) = read_results(runs[0])?;
+    let (b_words, b) = read_results(runs[1])?;
+    // Per group: positions, both sides' loss sums, and the positions each did better on.
+    let mut groups: BTreeMap<String, (u64, [f64; 4], [u64; 2])> = BTreeMap::new();
+    let mut blunders = [0u64; 2];
+    for position in &positions {
+        let (Some(pa), Some(pb)) = (a.get(&position.id), b.get(&position.id)) else { continue };
+        let (Some(wa), Some(sa), Some(wb), Some(sb)) = (pa.winrate_loss, pa.score_loss, pb.winrate_loss, pb.score_loss)
+        else {
+            continue;
+        };
+        let best = labels.get(&position.id).map_or(0.0, |l| l.best_values().0);
+        let contested = (CONTESTED.0..=CONTESTED.1).contains(&best);
+        let mut names = vec!["all".to_string(), position.phase.clone(), position.kind.clone(), position.split.clone()];
+        if contested {
+            names.push("contested".into());
+            names.push(format!("contested {}", position.phase));
+        }
+        for name in names {
+            let g = groups.entry(name).or_default();
+            g.0 += 1;
+            for (sum, value) in g.1.iter_mut().zip([wa, wb, sa, sb]) {
+                *sum += value;
+            }
+            g.2[0] += u64::from(wb > wa + 0.1);
+            g.2[1] += u64::from(wa > wb + 0.1);
+        }
+        blunders[0] += u64::from(wa > 0.2);
+        blunders[1] += u64::from(wb > 0.2);
+    }
+    let Some(&(n, ..)) = groups.get("all") else { bail!("the two runs played no position in common") };
+    writeln!(out, "A: {a_words}\nB: {b_words}\n{n} positions both played (neither resigned)")?;
+    writeln!(
+        out,
+        "{:<20} {:>5} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9}",
+        "", "moves", "A loss", "B loss", "A score", "B score", "A better", "B better"
+    )?;
+    let mut order: Vec<String> = vec!["all".into()];
+    order.extend(PHASES.iter().chain(&KINDS).chain(&SPLITS).map(|s| s.to_string()));
+    order.push("contested".into());
+    order.extend(PHASES.iter().map(|p| format!("contested {p}")));
+    for name in order {
+        let Some((n, sums, better)) = groups.get(&name) else { continue };
+        let mean = |sum: f64| sum / *n as f64;
+        writeln!(
+            out,
+            "{name:<20} {n:>5} {:>7.2}% {:>7.2}% {:>8.2} {:>8.2} {:>9} {:>9}",
+            100.0 * mean(sums[0]),
+            100.0 * mean(sums[1]),
+            mean(sums[2]),
+            mean(sums[3]),
+            better[0],
+            better[1]
+        )?;
+    }
+    writeln!(out, "blunders (a move losing more than 0.2 winrate): A {}, B {}", blunders[0], blunders[1])?;
+    Ok(())
+}
+
 /// The SGF files under `paths` (files, and folders searched through), sorted.
 fn sgf_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
@@ -1011,6 +1108,10 @@ pub struct GoAccuracyArgs {
     /// positions are FILE's, the built-in ones by default).
     #[arg(long, num_args = 1.., conflicts_with_all = ["make", "out", "shard", "count"])]
     pub merge: Vec<PathBuf>,
+    /// Pair two runs' --out files (a sharded run's files joined by commas) on the
+    /// positions both played and print each one's losses side by side.
+    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["make", "out", "shard", "count", "merge"])]
+    pub compare: Vec<String>,
     /// Make the positions file FILE from the game records given with --games.
     #[arg(long, conflicts_with = "file", requires = "games")]
     pub make: Option<PathBuf>,
@@ -1043,6 +1144,17 @@ pub fn main(args: GoAccuracyArgs, start_engine: StartOutsidePlayer) -> Result<()
         return Ok(());
     }
     let read = |path: &str| std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"));
+    if let [a, b] = args.compare.as_slice() {
+        let positions = match &args.file {
+            Some(path) => read(path)?,
+            None => DEFAULT_POSITIONS.to_string(),
+        };
+        let labels = match &args.labels {
+            Some(path) => read(path)?,
+            None => DEFAULT_LABELS.to_string(),
+        };
+        return compare([a, b], &positions, &labels, &mut stdout);
+    }
     if !args.merge.is_empty() {
         let positions = match &args.file {
             Some(path) => read(path)?,
@@ -1253,6 +1365,49 @@ mod tests {
         let cut = dir.path().join("cut.jsonl");
         std::fs::write(&cut, text.lines().take(2).collect::<Vec<_>>().join("\n")).expect("written");
         assert!(refused(&[files[0].clone(), cut]));
+    }
+
+    #[test]
+    fn two_runs_compare_on_the_positions_both_played() {
+        let (komi, positions) = parse_positions(DEFAULT_POSITIONS).expect("the positions parse");
+        let labels = made_up_labels(&positions, komi, 4);
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let file = |name: &str| dir.path().join(name);
+        let play = |playouts: u64, out: PathBuf| {
+            let options = RunOptions {
+                player: PlayerSettings::default(),
+                engine: None,
+                playouts,
+                seed: 0,
+                hash_mb: 16,
+                count: None,
+                shard: None,
+                out: Some(out),
+                resume: false,
+                json: true,
+            };
+            run(DEFAULT_PATH, DEFAULT_POSITIONS, &labels, &options, &AtomicBool::new(false), &mut Vec::new())
+                .expect("runs")
+                .expect("not stopped")
+        };
+        let small = play(16, file("a.jsonl"));
+        play(64, file("b.jsonl"));
+        let (a, b) = (file("a.jsonl"), file("b.jsonl"));
+        let (a, b) = (a.to_str().expect("a path"), b.to_str().expect("a path"));
+        let mut out = Vec::new();
+        compare([a, a], DEFAULT_POSITIONS, &labels, &mut out).expect("compares");
+        let text = String::from_utf8(out).expect("text");
+        // A run against itself: the same losses, neither better anywhere.
+        let n = small.all.positions;
+        assert!(text.contains(&format!("{n} positions both played")), "{text}");
+        let all = text.lines().find(|l| l.starts_with("all ")).expect("the row of all");
+        let words: Vec<&str> = all.split_whitespace().collect();
+        assert_eq!((words[2], words[4], words[6], words[7]), (words[3], words[5], "0", "0"), "{text}");
+        assert!(text.starts_with("A: sente, 16 playouts, seed 0\nB: sente, 16 playouts, seed 0"), "{text}");
+        let mut out = Vec::new();
+        compare([a, b], DEFAULT_POSITIONS, &labels, &mut out).expect("compares");
+        assert!(String::from_utf8(out).expect("text").contains("B: sente, 64 playouts, seed 0"));
+        assert!(compare([a, "/nonexistent.jsonl"], DEFAULT_POSITIONS, &labels, &mut Vec::new()).is_err());
     }
 
     #[test]

@@ -22,10 +22,23 @@ pub fn clock_moves_left(empty: usize, points: usize) -> u32 {
 
 /// The budget of a search by `player` under `limits` with `empty` of `points` points
 /// empty: on a clock the soft limit is one slice of the time left
-/// ([`clock_moves_left`]) and the hard one [`CLOCK_MAX_SLICES`]; a move time, a
-/// playout limit and analysis as [`TimeBudget::new`] has them.
+/// ([`clock_moves_left`]) and the hard one [`CLOCK_MAX_SLICES`]; in a byo-yomi period
+/// (a number of moves to play in the time left: GTP `time_left` with stones, UGI+
+/// `movestogo`), where running over loses, 0.6 of a slice as [`TimeBudget::new`]
+/// shares it, and never more ([`in_byo_yomi`]); a move time, a playout limit and
+/// analysis as [`TimeBudget::new`] has them.
 pub fn clock_budget(limits: &Limits, player: crate::Player, empty: usize, points: usize) -> TimeBudget {
-    TimeBudget::with_shares(limits, player, clock_moves_left(empty, points), 1.0, CLOCK_MAX_SLICES)
+    let moves_left = clock_moves_left(empty, points);
+    if in_byo_yomi(limits) {
+        return TimeBudget::new(limits, player, moves_left);
+    }
+    TimeBudget::with_shares(limits, player, moves_left, 1.0, CLOCK_MAX_SLICES)
+}
+
+/// True when the clock counts a period of moves (byo-yomi stones, `movestogo`): a
+/// search then ends at its soft limit, unclear or not.
+fn in_byo_yomi(limits: &Limits) -> bool {
+    limits.clock.moves_to_go.is_some()
 }
 
 /// True when a search on a clock that has used its slice (`soft`) goes on: the most
@@ -50,6 +63,9 @@ pub(super) fn keeps_looking(
 
 /// [`keeps_looking`] for the search's tree now.
 pub(super) fn root_is_unclear(shared: &Shared) -> bool {
+    if in_byo_yomi(shared.limits) {
+        return false;
+    }
     let (Some(soft), Some(hard)) = (shared.budget.soft_limit(), shared.budget.hard_limit()) else { return false };
     let Some(children) = shared.tree.nodes[0].children() else { return false };
     let (mut first, mut second, mut rate) = (0u32, 0u32, 0.0f32);
@@ -136,6 +152,12 @@ mod tests {
         assert!(hard > soft.mul_f64(1.99) && hard < soft.mul_f64(2.01), "{hard:?}");
         let fixed = clock_budget(&Limits::movetime(secs(1)), crate::Player::One, 81, 81);
         assert_eq!(fixed.soft_limit(), fixed.hard_limit());
+        // In byo-yomi (a stone to play in 10 s) the soft limit stays 0.6 of the period.
+        let period = crate::Clock { time: [Some(secs(10)); 2], moves_to_go: Some(1), ..Default::default() };
+        let limits = Limits { clock: period, ..Limits::default() };
+        assert!(in_byo_yomi(&limits));
+        let soft = clock_budget(&limits, crate::Player::One, 81, 81).soft_limit().expect("soft");
+        assert!(soft < secs(6), "{soft:?}");
     }
 
     #[test]
