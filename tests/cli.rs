@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use common::run;
+use common::{refused, run};
 
 #[test]
 fn perft_depth_11_prints_the_published_count() {
@@ -23,15 +23,8 @@ fn perft_on_threads_and_other_sizes() {
 
 #[test]
 fn bad_arguments_are_refused_with_a_message() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sente"))
-        .args(["perft", "othello", "5", "--size", "7"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("6x6, 8x8 or 10x10"));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sente")).args(["perft", "chess", "3"]).output().unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown game 'chess'"));
+    assert!(refused(&["perft", "othello", "5", "--size", "7"]).contains("6x6, 8x8 or 10x10"));
+    assert!(refused(&["perft", "chess", "3"]).contains("unknown game 'chess'"));
 }
 
 #[test]
@@ -77,12 +70,8 @@ fn othello_accuracy_runs_the_built_in_file_and_a_given_one() {
     assert!(out.contains("already holds 2 positions"), "{out}");
     // A bad line is refused with its number.
     std::fs::write(&file, format!("{start}\n{start} a1:+0\n")).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sente"))
-        .args(["othello-accuracy", path, "--movetime", "5"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = refused(&["othello-accuracy", path, "--movetime", "5"]);
+    assert!(stderr.contains("line 2"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -113,12 +102,7 @@ fn go_accuracy_judges_an_outside_engine_over_gtp_and_ugi() {
     let out = run(&["go-accuracy", "--count", "2", "--playouts", "64", "--engine", &me]);
     assert!(out.contains("2 labelled positions played by me (") && out.contains("64 nodes a move"), "{out}");
     // An engine that speaks neither is refused before anything runs.
-    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_sente"))
-        .args(["go-accuracy", "--count", "1", "--engine", "name=x cmd=x proto=nboard"])
-        .output()
-        .unwrap();
-    assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("GTP or UGI+"));
+    assert!(refused(&["go-accuracy", "--count", "1", "--engine", "name=x cmd=x proto=nboard"]).contains("GTP or UGI+"));
 }
 
 #[test]
@@ -145,12 +129,7 @@ fn othello_accuracy_searches_with_a_given_weights_file() {
         |out: &str| -> f64 { tally(out).split_whitespace().nth(3).unwrap().trim_end_matches(',').parse().unwrap() };
     assert!(loss(&with_negated) > loss(&built_in) + 1.0, "{with_negated}\n{built_in}");
     // The standard error of a run that must fail.
-    let refused = |extra: &[&str]| -> String {
-        let out =
-            std::process::Command::new(env!("CARGO_BIN_EXE_sente")).args([&args[..], extra].concat()).output().unwrap();
-        assert!(!out.status.success(), "sente {extra:?} succeeded");
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
+    let refused = |extra: &[&str]| refused(&[&args[..], extra].concat());
     // A run kept with --out is resumed only with the same weights.
     let kept = dir.join("kept.jsonl");
     run(&[&args[..], &["--eval", same.to_str().unwrap(), "--out", kept.to_str().unwrap()]].concat());

@@ -196,6 +196,12 @@ pub fn run(args: &[&str]) -> String {
     assert!(out.status.success(), "sente {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("utf-8 output")
 }
+/// Runs `sente` with `args`, which must fail, and returns its standard error.
+pub fn refused(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_sente")).args(args).output().expect("run sente");
+    assert!(!out.status.success(), "sente {args:?} succeeded");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
 pub mod mutate;
 pub mod untimed;
 

@@ -723,11 +723,7 @@ pub fn merge(paths: &[PathBuf], positions_text: &str, json: bool, out: &mut impl
     for path in paths {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
         let mut lines = text.lines();
-        let header: serde_json::Value = lines
-            .next()
-            .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .and_then(|v| v.get("run").cloned())
-            .with_context(|| format!("{}: its first line is not a go-accuracy run ({{\"run\": …}})", path.display()))?;
+        let header = run_header(&path.display().to_string(), lines.next())?;
         let shard = header
             .get("shard")
             .and_then(|v| v.as_str())
@@ -800,6 +796,14 @@ pub fn merge(paths: &[PathBuf], positions_text: &str, json: bool, out: &mut impl
     Ok(tally)
 }
 
+/// The settings of a run from the first line of its `--out` file `path` (`{"run": …}`).
+fn run_header(path: &str, first_line: Option<&str>) -> Result<serde_json::Value> {
+    first_line
+        .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .and_then(|v| v.get("run").cloned())
+        .with_context(|| format!("{path}: its first line is not a go-accuracy run ({{\"run\": …}})"))
+}
+
 /// The results of a run (its `--out` file, or a sharded run's files joined by commas)
 /// by position, and the run's words (its engine, or its playouts and seed).
 fn read_results(files: &str) -> Result<(String, HashMap<u64, Played>)> {
@@ -807,11 +811,7 @@ fn read_results(files: &str) -> Result<(String, HashMap<u64, Played>)> {
     for path in files.split(',') {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
         let mut lines = text.lines();
-        let run = lines
-            .next()
-            .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .and_then(|v| v.get("run").cloned())
-            .with_context(|| format!("{path}: its first line is not a go-accuracy run ({{\"run\": …}})"))?;
+        let run = run_header(path, lines.next())?;
         words = match (run.get("engine").and_then(|v| v.as_str()), run.get("playouts"), run.get("seed")) {
             (Some(engine), _, _) => engine.to_string(),
             (None, Some(n), Some(seed)) => format!("sente, {n} playouts, seed {seed}"),
@@ -1144,22 +1144,18 @@ pub fn main(args: GoAccuracyArgs, start_engine: StartOutsidePlayer) -> Result<()
         return Ok(());
     }
     let read = |path: &str| std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"));
+    let (name, positions) = match &args.file {
+        Some(path) => (path.clone(), read(path)?),
+        None => (DEFAULT_PATH.to_string(), DEFAULT_POSITIONS.to_string()),
+    };
+    let labels = match &args.labels {
+        Some(path) => read(path)?,
+        None => DEFAULT_LABELS.to_string(),
+    };
     if let [a, b] = args.compare.as_slice() {
-        let positions = match &args.file {
-            Some(path) => read(path)?,
-            None => DEFAULT_POSITIONS.to_string(),
-        };
-        let labels = match &args.labels {
-            Some(path) => read(path)?,
-            None => DEFAULT_LABELS.to_string(),
-        };
         return compare([a, b], &positions, &labels, &mut stdout);
     }
     if !args.merge.is_empty() {
-        let positions = match &args.file {
-            Some(path) => read(path)?,
-            None => DEFAULT_POSITIONS.to_string(),
-        };
         return merge(&args.merge, &positions, args.json, &mut stdout).map(|_| ());
     }
     let stop = crate::tools::interrupt::stop_flag();
@@ -1197,15 +1193,7 @@ pub fn main(args: GoAccuracyArgs, start_engine: StartOutsidePlayer) -> Result<()
         resume: args.resume,
         json: args.json,
     };
-    let (name, text) = match &args.file {
-        Some(path) => (path.clone(), read(path)?),
-        None => (DEFAULT_PATH.to_string(), DEFAULT_POSITIONS.to_string()),
-    };
-    let labels = match &args.labels {
-        Some(path) => read(path)?,
-        None => DEFAULT_LABELS.to_string(),
-    };
-    run(&name, &text, &labels, &options, &stop, &mut stdout).map(|_| ())
+    run(&name, &positions, &labels, &options, &stop, &mut stdout).map(|_| ())
 }
 
 /// Writes `text` to `path`, which must not hold data yet.

@@ -41,6 +41,13 @@ fn in_byo_yomi(limits: &Limits) -> bool {
     limits.clock.moves_to_go.is_some()
 }
 
+/// True when a search under `limits` goes on past its soft limit while its root is
+/// unclear ([`root_is_unclear`]): on a clock ([`stops_when_settled`]), not in
+/// byo-yomi.
+pub(super) fn extends_when_unclear(limits: &Limits) -> bool {
+    stops_when_settled(limits) && !in_byo_yomi(limits)
+}
+
 /// True when a search on a clock that has used its slice (`soft`) goes on: the most
 /// visited root move (`first` visits, winning `rate` of them) has fewer than
 /// [`CLOCK_UNCLEAR_RATIO`] times the visits of the second (`second`), and, when it
@@ -63,20 +70,8 @@ pub(super) fn keeps_looking(
 
 /// [`keeps_looking`] for the search's tree now.
 pub(super) fn root_is_unclear(shared: &Shared) -> bool {
-    if in_byo_yomi(shared.limits) {
-        return false;
-    }
     let (Some(soft), Some(hard)) = (shared.budget.soft_limit(), shared.budget.hard_limit()) else { return false };
-    let Some(children) = shared.tree.nodes[0].children() else { return false };
-    let (mut first, mut second, mut rate) = (0u32, 0u32, 0.0f32);
-    for node in &shared.tree.nodes[children] {
-        let v = node.visits.load(Relaxed);
-        if v > first {
-            (first, second, rate) = (v, first, node.win_rate());
-        } else if v > second {
-            second = v;
-        }
-    }
+    let (first, second, rate) = root_leaders(shared.tree);
     keeps_looking(first, second, rate, shared.budget.elapsed(), soft, hard)
 }
 
@@ -87,22 +82,24 @@ pub(super) fn root_is_unclear(shared: &Shared) -> bool {
 /// past the soft one).
 pub(super) fn best_is_settled(shared: &Shared, done: u64) -> bool {
     let (Some(hard), elapsed) = (shared.budget.hard_limit(), shared.budget.elapsed()) else { return false };
-    lead_cannot_be_caught(root_lead(shared.tree), done, elapsed, hard)
+    let (first, second, _) = root_leaders(shared.tree);
+    lead_cannot_be_caught(first - second, done, elapsed, hard)
 }
 
-/// The visits by which the root's most visited child leads the second.
-fn root_lead(tree: &Tree) -> u32 {
-    let Some(children) = tree.nodes[0].children() else { return 0 };
-    let (mut first, mut second) = (0u32, 0u32);
+/// The visits of the root's most visited child and of the second, and the first's win
+/// rate (zeros before the root has children).
+fn root_leaders(tree: &Tree) -> (u32, u32, f32) {
+    let Some(children) = tree.nodes[0].children() else { return (0, 0, 0.0) };
+    let (mut first, mut second, mut rate) = (0u32, 0u32, 0.0f32);
     for node in &tree.nodes[children] {
         let v = node.visits.load(Relaxed);
         if v > first {
-            (first, second) = (v, first);
+            (first, second, rate) = (v, first, node.win_rate());
         } else if v > second {
             second = v;
         }
     }
-    first - second
+    (first, second, rate)
 }
 
 /// True when a `lead` of visits is more than the playouts left before the `soft` limit,

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use bitboards::go::{Cell, Color};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::stopping::{best_is_settled, root_is_unclear, stops_when_settled};
+use super::stopping::{best_is_settled, extends_when_unclear, root_is_unclear, stops_when_settled};
 use super::tree::{EXPANDING, PASS, Tree, UNEXPANDED};
 use super::{Mcts, Shared};
 use crate::go::last_good_reply::LastGoodReply;
@@ -151,6 +151,7 @@ impl Mcts {
         // A search on a clock may end as soon as the most visited root move cannot be
         // overtaken in the time left: the time saved stays on the clock for later moves.
         let timed = stops_when_settled(limits) && shared.budget.soft_limit().is_some();
+        let extends = timed && extends_when_unclear(limits);
         let mut mine = 0u64;
         while !shared.halt.load(Relaxed) {
             if shared.begun.fetch_add(1, Relaxed) >= max_playouts {
@@ -163,7 +164,7 @@ impl Mcts {
             if mine.is_multiple_of(64)
                 && (shared.stop.is_stopped()
                     || shared.budget.hard_expired()
-                    || (shared.budget.soft_expired() && !limits.infinite && !(timed && root_is_unclear(shared))))
+                    || (shared.budget.soft_expired() && !limits.infinite && !(extends && root_is_unclear(shared))))
             {
                 shared.halt.store(true, Relaxed);
             }
