@@ -108,13 +108,18 @@ pub struct TimeBudget {
 /// Time kept back for the protocol round trip and process scheduling.
 const OVERHEAD: Duration = Duration::from_millis(15);
 
+/// The most moves a clock's time is shared over: a byo-yomi period's count, and the
+/// games' own estimates in [`TimeBudget::new`] (a game that plans its clock itself,
+/// as Go does on 19×19, may pass more to [`TimeBudget::with_shares`]).
+const MAX_MOVES_LEFT: u32 = 60;
+
 impl TimeBudget {
     /// The budget for a search by `player` under `limits`, starting now; `moves_left`
     /// is the game's estimate of the moves the player still has to make. On a clock
     /// the soft limit is 0.6 of an even slice of the time left and the hard one 3
     /// slices ([`TimeBudget::with_shares`]).
     pub fn new(limits: &Limits, player: Player, moves_left: u32) -> TimeBudget {
-        TimeBudget::with_shares(limits, player, moves_left, 0.6, 3.0)
+        TimeBudget::with_shares(limits, player, moves_left.min(MAX_MOVES_LEFT), 0.6, 3.0)
     }
 
     /// [`TimeBudget::new`] with the game's own shares of a clock: the soft limit is
@@ -142,7 +147,7 @@ impl TimeBudget {
         };
         let available = left.saturating_sub(OVERHEAD).max(Duration::from_millis(1));
         let inc = limits.clock.increment[me];
-        let moves = limits.clock.moves_to_go.unwrap_or(moves_left).clamp(1, 60);
+        let moves = limits.clock.moves_to_go.map_or(moves_left, |n| n.min(MAX_MOVES_LEFT)).max(1);
         let target = (available / moves + inc.mul_f64(0.9)).min(available);
         let hard_cap = if moves == 1 { available.mul_f64(0.9) } else { available.mul_f64(0.4) };
         let hard = target.mul_f64(hard_ratio).min(hard_cap).max(target.min(hard_cap));

@@ -805,13 +805,31 @@ fn run_header(path: &str, first_line: Option<&str>) -> Result<serde_json::Value>
 }
 
 /// The results of a run (its `--out` file, or a sharded run's files joined by commas)
-/// by position, and the run's words (its engine, or its playouts and seed).
-fn read_results(files: &str) -> Result<(String, HashMap<u64, Played>)> {
+/// by position, and the run's words (its engine, or its playouts and seed). Every file
+/// must have been played on the positions file `positions_name` (its header's
+/// `positions`), the files of one run with the same settings, and no position twice.
+fn read_results(files: &str, positions_name: &str) -> Result<(String, HashMap<u64, Played>)> {
     let (mut words, mut played) = (String::new(), HashMap::new());
+    let mut first: Option<serde_json::Value> = None;
     for path in files.split(',') {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
         let mut lines = text.lines();
         let run = run_header(path, lines.next())?;
+        let played_on = run.get("positions").and_then(|v| v.as_str()).unwrap_or("?");
+        if played_on != positions_name {
+            bail!("{path} was played on the positions of {played_on}, not {positions_name} (give that file)");
+        }
+        // The run without what differs between its shards.
+        let mut common = run.clone();
+        if let Some(map) = common.as_object_mut() {
+            map.remove("shard");
+            map.remove("count");
+        }
+        match &first {
+            None => first = Some(common),
+            Some(settings) if *settings != common => bail!("{path}: another run ({run}) than {settings}"),
+            Some(_) => {}
+        }
         words = match (run.get("engine").and_then(|v| v.as_str()), run.get("playouts"), run.get("seed")) {
             (Some(engine), _, _) => engine.to_string(),
             (None, Some(n), Some(seed)) => format!("sente, {n} playouts, seed {seed}"),
@@ -820,7 +838,10 @@ fn read_results(files: &str) -> Result<(String, HashMap<u64, Played>)> {
         for (i, line) in lines.enumerate() {
             let p: Played =
                 serde_json::from_str(line).with_context(|| format!("{path} line {}: not a result", i + 2))?;
-            played.insert(p.id, p);
+            let id = p.id;
+            if played.insert(id, p).is_some() {
+                bail!("{path} line {}: position {id} is given twice in {files}", i + 2);
+            }
         }
     }
     Ok((words, played))
@@ -835,11 +856,12 @@ const CONTESTED: (f64, f64) = (0.2, 0.9);
 /// phase, kind, split and on the contested positions ([`CONTESTED`]), and how many
 /// positions each lost at least 0.1 less winrate on; then each one's blunders (more
 /// than 0.2 lost).
-pub fn compare(runs: [&str; 2], positions_text: &str, labels_text: &str, out: &mut impl Write) -> Result<()> {
+pub fn compare(runs: [&str; 2], positions: (&str, &str), labels_text: &str, out: &mut impl Write) -> Result<()> {
+    let (positions_name, positions_text) = positions;
     let (_, positions) = parse_positions(positions_text).map_err(anyhow::Error::msg).context("the positions")?;
     let labels = parse_labels(labels_text).map_err(anyhow::Error::msg).context("the labels")?;
-    let (a_words, a) = read_results(runs[0])?;
-    let (b_words, b) = read_results(runs[1])?;
+    let (a_words, a) = read_results(runs[0], positions_name)?;
+    let (b_words, b) = read_results(runs[1], positions_name)?;
     // Per group: positions, both sides' loss sums, and the positions each did better on.
     let mut groups: BTreeMap<String, (u64, [f64; 4], [u64; 2])> = BTreeMap::new();
     let mut blunders = [0u64; 2];
@@ -1110,7 +1132,7 @@ pub struct GoAccuracyArgs {
     pub merge: Vec<PathBuf>,
     /// Pair two runs' --out files (a sharded run's files joined by commas) on the
     /// positions both played and print each one's losses side by side.
-    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["make", "out", "shard", "count", "merge"])]
+    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["make", "out", "shard", "count", "merge", "json", "engine", "book"])]
     pub compare: Vec<String>,
     /// Make the positions file FILE from the game records given with --games.
     #[arg(long, conflicts_with = "file", requires = "games")]
@@ -1148,15 +1170,15 @@ pub fn main(args: GoAccuracyArgs, start_engine: StartOutsidePlayer) -> Result<()
         Some(path) => (path.clone(), read(path)?),
         None => (DEFAULT_PATH.to_string(), DEFAULT_POSITIONS.to_string()),
     };
+    if !args.merge.is_empty() {
+        return merge(&args.merge, &positions, args.json, &mut stdout).map(|_| ());
+    }
     let labels = match &args.labels {
         Some(path) => read(path)?,
         None => DEFAULT_LABELS.to_string(),
     };
     if let [a, b] = args.compare.as_slice() {
-        return compare([a, b], &positions, &labels, &mut stdout);
-    }
-    if !args.merge.is_empty() {
-        return merge(&args.merge, &positions, args.json, &mut stdout).map(|_| ());
+        return compare([a, b], (&name, &positions), &labels, &mut stdout);
     }
     let stop = crate::tools::interrupt::stop_flag();
     let shard = args.shard.map(|s| Shard::parse(&s, "--shard")).transpose()?;
@@ -1383,7 +1405,7 @@ mod tests {
         let (a, b) = (file("a.jsonl"), file("b.jsonl"));
         let (a, b) = (a.to_str().expect("a path"), b.to_str().expect("a path"));
         let mut out = Vec::new();
-        compare([a, a], DEFAULT_POSITIONS, &labels, &mut out).expect("compares");
+        compare([a, a], (DEFAULT_PATH, DEFAULT_POSITIONS), &labels, &mut out).expect("compares");
         let text = String::from_utf8(out).expect("text");
         // A run against itself: the same losses, neither better anywhere.
         let n = small.all.positions;
@@ -1393,9 +1415,18 @@ mod tests {
         assert_eq!((words[2], words[4], words[6], words[7]), (words[3], words[5], "0", "0"), "{text}");
         assert!(text.starts_with("A: sente, 16 playouts, seed 0\nB: sente, 16 playouts, seed 0"), "{text}");
         let mut out = Vec::new();
-        compare([a, b], DEFAULT_POSITIONS, &labels, &mut out).expect("compares");
+        compare([a, b], (DEFAULT_PATH, DEFAULT_POSITIONS), &labels, &mut out).expect("compares");
         assert!(String::from_utf8(out).expect("text").contains("B: sente, 64 playouts, seed 0"));
-        assert!(compare([a, "/nonexistent.jsonl"], DEFAULT_POSITIONS, &labels, &mut Vec::new()).is_err());
+        let refused = |runs: [&str; 2], name: &str| {
+            let why = compare(runs, (name, DEFAULT_POSITIONS), &labels, &mut Vec::new()).expect_err("refused");
+            format!("{why:#}")
+        };
+        assert!(refused([a, "/nonexistent.jsonl"], DEFAULT_PATH).contains("/nonexistent.jsonl"));
+        // A position twice in one side's files, another run's shard, or a run played
+        // on other positions than those given is refused, not paired.
+        assert!(refused([&format!("{a},{a}"), b], DEFAULT_PATH).contains("twice"));
+        assert!(refused([&format!("{a},{b}"), b], DEFAULT_PATH).contains("another run"));
+        assert!(refused([a, b], "other.txt").contains("not other.txt"));
     }
 
     #[test]

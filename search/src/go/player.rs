@@ -385,7 +385,10 @@ fn passing_result() -> MctsResult {
 }
 
 /// Runs the search in steps of `progress.interval`, reporting after each, until the
-/// limits (time or playouts) are reached or `stop` is set.
+/// limits (time or playouts) are reached or `stop` is set. On a clock it ends at its
+/// slice ([`Mcts::budget`]'s soft limit): the steps are move-time searches, so an
+/// unclear root does not take it on to the hard limit, nor does a settled one end it
+/// early.
 pub fn search_in_steps(
     tree: &mut Mcts,
     color: Color,

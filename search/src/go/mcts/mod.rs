@@ -275,7 +275,8 @@ impl Mcts {
 
     /// The time a search for `to_move` under `limits` may take from now: on a clock, a
     /// slice of the time left for each own move still to come on this board
-    /// ([`clock_moves_left`]), up to two while the root is unclear.
+    /// ([`clock_moves_left`]), up to two while the root is unclear (in a search of its
+    /// own; [`crate::go::player::search_in_steps`] ends at one).
     pub fn budget(&self, limits: &Limits, to_move: Color) -> TimeBudget {
         let player = if to_move == Color::BLACK { crate::Player::One } else { crate::Player::Two };
         let size = self.root.size();

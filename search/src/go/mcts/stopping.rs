@@ -76,14 +76,21 @@ pub(super) fn root_is_unclear(shared: &Shared) -> bool {
 }
 
 /// True when the root's most visited child leads the second by more visits than the
-/// search can still make before its hard limit, at its speed so far (`done` playouts):
-/// the move played cannot change any more (Leela Zero's "smart pruning"; the hard
-/// limit, as Pachi's early stop looks to its worst time, since an unclear root goes on
-/// past the soft one).
-pub(super) fn best_is_settled(shared: &Shared, done: u64) -> bool {
-    let (Some(hard), elapsed) = (shared.budget.hard_limit(), shared.budget.elapsed()) else { return false };
+/// search can still make before its last limit, at its speed so far (`done` playouts):
+/// the move played cannot change any more (Leela Zero's "smart pruning"). The last
+/// limit is the hard one where an unclear root goes on past the soft one (`extends`),
+/// as Pachi's early stop looks to its worst time, and the soft one otherwise (a
+/// byo-yomi period, a move time).
+pub(super) fn best_is_settled(shared: &Shared, done: u64, extends: bool) -> bool {
+    let Some(last) = last_limit(&shared.budget, extends) else { return false };
     let (first, second, _) = root_leaders(shared.tree);
-    lead_cannot_be_caught(first - second, done, elapsed, hard)
+    lead_cannot_be_caught(first - second, done, shared.budget.elapsed(), last)
+}
+
+/// The latest a search under `budget` may end: its hard limit if it `extends` past the
+/// soft one while its root is unclear, else the soft one.
+fn last_limit(budget: &TimeBudget, extends: bool) -> Option<Duration> {
+    if extends { budget.hard_limit() } else { budget.soft_limit() }
 }
 
 /// The visits of the root's most visited child and of the second, and the first's win
@@ -102,13 +109,13 @@ fn root_leaders(tree: &Tree) -> (u32, u32, f32) {
     (first, second, rate)
 }
 
-/// True when a `lead` of visits is more than the playouts left before the `soft` limit,
-/// at the speed of `done` playouts in `elapsed`.
-fn lead_cannot_be_caught(lead: u32, done: u64, elapsed: std::time::Duration, soft: std::time::Duration) -> bool {
+/// True when a `lead` of visits is more than the playouts left before the `limit`, at
+/// the speed of `done` playouts in `elapsed`.
+fn lead_cannot_be_caught(lead: u32, done: u64, elapsed: std::time::Duration, limit: std::time::Duration) -> bool {
     if elapsed.is_zero() || done == 0 {
         return false;
     }
-    let left = soft.saturating_sub(elapsed).as_secs_f64() * done as f64 / elapsed.as_secs_f64();
+    let left = limit.saturating_sub(elapsed).as_secs_f64() * done as f64 / elapsed.as_secs_f64();
     f64::from(lead) > left
 }
 
@@ -153,8 +160,19 @@ mod tests {
         let period = crate::Clock { time: [Some(secs(10)); 2], moves_to_go: Some(1), ..Default::default() };
         let limits = Limits { clock: period, ..Limits::default() };
         assert!(in_byo_yomi(&limits));
-        let soft = clock_budget(&limits, crate::Player::One, 81, 81).soft_limit().expect("soft");
+        let in_period = clock_budget(&limits, crate::Player::One, 81, 81);
+        let soft = in_period.soft_limit().expect("soft");
         assert!(soft < secs(6), "{soft:?}");
+        // The early stop looks to the last limit the search may reach: the slice in a
+        // period, two slices on main time.
+        assert!(!extends_when_unclear(&limits));
+        assert_eq!(last_limit(&in_period, false), Some(soft));
+        assert_eq!(last_limit(&budget, true), Some(hard));
+        // On 19×19 the time is shared over the estimate's 144 moves (30 s: 208 ms a
+        // slice), not over at most 60 as a game's estimate is in `TimeBudget::new`.
+        let big = clock_budget(&Limits { clock, ..Limits::default() }, crate::Player::One, 361, 361);
+        let slice = big.soft_limit().expect("soft");
+        assert!(slice > Duration::from_millis(200) && slice < Duration::from_millis(215), "{slice:?}");
     }
 
     #[test]

@@ -150,6 +150,9 @@ impl Mcts {
             && limits.clock.time.iter().all(Option::is_none);
         // A search on a clock may end as soon as the most visited root move cannot be
         // overtaken in the time left: the time saved stays on the clock for later moves.
+        // On a main-time clock the time left runs to the hard limit (an unclear root
+        // goes on past the slice), so the stop saves time mostly where the tree kept
+        // from the last move already leads by many visits.
         let timed = stops_when_settled(limits) && shared.budget.soft_limit().is_some();
         let extends = timed && extends_when_unclear(limits);
         let mut mine = 0u64;
@@ -172,7 +175,7 @@ impl Mcts {
             if no_limit && done >= DEFAULT_PLAYOUTS {
                 shared.halt.store(true, Relaxed);
             }
-            if timed && mine.is_multiple_of(EARLY_STOP_CHECK) && best_is_settled(shared, done) {
+            if timed && mine.is_multiple_of(EARLY_STOP_CHECK) && best_is_settled(shared, done, extends) {
                 shared.halt.store(true, Relaxed);
             }
         }
