@@ -16,10 +16,12 @@ use std::time::Duration;
 // The tree search (mcts/).
 // ---------------------------------------------------------------------------------
 
-/// A node is expanded once it has been visited this many times. Hand-set; at equal
-/// time (about 39 ms a move, 120 games each; docs/go-move-model.md) 4 scored 64–51–5
-/// against it (+38 ± 62 Elo) and 8 52–67–1 (−44 ± 63): not significant either way
-/// (Phantom Go's information-set search uses its own, 8).
+/// A node is expanded once it has been visited this many times. At equal time on the
+/// judged benchmark (0.4 s a move, docs/go.md "Expansion at equal time") 1 and 4 both
+/// lost more than 2 (2.57 % and 2.66 % a move against 2.31 %), though 4 makes 24 % more
+/// playouts a second; in self-play at about 39 ms a move (120 games each;
+/// docs/go-move-model.md) 4 scored 64–51–5 against it (+38 ± 62 Elo) and 8 52–67–1
+/// (−44 ± 63) (Phantom Go's information-set search uses its own, 8).
 pub const EXPAND_AFTER: u32 = 2;
 
 /// RAVE equivalence parameter: the number of visits at which the tree's own
@@ -61,7 +63,7 @@ pub(crate) const FIRST_PLAY_URGENCY: f32 = 0.1;
 pub(crate) const PASS_PENALTY: f32 = 0.3;
 
 /// On a clock, the fewest own moves the time left is shared over (the search's
-/// [`super::mcts::clock_budget`]): Pachi's `MIN_MOVES_LEFT`, which on 9×9 is the
+/// [`super::mcts::Mcts::budget`]): Pachi's `MIN_MOVES_LEFT`, which on 9×9 is the
 /// estimate at every move. It was 40 with a soft limit of 0.6 slices, a sixtieth of
 /// the time left a move; the matches that chose the new values are in docs/go.md
 /// ("A clock spent as Pachi spends it").
