@@ -730,12 +730,7 @@ pub fn merge(paths: &[PathBuf], positions_text: &str, json: bool, out: &mut impl
             .with_context(|| format!("{}: not the results of a shard (--shard i/n)", path.display()))?;
         let shard = Shard::parse(shard, &path.display().to_string())?;
         let count = header.get("count").and_then(|v| v.as_u64()).unwrap_or(0);
-        // The run without what differs between its shards.
-        let mut common = header.clone();
-        if let Some(map) = common.as_object_mut() {
-            map.remove("shard");
-            map.remove("count");
-        }
+        let common = run_settings(&header);
         match &run {
             None => {
                 run = Some(common);
@@ -804,6 +799,17 @@ fn run_header(path: &str, first_line: Option<&str>) -> Result<serde_json::Value>
         .with_context(|| format!("{path}: its first line is not a go-accuracy run ({{\"run\": …}})"))
 }
 
+/// A run's header without what differs between its shards (`shard`, `count`): equal
+/// for every shard of one run.
+fn run_settings(header: &serde_json::Value) -> serde_json::Value {
+    let mut common = header.clone();
+    if let Some(map) = common.as_object_mut() {
+        map.remove("shard");
+        map.remove("count");
+    }
+    common
+}
+
 /// The results of a run (its `--out` file, or a sharded run's files joined by commas)
 /// by position, and the run's words (its engine, or its playouts and seed). Every file
 /// must have been played on the positions file `positions_name` (its header's
@@ -819,12 +825,7 @@ fn read_results(files: &str, positions_name: &str) -> Result<(String, HashMap<u6
         if played_on != positions_name {
             bail!("{path} was played on the positions of {played_on}, not {positions_name} (give that file)");
         }
-        // The run without what differs between its shards.
-        let mut common = run.clone();
-        if let Some(map) = common.as_object_mut() {
-            map.remove("shard");
-            map.remove("count");
-        }
+        let common = run_settings(&run);
         match &first {
             None => first = Some(common),
             Some(settings) if *settings != common => bail!("{path}: another run ({run}) than {settings}"),
