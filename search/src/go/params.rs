@@ -29,7 +29,9 @@ pub const EXPAND_AFTER: u32 = 2;
 /// information-set search uses it too. Hand-set; measured against other values with
 /// the move model fitted to Pachi's games, 3 000 playouts a move, 120 games each
 /// (docs/go-move-model.md): 3 000 lost 31–88–1 to 800 (with [`EXPLORATION`] 0.25),
-/// 300 scored 57–60–3 against 800 (with 0.1).
+/// 300 scored 57–60–3 against 800 (with 0.1). At equal time on the judged benchmark
+/// (0.4 s a move; docs/go.md "Expansion at equal time") 2,000 and 300 lost 2.68 % and
+/// 2.70 % a move against 2.34 % at 800.
 pub(crate) const RAVE_EQUIVALENCE: f32 = 800.0;
 
 /// UCB exploration constant of this search. 0.1 against the hand-set 0.25, with the move model fitted to Pachi's games, 3 000
@@ -68,7 +70,9 @@ pub(crate) const PASS_PENALTY: f32 = 0.3;
 /// [`super::mcts::Mcts::budget`]): Pachi's `MIN_MOVES_LEFT`, which on 9×9 is the
 /// estimate at every move. It was 40 with a soft limit of 0.6 slices, a sixtieth of
 /// the time left a move; the matches that chose the new values are in docs/go.md
-/// ("A clock spent as Pachi spends it").
+/// ("A clock spent as Pachi spends it"). 20, which gives the middle game more of the
+/// clock and the end less, scored 33.0 % against Pachi on 25 opening pairs where 30
+/// scored 41.0 % (+8.0 ± 8.1 % for 30; the same section): no gain.
 pub const CLOCK_MIN_MOVES_LEFT: u32 = 30;
 
 /// The share of the board's points expected still empty when a game ends, taken off
@@ -108,7 +112,9 @@ pub(crate) const EARLY_STOP_CHECK: u64 = 256;
 // ---------------------------------------------------------------------------------
 
 /// Virtual visits every child starts with, half of them won. Hand-set; 20 scored
-/// 57–59–4 against it at 3 000 playouts a move (docs/go-move-model.md).
+/// 57–59–4 against it at 3 000 playouts a move (docs/go-move-model.md); at equal time on
+/// the judged benchmark (0.4 s a move; docs/go.md "Expansion at equal time") 5 lost
+/// 2.48 % a move against 2.34 %.
 pub const EVEN: u8 = 10;
 
 /// Won visits for a move that captures a chain. Hand-set, not measured.
@@ -155,8 +161,9 @@ pub(crate) const PRIOR_SNAPBACK: u8 = 20;
 /// not measured alone (the tactical rules together: the section comment above).
 pub(crate) const PRIOR_VITAL_POINT: u8 = 15;
 
-/// Won visits for a point next to the last move (its 8 neighbours). Hand-set, not
-/// measured.
+/// Won visits for a point next to the last move (its 8 neighbours). Hand-set; at
+/// equal time on the judged benchmark (0.4 s a move; docs/go.md "Expansion at equal
+/// time") 0 lost 2.58 % a move against 2.34 %, most in the opening.
 pub(crate) const PRIOR_NEAR_LAST: u8 = 4;
 
 /// Won visits more for a point next to the last move that matches a MoGo 3×3
@@ -176,7 +183,8 @@ pub(crate) const PRIOR_FIRST_LINE: u8 = 10;
 /// docs/go-move-model.md). The model term as a whole first won 11–3 and 12–3 against
 /// the engine without it. With the model fitted to KataGo's policy, 18 (and 75) lost
 /// 4.09 % winrate a move on the judged benchmark against 4.01 % at 12 and 50 (4
-/// seeds, 1,000 playouts): kept at 12.
+/// seeds, 1,000 playouts): kept at 12. At equal time on it (0.4 s a move) 16 lost
+/// 2.46 % and 8 2.85 % against 2.34 % at 12.
 pub(crate) const MODEL_VISITS_PER_NAT: f32 = 12.0;
 
 /// The most virtual visits the move model adds to a move, won or lost: 50, measured
