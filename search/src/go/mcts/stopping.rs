@@ -111,7 +111,7 @@ fn root_leaders(tree: &Tree) -> (u32, u32, f32) {
 
 /// True when a `lead` of visits is more than the playouts left before the `limit`, at
 /// the speed of `done` playouts in `elapsed`.
-fn lead_cannot_be_caught(lead: u32, done: u64, elapsed: std::time::Duration, limit: std::time::Duration) -> bool {
+fn lead_cannot_be_caught(lead: u32, done: u64, elapsed: Duration, limit: Duration) -> bool {
     if elapsed.is_zero() || done == 0 {
         return false;
     }
