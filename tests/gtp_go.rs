@@ -303,6 +303,49 @@ fn the_last_good_replies_are_switched_over_gtp_and_ugi() {
 }
 
 #[test]
+fn the_search_seed_is_set_over_gtp_and_ugi() {
+    // GTP `sente-searchseed` and UGI+ `SearchSeed`: the seed of the next search. Each
+    // GTP search takes the next one; at fixed playouts a seed gives the same search
+    // every time, and another seed another search (KataGo's `searchRandSeed`).
+    let mut e = Engine::start(&["gtp"]);
+    let default = search::go::player::GoPlayer::new().search_seed();
+    assert_eq!(gtp(&mut e, "sente-searchseed"), format!("= {default}"));
+    assert_eq!(gtp(&mut e, "sente-searchseed 7"), "=");
+    assert_eq!(gtp(&mut e, "sente-searchseed"), "= 7");
+    assert!(gtp(&mut e, "sente-searchseed -1").starts_with("? bad SearchSeed '-1'"));
+    assert!(gtp(&mut e, "sente-searchseed seven").starts_with("? bad SearchSeed 'seven'"));
+    assert_eq!(gtp(&mut e, "sente-searchseed"), "= 7", "a refused value keeps the setting");
+    assert!(gtp(&mut e, "list_commands").contains("sente-searchseed"));
+    assert_eq!(gtp(&mut e, "sente-playouts light"), "=");
+    assert!(gtp(&mut e, "genmove b").starts_with('='));
+    assert_eq!(gtp(&mut e, "sente-searchseed"), "= 8", "the search took 7");
+    let mut u = Engine::start(&["ugi"]);
+    u.send("setoption name Game value go");
+    u.send("ugi");
+    let hello = u.until(|l| l == "ugiok");
+    let line = format!("option name SearchSeed type spin default {default} min 0 max {}", i64::MAX);
+    assert!(hello.contains(&line), "{hello:?}");
+    u.send("quit");
+    let search = |seed: u64| {
+        let mut u = Engine::start(&["ugi"]);
+        u.send("setoption name Game value go");
+        u.send(&format!("setoption name SearchSeed value {seed}"));
+        u.send("position startpos moves E5 C3 G5 D7 C6 F3");
+        u.send("go nodes 3000");
+        // The search's last report without its times.
+        let lines = u.until(|l| l.starts_with("bestmove"));
+        let report = lines.iter().rev().find(|l| l.starts_with("info depth")).cloned().unwrap_or_default();
+        let words: Vec<&str> = report.split_whitespace().collect();
+        let timed = |i: usize| matches!(words[i], "time" | "nps") || (i > 0 && matches!(words[i - 1], "time" | "nps"));
+        (0..words.len()).filter(|&i| !timed(i)).map(|i| words[i]).collect::<Vec<_>>().join(" ")
+    };
+    let five = search(5);
+    assert!(five.contains("score cp"), "{five}");
+    assert_eq!(five, search(5), "one seed, one search");
+    assert_ne!(five, search(6), "another seed, another search");
+}
+
+#[test]
 fn threads_and_hash_come_from_the_command_line() {
     // Two threads on a tree of at most 8 MiB: legal moves, and the memory stays within
     // the budget. (The tree's memory comes zeroed from the system and is resident only

@@ -204,6 +204,18 @@ const GO_OPTIONS: &[GameOption<GoState>] = &[
             Ok(())
         },
     },
+    GameOption {
+        name: "SearchSeed",
+        gtp: Some("sente-searchseed"),
+        kind: || OptionKind::Spin { default: GoPlayer::new().search_seed() as i64, min: 0, max: i64::MAX },
+        get: |s| s.player.search_seed().to_string(),
+        set: |s, v| {
+            let seed = v.trim().parse::<i64>().ok().filter(|&n| n >= 0);
+            let seed = seed.ok_or_else(|| format!("bad SearchSeed '{v}': a whole number from 0"))?;
+            s.player.set_search_seed(seed as u64);
+            Ok(())
+        },
+    },
 ];
 
 /// The value of the check option `name`: `true` or `false`, in any case.

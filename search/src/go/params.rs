@@ -18,8 +18,8 @@ use std::time::Duration;
 
 /// A node is expanded once it has been visited this many times. At equal time on the
 /// judged benchmark (0.4 s a move, docs/go.md "Expansion at equal time") 1 and 4 both
-/// lost more than 2 (2.57 % and 2.66 % a move against 2.31 %), though 4 makes 24 % more
-/// playouts a second; in self-play at about 39 ms a move (120 games each;
+/// lost 2.57 % and 2.66 % a move against 2.31 % at 2, within or near the noise of one
+/// run (the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %), though 4 makes 24 % more playouts a second; in self-play at about 39 ms a move (120 games each;
 /// docs/go-move-model.md) 4 scored 64–51–5 against it (+38 ± 62 Elo) and 8 52–67–1
 /// (−44 ± 63) (Phantom Go's information-set search uses its own, 8).
 pub const EXPAND_AFTER: u32 = 2;
@@ -31,14 +31,15 @@ pub const EXPAND_AFTER: u32 = 2;
 /// (docs/go-move-model.md): 3 000 lost 31–88–1 to 800 (with [`EXPLORATION`] 0.25),
 /// 300 scored 57–60–3 against 800 (with 0.1). At equal time on the judged benchmark
 /// (0.4 s a move; docs/go.md "Expansion at equal time") 2,000 and 300 lost 2.68 % and
-/// 2.70 % a move against 2.34 % at 800.
+/// 2.70 % a move against 2.34 % at 800, just past the noise of one run (the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %).
 pub(crate) const RAVE_EQUIVALENCE: f32 = 800.0;
 
 /// UCB exploration constant of this search. 0.1 against the hand-set 0.25, with the move model fitted to Pachi's games, 3 000
 /// playouts a move: 70–47–3 over 120 games (+67 ± 63 Elo); 0.03 against 0.1: 59–58–3
 /// (docs/go-move-model.md). With the model fitted to KataGo's policy, at equal time on
 /// the judged benchmark (0.4 s a move; docs/go.md "Expansion at equal time") 0.05 and
-/// 0.2 lost 2.74 % and 2.83 % a move against 2.31 % at 0.1.
+/// 0.2 lost 2.74 % and 2.83 % a move against 2.31 % at 0.1, past the noise of one run
+/// (the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %).
 pub(crate) const EXPLORATION: f32 = 0.1;
 
 /// Whether searches use the move model unless told otherwise: yes, since against the
@@ -114,7 +115,7 @@ pub(crate) const EARLY_STOP_CHECK: u64 = 256;
 /// Virtual visits every child starts with, half of them won. Hand-set; 20 scored
 /// 57–59–4 against it at 3 000 playouts a move (docs/go-move-model.md); at equal time on
 /// the judged benchmark (0.4 s a move; docs/go.md "Expansion at equal time") 5 lost
-/// 2.48 % a move against 2.34 %.
+/// 2.48 % a move against 2.34 %, within the noise of one run (the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %).
 pub const EVEN: u8 = 10;
 
 /// Won visits for a move that captures a chain. Hand-set, not measured.
@@ -163,7 +164,8 @@ pub(crate) const PRIOR_VITAL_POINT: u8 = 15;
 
 /// Won visits for a point next to the last move (its 8 neighbours). Hand-set; at
 /// equal time on the judged benchmark (0.4 s a move; docs/go.md "Expansion at equal
-/// time") 0 lost 2.58 % a move against 2.34 %, most in the opening.
+/// time") 0 lost 2.58 % a move against 2.34 %, within the noise of one run
+/// (the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %).
 pub(crate) const PRIOR_NEAR_LAST: u8 = 4;
 
 /// Won visits more for a point next to the last move that matches a MoGo 3×3
@@ -184,7 +186,8 @@ pub(crate) const PRIOR_FIRST_LINE: u8 = 10;
 /// the engine without it. With the model fitted to KataGo's policy, 18 (and 75) lost
 /// 4.09 % winrate a move on the judged benchmark against 4.01 % at 12 and 50 (4
 /// seeds, 1,000 playouts): kept at 12. At equal time on it (0.4 s a move) 16 lost
-/// 2.46 % and 8 2.85 % against 2.34 % at 12.
+/// 2.46 % (within the noise of one run: the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %) and 8
+/// 2.85 % against 2.34 % at 12.
 pub(crate) const MODEL_VISITS_PER_NAT: f32 = 12.0;
 
 /// The most virtual visits the move model adds to a move, won or lost: 50, measured

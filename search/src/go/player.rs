@@ -160,6 +160,18 @@ impl GoPlayer {
         self.settings = MctsSettings { policy, move_model, last_good_reply, ..MctsSettings::new(threads, hash_mb) };
     }
 
+    /// The seed of the next search (UGI+ `SearchSeed`): each search on this player
+    /// takes the one after the last; a search on a copy of it (a UGI+ search job)
+    /// takes the same one again.
+    pub fn search_seed(&self) -> u64 {
+        self.seed.wrapping_add(1)
+    }
+
+    /// Makes `seed` the seed of the next search ([`GoPlayer::search_seed`]).
+    pub fn set_search_seed(&mut self, seed: u64) {
+        self.seed = seed.wrapping_sub(1);
+    }
+
     /// The next seed (each search gets its own).
     pub fn next_seed(&mut self) -> u64 {
         self.seed = self.seed.wrapping_add(1);
