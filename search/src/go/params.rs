@@ -19,27 +19,30 @@ use std::time::Duration;
 /// A node is expanded once it has been visited this many times. At equal time on the
 /// judged benchmark (0.4 s a move, docs/go.md "Expansion at equal time") 1 and 4 both
 /// lost 2.57 % and 2.66 % a move against 2.31 % at 2, within or near the noise of one
-/// run (the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %), though 4 makes 24 % more playouts a second; in self-play at about 39 ms a move (120 games each;
-/// docs/go-move-model.md) 4 scored 64–51–5 against it (+38 ± 62 Elo) and 8 52–67–1
-/// (−44 ± 63) (Phantom Go's information-set search uses its own, 8).
+/// run (the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %),
+/// though 4 makes 24 % more playouts a second; in self-play at about 39 ms a move (120
+/// games each; docs/go-move-model.md) 4 scored 64–51–5 against it (+38 ± 62 Elo) and 8
+/// 52–67–1 (−44 ± 63) (Phantom Go's information-set search uses its own, 8).
 pub const EXPAND_AFTER: u32 = 2;
 
-/// RAVE equivalence parameter: the number of visits at which the tree's own
-/// statistics weigh as much as RAVE's (see [`super::mcts::rave_weight`]); Phantom Go's
-/// information-set search uses it too. Hand-set; measured against other values with
-/// the move model fitted to Pachi's games, 3 000 playouts a move, 120 games each
-/// (docs/go-move-model.md): 3 000 lost 31–88–1 to 800 (with [`EXPLORATION`] 0.25),
-/// 300 scored 57–60–3 against 800 (with 0.1). At equal time on the judged benchmark
-/// (0.4 s a move; docs/go.md "Expansion at equal time") 2,000 and 300 lost 2.68 % and
-/// 2.70 % a move against 2.34 % at 800, just past the noise of one run (the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %).
+/// RAVE equivalence parameter: the number of visits at which the tree's own statistics
+/// weigh as much as RAVE's (see [`super::mcts::rave_weight`]); Phantom Go's
+/// information-set search uses it too. Hand-set; measured against other values with the
+/// move model fitted to Pachi's games, 3 000 playouts a move, 120 games each
+/// (docs/go-move-model.md): 3 000 lost 31–88–1 to 800 (with [`EXPLORATION`] 0.25), 300
+/// scored 57–60–3 against 800 (with 0.1). At equal time on the judged benchmark (0.4 s
+/// a move; docs/go.md "Expansion at equal time") 2,000 and 300 lost 2.68 % and 2.70 % a
+/// move against 2.34 % at 800, just past the noise of one run (the default's own runs
+/// with three search seeds lost 2.34, 2.52 and 2.61 %).
 pub(crate) const RAVE_EQUIVALENCE: f32 = 800.0;
 
-/// UCB exploration constant of this search. 0.1 against the hand-set 0.25, with the move model fitted to Pachi's games, 3 000
-/// playouts a move: 70–47–3 over 120 games (+67 ± 63 Elo); 0.03 against 0.1: 59–58–3
-/// (docs/go-move-model.md). With the model fitted to KataGo's policy, at equal time on
-/// the judged benchmark (0.4 s a move; docs/go.md "Expansion at equal time") 0.05 and
-/// 0.2 lost 2.74 % and 2.83 % a move against 2.31 % at 0.1, past the noise of one run
-/// (the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %).
+/// UCB exploration constant of this search. 0.1 against the hand-set 0.25, with the
+/// move model fitted to Pachi's games, 3 000 playouts a move: 70–47–3 over 120 games
+/// (+67 ± 63 Elo); 0.03 against 0.1: 59–58–3 (docs/go-move-model.md). With the model
+/// fitted to KataGo's policy, at equal time on the judged benchmark (0.4 s a move;
+/// docs/go.md "Expansion at equal time") 0.05 and 0.2 lost 2.74 % and 2.83 % a move
+/// against 2.31 % at 0.1, past the noise of one run (the default's own runs with three
+/// search seeds lost 2.34, 2.52 and 2.61 %).
 pub(crate) const EXPLORATION: f32 = 0.1;
 
 /// Whether searches use the move model unless told otherwise: yes, since against the
@@ -113,9 +116,11 @@ pub(crate) const EARLY_STOP_CHECK: u64 = 256;
 // ---------------------------------------------------------------------------------
 
 /// Virtual visits every child starts with, half of them won. Hand-set; 20 scored
-/// 57–59–4 against it at 3 000 playouts a move (docs/go-move-model.md); at equal time on
-/// the judged benchmark (0.4 s a move; docs/go.md "Expansion at equal time") 5 lost
-/// 2.48 % a move against 2.34 %, within the noise of one run (the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %).
+/// 57–59–4 against it at 3 000 playouts a move (docs/go-move-model.md); at equal time
+/// on the judged benchmark (0.4 s a move; docs/go.md "Expansion at equal time") 5 lost
+/// 2.48 % a move against 2.34 %, within the noise of one run (the default's own runs
+/// with three search seeds lost 2.34, 2.52 and 2.61 %); with those three seeds 5 lost
+/// 2.40, 2.65 and 2.67 %.
 pub const EVEN: u8 = 10;
 
 /// Won visits for a move that captures a chain. Hand-set, not measured.
@@ -162,10 +167,10 @@ pub(crate) const PRIOR_SNAPBACK: u8 = 20;
 /// not measured alone (the tactical rules together: the section comment above).
 pub(crate) const PRIOR_VITAL_POINT: u8 = 15;
 
-/// Won visits for a point next to the last move (its 8 neighbours). Hand-set; at
-/// equal time on the judged benchmark (0.4 s a move; docs/go.md "Expansion at equal
-/// time") 0 lost 2.58 % a move against 2.34 %, within the noise of one run
-/// (the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %).
+/// Won visits for a point next to the last move (its 8 neighbours). Hand-set; at equal
+/// time on the judged benchmark (0.4 s a move; docs/go.md "Expansion at equal time") 0
+/// lost 2.58 % a move against 2.34 %, within the noise of one run (the default's own
+/// runs with three search seeds lost 2.34, 2.52 and 2.61 %).
 pub(crate) const PRIOR_NEAR_LAST: u8 = 4;
 
 /// Won visits more for a point next to the last move that matches a MoGo 3×3
@@ -178,16 +183,16 @@ pub(crate) const PRIOR_PATTERN: u8 = 10;
 pub(crate) const PRIOR_FIRST_LINE: u8 = 10;
 
 /// Virtual visits a move gets per unit of the natural log of its move-model strength
-/// relative to the mean of the candidates (a move 10 times the mean strength gets
-/// about 28 won visits, one a tenth of it about 28 lost). With the model fitted to
-/// Pachi's games, 12 (and [`MODEL_MAX_VISITS`] 50) against the 6 and 30 set for the
-/// self-play model: 77–39–4 over 120 games at 3 000 playouts a move (+114 ± 65 Elo;
+/// relative to the mean of the candidates (a move 10 times the mean strength gets about
+/// 28 won visits, one a tenth of it about 28 lost). With the model fitted to Pachi's
+/// games, 12 (and [`MODEL_MAX_VISITS`] 50) against the 6 and 30 set for the self-play
+/// model: 77–39–4 over 120 games at 3 000 playouts a move (+114 ± 65 Elo;
 /// docs/go-move-model.md). The model term as a whole first won 11–3 and 12–3 against
 /// the engine without it. With the model fitted to KataGo's policy, 18 (and 75) lost
-/// 4.09 % winrate a move on the judged benchmark against 4.01 % at 12 and 50 (4
-/// seeds, 1,000 playouts): kept at 12. At equal time on it (0.4 s a move) 16 lost
-/// 2.46 % (within the noise of one run: the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %) and 8
-/// 2.85 % against 2.34 % at 12.
+/// 4.09 % winrate a move on the judged benchmark against 4.01 % at 12 and 50 (4 seeds,
+/// 1,000 playouts): kept at 12. At equal time on it (0.4 s a move) 16 lost 2.46 %
+/// (within the noise of one run: the default's own runs with three search seeds lost
+/// 2.34, 2.52 and 2.61 %) and 8 2.85 % against 2.34 % at 12.
 pub(crate) const MODEL_VISITS_PER_NAT: f32 = 12.0;
 
 /// The most virtual visits the move model adds to a move, won or lost: 50, measured
