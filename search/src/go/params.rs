@@ -20,7 +20,8 @@ use std::time::Duration;
 /// judged benchmark (0.4 s a move, docs/go.md "Expansion at equal time") 1 and 4 both
 /// lost 2.57 % and 2.66 % a move against 2.31 % at 2, within or near the noise of one
 /// run (the default's own runs with three search seeds lost 2.34, 2.52 and 2.61 %),
-/// though 4 makes 24 % more playouts a second; in self-play at about 39 ms a move (120
+/// though 4 makes 24 % more playouts a second; with those three seeds 1 lost 2.48, 2.54
+/// and 2.43 %, the same as 2; in self-play at about 39 ms a move (120
 /// games each; docs/go-move-model.md) 4 scored 64–51–5 against it (+38 ± 62 Elo) and 8
 /// 52–67–1 (−44 ± 63) (Phantom Go's information-set search uses its own, 8).
 pub const EXPAND_AFTER: u32 = 2;
