@@ -287,19 +287,20 @@ fn the_last_good_replies_are_switched_over_gtp_and_ugi() {
         u.send("go nodes 4000");
         // The search's last report without its times: score, principal variation, move.
         let lines = u.until(|l| l.starts_with("bestmove"));
-        let report = lines.iter().rev().find(|l| l.starts_with("info depth")).cloned().unwrap_or_default();
-        let words: Vec<&str> = report.split_whitespace().collect();
-        let kept: Vec<&str> = words
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i == 0 || !matches!(words[i - 1], "time" | "nps") && !matches!(words[i], "time" | "nps"))
-            .map(|(_, w)| *w)
-            .collect();
-        (kept.join(" "), lines.last().cloned().unwrap_or_default())
+        (last_report_without_times(&lines), lines.last().cloned().unwrap_or_default())
     };
     let (on, off) = (search("true"), search("false"));
     assert_eq!(on, search("true"), "deterministic at fixed playouts");
     assert_ne!(on, off, "the replies change the search");
+}
+
+/// The last `info depth` line of a search's output without its `time` and `nps`
+/// fields (empty if there is none): what a search at fixed playouts repeats exactly.
+fn last_report_without_times(lines: &[String]) -> String {
+    let report = lines.iter().rev().find(|l| l.starts_with("info depth")).cloned().unwrap_or_default();
+    let words: Vec<&str> = report.split_whitespace().collect();
+    let timed = |i: usize| matches!(words[i], "time" | "nps") || (i > 0 && matches!(words[i - 1], "time" | "nps"));
+    (0..words.len()).filter(|&i| !timed(i)).map(|i| words[i]).collect::<Vec<_>>().join(" ")
 }
 
 #[test]
@@ -332,12 +333,7 @@ fn the_search_seed_is_set_over_gtp_and_ugi() {
         u.send(&format!("setoption name SearchSeed value {seed}"));
         u.send("position startpos moves E5 C3 G5 D7 C6 F3");
         u.send("go nodes 3000");
-        // The search's last report without its times.
-        let lines = u.until(|l| l.starts_with("bestmove"));
-        let report = lines.iter().rev().find(|l| l.starts_with("info depth")).cloned().unwrap_or_default();
-        let words: Vec<&str> = report.split_whitespace().collect();
-        let timed = |i: usize| matches!(words[i], "time" | "nps") || (i > 0 && matches!(words[i - 1], "time" | "nps"));
-        (0..words.len()).filter(|&i| !timed(i)).map(|i| words[i]).collect::<Vec<_>>().join(" ")
+        last_report_without_times(&u.until(|l| l.starts_with("bestmove")))
     };
     let five = search(5);
     assert!(five.contains("score cp"), "{five}");
